@@ -1,0 +1,46 @@
+#include "image/pixel_source.hpp"
+
+#include "runtime/error.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs {
+
+PixelSource::PixelSource(const ImageRGBA8& image)
+    : width_(image.width), height_(image.height), borrowed_(&image) {}
+
+PixelSource::PixelSource(DeviceContext& device, cl::Buffer buffer, int width, int height)
+    : width_(width), height_(height), owner_(&device), buffer_(std::move(buffer)) {}
+
+bool PixelSource::onDevice(const DeviceContext& device) const {
+    return owner_ != nullptr && owner_->context()() == device.context()();
+}
+
+const std::uint8_t* PixelSource::host(TimingLog& log) {
+    if (borrowed_) return borrowed_->pixels.data();
+    if (!haveReadBack_) {
+        readBack_.resize(byteCount());
+        withClErrors("device " + owner_->info().name + ": reading pixels back", [&] {
+            owner_->queue().enqueueReadBuffer(buffer_, CL_TRUE, 0, byteCount(), readBack_.data(), nullptr,
+                                              log.track(Stage::Readback, "read pixels"));
+        });
+        haveReadBack_ = true;
+    }
+    return readBack_.data();
+}
+
+const cl::Buffer& PixelSource::device(DeviceContext& device, TimingLog& log) {
+    if (onDevice(device)) return buffer_;
+    const std::uint8_t* pixels = host(log);
+    withClErrors("device " + device.info().name + ": uploading pixels", [&] {
+        // At least one byte: OpenCL refuses zero-sized buffers, and a 0x0 image never gets this far anyway.
+        const std::size_t bytes = std::max<std::size_t>(byteCount(), 4);
+        buffer_ = cl::Buffer(device.context(), CL_MEM_READ_ONLY, bytes);
+        if (byteCount() > 0)
+            device.queue().enqueueWriteBuffer(buffer_, CL_FALSE, 0, byteCount(), pixels, nullptr,
+                                              log.track(Stage::Upload, "upload pixels"));
+    });
+    owner_ = &device;
+    return buffer_;
+}
+
+}  // namespace hs

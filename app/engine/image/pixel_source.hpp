@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "image/image.hpp"
+#include "runtime/cl.hpp"
+#include "runtime/timing.hpp"
+
+namespace hs {
+
+class DeviceContext;
+
+// RGBA8 pixels that live on the host, on a device, or both. An operation asks for the form it needs; the
+// transfer happens once and is recorded in the caller's TimingLog (stage upload or readback), so stages of a
+// pipeline can hand device buffers to each other without a host round trip.
+class PixelSource {
+public:
+    // Borrows `image`: it must outlive the source.
+    explicit PixelSource(const ImageRGBA8& image);
+    // A buffer of width * height * 4 bytes in `device`'s context.
+    PixelSource(DeviceContext& device, cl::Buffer buffer, int width, int height);
+
+    int width() const { return width_; }
+    int height() const { return height_; }
+    std::size_t pixelCount() const { return static_cast<std::size_t>(width_) * static_cast<std::size_t>(height_); }
+    std::size_t byteCount() const { return pixelCount() * 4; }
+    bool onDevice(const DeviceContext& device) const;
+
+    // Host pixels; read back from the device on first use.
+    const std::uint8_t* host(TimingLog& log);
+    // A buffer usable on `device` (same context); uploaded on first use.
+    const cl::Buffer& device(DeviceContext& device, TimingLog& log);
+
+private:
+    int width_ = 0;
+    int height_ = 0;
+    const ImageRGBA8* borrowed_ = nullptr;
+    std::vector<std::uint8_t> readBack_;
+    bool haveReadBack_ = false;
+    DeviceContext* owner_ = nullptr;
+    cl::Buffer buffer_;
+};
+
+}  // namespace hs

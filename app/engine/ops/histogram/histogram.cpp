@@ -1,0 +1,91 @@
+#include "ops/histogram/histogram.hpp"
+
+#include "runtime/error.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::histogram {
+
+std::string_view channelName(Channel channel) {
+    switch (channel) {
+        case Channel::R:
+            return "r";
+        case Channel::G:
+            return "g";
+        case Channel::B:
+            return "b";
+        case Channel::A:
+            return "a";
+        case Channel::Luma:
+            break;
+    }
+    return "luma";
+}
+
+Histogram::Histogram(int binCount) : bins(binCount) {
+    for (auto& channel : counts) channel.assign(static_cast<std::size_t>(binCount), 0);
+}
+
+Histogram Histogram::fromFlat(const std::vector<std::uint32_t>& flat, int binCount) {
+    Histogram histogram(binCount);
+    for (std::size_t c = 0; c < kChannelCount; ++c) {
+        for (int b = 0; b < binCount; ++b)
+            histogram.counts[c][static_cast<std::size_t>(b)] = flat[c * static_cast<std::size_t>(binCount) + b];
+    }
+    return histogram;
+}
+
+std::uint64_t Histogram::total(Channel c) const {
+    std::uint64_t sum = 0;
+    for (const auto count : (*this)[c]) sum += count;
+    return sum;
+}
+
+void validate(const Params& params) {
+    if (params.bins < 1 || params.bins > kMaxBins)
+        throw UsageError("bins must be within 1..256, got " + std::to_string(params.bins));
+}
+
+std::optional<KernelBuild> Strategy::kernelBuild(const DeviceInfo&, const Params&) const { return std::nullopt; }
+
+const Strategy& findStrategy(std::string_view name) {
+    std::string known;
+    for (const auto* strategy : strategies()) {
+        if (strategy->name() == name) return *strategy;
+        known += (known.empty() ? "" : ", ") + std::string(strategy->name());
+    }
+    throw UsageError("unknown strategy '" + std::string(name) + "' (known: " + known + ")");
+}
+
+Result computeHistogram(DeviceContext* device, PixelSource& pixels, const Params& params, const Strategy& strategy) {
+    validate(params);
+    if (strategy.runsOnDevice() && device == nullptr)
+        throw OpenClError("running " + std::string(strategy.name()), 0,
+                          "strategy " + std::string(strategy.name()) + " needs an OpenCL device");
+    const auto support = strategy.supported(device ? &device->info() : nullptr, params);
+    if (!support.ok) {
+        const std::string where = device ? "device " + device->info().name + ": " : std::string();
+        throw OpenClError("running " + std::string(strategy.name()), 0,
+                          where + "strategy " + std::string(strategy.name()) + " unsupported: " + support.reason);
+    }
+    return strategy.run(device, pixels, params);
+}
+
+Histogram referenceHistogram(const std::uint8_t* rgba, std::size_t pixelCount, int bins) {
+    Histogram histogram(bins);
+    auto& r = histogram[Channel::R];
+    auto& g = histogram[Channel::G];
+    auto& b = histogram[Channel::B];
+    auto& a = histogram[Channel::A];
+    auto& y = histogram[Channel::Luma];
+    for (std::size_t i = 0; i < pixelCount; ++i) {
+        const std::uint8_t* p = rgba + i * 4;
+        ++r[static_cast<std::size_t>(binOf(p[0], bins))];
+        ++g[static_cast<std::size_t>(binOf(p[1], bins))];
+        ++b[static_cast<std::size_t>(binOf(p[2], bins))];
+        ++a[static_cast<std::size_t>(binOf(p[3], bins))];
+        ++y[static_cast<std::size_t>(binOf(luma(p[0], p[1], p[2]), bins))];
+    }
+    return histogram;
+}
+
+}  // namespace hs::histogram

@@ -1,0 +1,10 @@
+#include "ops/histogram/strategy_list.hpp"
+
+namespace hs::histogram {
+
+const std::vector<const Strategy*>& strategies() {
+    static const std::vector<const Strategy*> list{&serialStrategy()};
+    return list;
+}
+
+}  // namespace hs::histogram

@@ -1,0 +1,189 @@
+#include "runtime/device_info.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <sstream>
+
+#include "runtime/cl.hpp"
+#include "runtime/error.hpp"
+
+namespace hs {
+
+namespace {
+
+std::string trimmed(std::string text) {
+    // Drivers pad strings with NULs and spaces.
+    while (!text.empty() && (text.back() == '\0' || std::isspace(static_cast<unsigned char>(text.back()))))
+        text.pop_back();
+    std::size_t start = 0;
+    while (start < text.size() && std::isspace(static_cast<unsigned char>(text[start]))) ++start;
+    return text.substr(start);
+}
+
+std::vector<std::string> splitWords(const std::string& text) {
+    std::vector<std::string> words;
+    std::istringstream stream(text);
+    for (std::string word; stream >> word;) words.push_back(word);
+    std::sort(words.begin(), words.end());
+    return words;
+}
+
+DeviceType typeOf(cl_device_type type) {
+    if (type & CL_DEVICE_TYPE_GPU) return DeviceType::Gpu;
+    if (type & CL_DEVICE_TYPE_CPU) return DeviceType::Cpu;
+    if (type & CL_DEVICE_TYPE_ACCELERATOR) return DeviceType::Accelerator;
+    return DeviceType::Other;
+}
+
+std::string lowercase(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+bool pipesSupported(const cl::Device& device, const std::string& version) {
+    // CL_DEVICE_PIPE_SUPPORT exists from OpenCL 3.0; a 2.x device supports pipes by definition.
+    if (version.rfind("OpenCL 2.", 0) == 0) return true;
+    if (version.rfind("OpenCL 3.", 0) != 0) return false;
+    cl_bool supported = CL_FALSE;
+    if (clGetDeviceInfo(device(), CL_DEVICE_PIPE_SUPPORT, sizeof(supported), &supported, nullptr) != CL_SUCCESS)
+        return false;
+    return supported == CL_TRUE;
+}
+
+DeviceInfo describe(const cl::Platform& platform, const cl::Device& device, int platformIndex,
+                    int deviceIndex) {
+    DeviceInfo info;
+    info.platformIndex = platformIndex;
+    info.deviceIndex = deviceIndex;
+    info.platformName = trimmed(platform.getInfo<CL_PLATFORM_NAME>());
+    info.platformVendor = trimmed(platform.getInfo<CL_PLATFORM_VENDOR>());
+    info.platformVersion = trimmed(platform.getInfo<CL_PLATFORM_VERSION>());
+    info.name = trimmed(device.getInfo<CL_DEVICE_NAME>());
+    info.vendor = trimmed(device.getInfo<CL_DEVICE_VENDOR>());
+    info.driverVersion = trimmed(device.getInfo<CL_DRIVER_VERSION>());
+    info.openclVersion = trimmed(device.getInfo<CL_DEVICE_VERSION>());
+    info.openclCVersion = trimmed(device.getInfo<CL_DEVICE_OPENCL_C_VERSION>());
+    info.type = typeOf(device.getInfo<CL_DEVICE_TYPE>());
+    info.computeUnits = device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+    info.maxClockMHz = device.getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>();
+    info.globalMemBytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+    info.maxAllocBytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    info.localMemBytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    info.constantMemBytes = device.getInfo<CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE>();
+    info.maxWorkGroupSize = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    info.imageSupport = device.getInfo<CL_DEVICE_IMAGE_SUPPORT>() == CL_TRUE;
+    if (info.imageSupport) {
+        info.image2dMaxWidth = device.getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>();
+        info.image2dMaxHeight = device.getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>();
+    }
+    info.pipeSupport = pipesSupported(device, info.openclVersion);
+    info.fp64 = device.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
+    info.profilingResolutionNs = device.getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>();
+    info.extensions = splitWords(device.getInfo<CL_DEVICE_EXTENSIONS>());
+    return info;
+}
+
+std::vector<cl::Platform> platformsOrNone() {
+    std::vector<cl::Platform> platforms;
+    // The ICD loader reports "no platforms" as an error; for us it is an empty list.
+    cl_uint count = 0;
+    if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0) return platforms;
+    cl::Platform::get(&platforms);
+    return platforms;
+}
+
+}  // namespace
+
+std::string_view deviceTypeName(DeviceType type) {
+    switch (type) {
+        case DeviceType::Cpu:
+            return "CPU";
+        case DeviceType::Gpu:
+            return "GPU";
+        case DeviceType::Accelerator:
+            return "accelerator";
+        case DeviceType::Other:
+            break;
+    }
+    return "other";
+}
+
+std::string DeviceInfo::selector() const {
+    return std::to_string(platformIndex) + ":" + std::to_string(deviceIndex);
+}
+
+bool DeviceInfo::hasExtension(std::string_view extension) const {
+    return std::find(extensions.begin(), extensions.end(), extension) != extensions.end();
+}
+
+int DeviceInfo::openclCVersionNumber() const {
+    // "OpenCL C 1.2 ..." -> 120
+    const auto pos = openclCVersion.find_first_of("0123456789");
+    if (pos == std::string::npos) return 0;
+    const int major = openclCVersion[pos] - '0';
+    int minor = 0;
+    if (pos + 2 < openclCVersion.size() && openclCVersion[pos + 1] == '.')
+        minor = openclCVersion[pos + 2] - '0';
+    return major * 100 + minor * 10;
+}
+
+std::vector<DeviceInfo> enumerateDevices() {
+    return withClErrors("enumerating OpenCL devices", [] {
+        std::vector<DeviceInfo> devices;
+        const auto platforms = platformsOrNone();
+        for (std::size_t p = 0; p < platforms.size(); ++p) {
+            std::vector<cl::Device> platformDevices;
+            cl_uint count = 0;
+            if (clGetDeviceIDs(platforms[p](), CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS || count == 0)
+                continue;
+            platforms[p].getDevices(CL_DEVICE_TYPE_ALL, &platformDevices);
+            for (std::size_t d = 0; d < platformDevices.size(); ++d)
+                devices.push_back(describe(platforms[p], platformDevices[d], static_cast<int>(p), static_cast<int>(d)));
+        }
+        return devices;
+    });
+}
+
+const DeviceInfo& selectDevice(const std::vector<DeviceInfo>& devices, std::string_view selector) {
+    std::string wanted(selector);
+    if (wanted.empty()) {
+        if (const char* env = std::getenv("HISTOSCOPE_DEVICE"); env && *env) wanted = env;
+    }
+    if (devices.empty()) {
+        throw OpenClError("selecting a device", 0, "no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)");
+    }
+    if (wanted.empty()) {
+        for (const auto& device : devices) {
+            if (device.type == DeviceType::Gpu) return device;
+        }
+        return devices.front();
+    }
+    if (const auto colon = wanted.find(':'); colon != std::string::npos) {
+        const std::string platformPart = wanted.substr(0, colon);
+        const std::string devicePart = wanted.substr(colon + 1);
+        const bool numeric = !platformPart.empty() && !devicePart.empty() &&
+                             std::all_of(platformPart.begin(), platformPart.end(), ::isdigit) &&
+                             std::all_of(devicePart.begin(), devicePart.end(), ::isdigit);
+        if (numeric) {
+            const int p = std::stoi(platformPart);
+            const int d = std::stoi(devicePart);
+            for (const auto& device : devices) {
+                if (device.platformIndex == p && device.deviceIndex == d) return device;
+            }
+            throw OpenClError("selecting a device", 0,
+                              "device '" + wanted + "': no such platform:device (" + std::to_string(devices.size()) +
+                                  " device(s); see 'histoscope-cli devices')");
+        }
+    }
+    const std::string needle = lowercase(wanted);
+    for (const auto& device : devices) {
+        if (lowercase(device.name).find(needle) != std::string::npos) return device;
+    }
+    throw OpenClError("selecting a device", 0,
+                      "device '" + wanted + "': no device name contains it (see 'histoscope-cli devices')");
+}
+
+}  // namespace hs

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hs {
+
+// Where compiled program binaries live between runs. From the environment:
+//   HISTOSCOPE_CACHE_DIR      folder for the cache (default $XDG_CACHE_HOME/histoscope, else ~/.cache/histoscope)
+//   HISTOSCOPE_PROGRAM_CACHE  "0" or "off" disables the binary cache
+struct ProgramCacheSettings {
+    bool enabled = true;
+    std::filesystem::path directory;
+
+    static ProgramCacheSettings fromEnvironment();
+};
+
+// Persistent program-binary cache. The key names everything that changes the binary: platform and its
+// version, device, driver version, build options and a hash of the source. A damaged or mismatching entry
+// is a miss, never an error: the cache is an accelerator, not a store of record.
+class ProgramCache {
+public:
+    struct Stats {
+        std::uint64_t hits = 0;
+        std::uint64_t misses = 0;
+    };
+
+    explicit ProgramCache(ProgramCacheSettings settings);
+
+    const ProgramCacheSettings& settings() const { return settings_; }
+    std::optional<std::vector<unsigned char>> load(const std::string& key);
+    // Written to a temporary file and renamed, so a concurrent reader never sees half an entry.
+    void store(const std::string& key, const std::vector<unsigned char>& binary);
+    // Counts only lookups made while the cache is enabled.
+    Stats stats() const { return {hits_.load(), misses_.load()}; }
+    void countMiss() { ++misses_; }
+
+    // The folder for small per-device records that outlive a process (such as `auto` strategy choices).
+    std::optional<std::filesystem::path> stateDirectory() const;
+
+private:
+    std::filesystem::path entryPath(const std::string& key) const;
+
+    ProgramCacheSettings settings_;
+    std::atomic<std::uint64_t> hits_{0};
+    std::atomic<std::uint64_t> misses_{0};
+};
+
+}  // namespace hs

@@ -1,0 +1,125 @@
+#include "runtime/runtime.hpp"
+
+#include <algorithm>
+
+#include "runtime/error.hpp"
+#include "runtime/kernel_sources.hpp"
+#include "util/hash.hpp"
+
+namespace hs {
+
+namespace {
+
+std::string withDefaultStandard(const std::string& options) {
+    // Every device we target compiles OpenCL C 1.2; name it so a 3.0 compiler does not assume more.
+    if (options.find("-cl-std=") != std::string::npos) return options;
+    return options.empty() ? "-cl-std=CL1.2" : "-cl-std=CL1.2 " + options;
+}
+
+std::string cacheKey(const DeviceInfo& info, std::string_view text, const std::string& options) {
+    return "platform=" + info.platformName + "|platform-version=" + info.platformVersion +
+           "|device=" + info.name + "|driver=" + info.driverVersion + "|device-version=" + info.openclVersion +
+           "|options=" + options + "|source=" + toHex(fnv1a64(text)) + "|length=" + std::to_string(text.size());
+}
+
+std::vector<unsigned char> binaryFor(const cl::Program& program, const cl::Device& device) {
+    const auto devices = program.getInfo<CL_PROGRAM_DEVICES>();
+    const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+    for (std::size_t i = 0; i < devices.size() && i < binaries.size(); ++i) {
+        if (devices[i]() == device()) return binaries[i];
+    }
+    return {};
+}
+
+}  // namespace
+
+std::string_view kernelSource(std::string_view name) {
+    for (const auto& source : kernelSources()) {
+        if (source.name == name) return source.text;
+    }
+    throw OpenClError("loading kernel source", 0, "no embedded kernel source named '" + std::string(name) + "'");
+}
+
+DeviceContext::DeviceContext(const DeviceInfo& info, cl::Context context, cl::Device device, ProgramCache& cache)
+    : info_(info), context_(std::move(context)), device_(std::move(device)), cache_(cache) {
+    queue_ = withClErrors("device " + info_.name, [&] {
+        return cl::CommandQueue(context_, device_, cl::QueueProperties::Profiling);
+    });
+}
+
+cl::Program DeviceContext::program(std::string_view source, const std::string& options) {
+    return programFromText(std::string(source) + ".cl", kernelSource(source), options);
+}
+
+cl::Program DeviceContext::programFromText(std::string_view label, std::string_view text,
+                                           const std::string& options) {
+    const std::string fullOptions = withDefaultStandard(options);
+    const std::string memoKey = std::string(label) + '\n' + toHex(fnv1a64(text)) + '\n' + fullOptions;
+    std::lock_guard lock(programsMutex_);
+    if (const auto found = programs_.find(memoKey); found != programs_.end()) return found->second;
+    cl::Program program = build(label, text, fullOptions);
+    programs_.emplace(memoKey, program);
+    return program;
+}
+
+cl::Program DeviceContext::build(std::string_view label, std::string_view text, const std::string& options) {
+    const std::string where = "device " + info_.name + ": building " + std::string(label);
+    const std::string key = cacheKey(info_, text, options);
+    if (auto binary = cache_.load(key)) {
+        // A stale or rejected binary falls through to a source build.
+        try {
+            cl::Program program(context_, {device_}, cl::Program::Binaries{*binary});
+            program.build({device_}, options.c_str());
+            return program;
+        } catch (const cl::Error&) {
+            cache_.countMiss();
+        }
+    }
+    return withClErrors(where, [&] {
+        cl::Program program(context_, std::string(text));
+        try {
+            program.build({device_}, options.c_str());
+        } catch (const cl::BuildError& e) {
+            std::string log;
+            for (const auto& entry : e.getBuildLog()) log += entry.second;
+            throw OpenClError("clBuildProgram", e.err(), where + " with options '" + options + "'", log);
+        }
+        ++sourceBuilds_;
+        cache_.store(key, binaryFor(program, device_));
+        return program;
+    });
+}
+
+Runtime::Runtime(ProgramCacheSettings cacheSettings) : devices_(enumerateDevices()), cache_(std::move(cacheSettings)) {}
+
+Runtime::~Runtime() = default;
+
+DeviceContext& Runtime::open(std::string_view selector) { return open(selectDevice(devices_, selector)); }
+
+DeviceContext& Runtime::open(const DeviceInfo& info) {
+    std::lock_guard lock(mutex_);
+    const std::string id = info.selector();
+    if (const auto found = opened_.find(id); found != opened_.end()) return *found->second;
+
+    return withClErrors("device " + info.name, [&]() -> DeviceContext& {
+        std::vector<cl::Platform> platforms;
+        cl::Platform::get(&platforms);
+        if (info.platformIndex < 0 || static_cast<std::size_t>(info.platformIndex) >= platforms.size())
+            throw OpenClError("opening a device", 0, "device " + info.selector() + ": its platform is gone");
+        std::vector<cl::Device> platformDevices;
+        platforms[static_cast<std::size_t>(info.platformIndex)].getDevices(CL_DEVICE_TYPE_ALL, &platformDevices);
+        if (info.deviceIndex < 0 || static_cast<std::size_t>(info.deviceIndex) >= platformDevices.size())
+            throw OpenClError("opening a device", 0, "device " + info.selector() + " (" + info.name + ") is gone");
+
+        // One context per platform, over all its devices, so devices of a platform can share buffers.
+        auto context = platformContexts_.find(info.platformIndex);
+        if (context == platformContexts_.end())
+            context = platformContexts_.emplace(info.platformIndex, cl::Context(platformDevices)).first;
+
+        auto device = std::make_unique<DeviceContext>(info, context->second,
+                                                      platformDevices[static_cast<std::size_t>(info.deviceIndex)], cache_);
+        return *opened_.emplace(id, std::move(device)).first->second;
+    });
+}
+
+}  // namespace hs

@@ -1,0 +1,74 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/cl.hpp"
+#include "runtime/device_info.hpp"
+#include "runtime/program_cache.hpp"
+
+namespace hs {
+
+class Runtime;
+
+// One device in use: its context (shared with the other devices of its platform, so buffers can pass
+// between them without a host round trip), an in-order profiling queue, and its built programs.
+class DeviceContext {
+public:
+    DeviceContext(const DeviceInfo& info, cl::Context context, cl::Device device, ProgramCache& cache);
+
+    const DeviceInfo& info() const { return info_; }
+    const cl::Context& context() const { return context_; }
+    const cl::Device& device() const { return device_; }
+    cl::CommandQueue& queue() { return queue_; }
+
+    // kernels/<source>.cl built for this device with `options` ("-D BINS=64 ..."), loaded from the binary
+    // cache when it holds a matching entry. Memoized per (source, options). A failed build throws
+    // OpenClError carrying the build log.
+    cl::Program program(std::string_view source, const std::string& options = {});
+    // Same, for OpenCL C text not among the embedded sources (tests, user-supplied kernels).
+    cl::Program programFromText(std::string_view label, std::string_view text, const std::string& options);
+
+    // How many programs this context built from source; loads from the binary cache are not counted.
+    std::size_t sourceBuilds() const { return sourceBuilds_; }
+
+private:
+    cl::Program build(std::string_view label, std::string_view text, const std::string& options);
+
+    DeviceInfo info_;
+    cl::Context context_;
+    cl::Device device_;
+    cl::CommandQueue queue_;
+    ProgramCache& cache_;
+    std::mutex programsMutex_;
+    std::map<std::string, cl::Program> programs_;
+    std::size_t sourceBuilds_ = 0;
+};
+
+// The devices of the machine and the contexts of those in use. Long-lived: one per process (or per test).
+class Runtime {
+public:
+    explicit Runtime(ProgramCacheSettings cacheSettings = ProgramCacheSettings::fromEnvironment());
+    ~Runtime();
+    Runtime(const Runtime&) = delete;
+    Runtime& operator=(const Runtime&) = delete;
+
+    const std::vector<DeviceInfo>& devices() const { return devices_; }
+    // A selector as in selectDevice(); the context is created on first use and kept.
+    DeviceContext& open(std::string_view selector);
+    DeviceContext& open(const DeviceInfo& info);
+    ProgramCache& programCache() { return cache_; }
+
+private:
+    std::vector<DeviceInfo> devices_;
+    ProgramCache cache_;
+    std::mutex mutex_;
+    std::map<int, cl::Context> platformContexts_;
+    std::map<std::string, std::unique_ptr<DeviceContext>> opened_;
+};
+
+}  // namespace hs

@@ -1,0 +1,75 @@
+#include "runtime/timing.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "runtime/error.hpp"
+
+namespace hs {
+
+std::string_view stageName(Stage stage) {
+    switch (stage) {
+        case Stage::Upload:
+            return "upload";
+        case Stage::Kernel:
+            return "kernel";
+        case Stage::Readback:
+            return "readback";
+        case Stage::Interop:
+            return "interop";
+        case Stage::Other:
+            break;
+    }
+    return "other";
+}
+
+cl::Event* TimingLog::track(Stage stage, std::string name) {
+    // std::vector growth would move the events, which is fine: cl::Event is a handle. The pointer is used
+    // immediately by the enqueue call and not kept.
+    pending_.push_back({stage, std::move(name), cl::Event(), next_++});
+    return &pending_.back().event;
+}
+
+void TimingLog::addHost(Stage stage, std::string name, std::chrono::steady_clock::time_point start,
+                        std::chrono::steady_clock::time_point end) {
+    const auto ns = [](std::chrono::steady_clock::time_point t) {
+        return static_cast<std::uint64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
+    };
+    Timing timing{stage, std::move(name), ns(start), ns(start), ns(start), ns(end)};
+    host_.push_back({std::move(timing), next_++});
+}
+
+std::vector<Timing> TimingLog::collect() {
+    std::vector<std::pair<std::size_t, Timing>> ordered;
+    ordered.reserve(pending_.size() + host_.size());
+    withClErrors("collecting profiling events", [&] {
+        for (auto& item : pending_) {
+            item.event.wait();
+            Timing timing{item.stage, std::move(item.name),
+                          item.event.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>(),
+                          item.event.getProfilingInfo<CL_PROFILING_COMMAND_SUBMIT>(),
+                          item.event.getProfilingInfo<CL_PROFILING_COMMAND_START>(),
+                          item.event.getProfilingInfo<CL_PROFILING_COMMAND_END>()};
+            ordered.emplace_back(item.order, std::move(timing));
+        }
+    });
+    for (auto& item : host_) ordered.emplace_back(item.order, std::move(item.timing));
+    pending_.clear();
+    host_.clear();
+    std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<Timing> timings;
+    timings.reserve(ordered.size());
+    for (auto& item : ordered) timings.push_back(std::move(item.second));
+    return timings;
+}
+
+std::uint64_t totalNs(const std::vector<Timing>& timings, Stage stage) {
+    std::uint64_t total = 0;
+    for (const auto& timing : timings) {
+        if (timing.stage == stage) total += timing.durationNs();
+    }
+    return total;
+}
+
+}  // namespace hs

@@ -1,0 +1,34 @@
+#pragma once
+// The only place that turns image files into pixels and pixels into image files.
+
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+
+#include "image/image.hpp"
+
+namespace hs::io {
+
+struct LoadOptions {
+    // Refuse images whose decoded RGBA8 size would exceed this, before allocating (decompression bombs).
+    // Default 1 GiB; $HISTOSCOPE_MAX_IMAGE_BYTES overrides the default.
+    std::uint64_t maxDecodedBytes = defaultMaxDecodedBytes();
+
+    static std::uint64_t defaultMaxDecodedBytes();
+};
+
+// Decodes PNG, JPEG, BMP, GIF, TIFF or WebP to RGBA8: 16-bit channels become round(v / 257), grey sets
+// r = g = b, no alpha gives a = 255. Throws hs::InputError with one line "<path>: <reason>" for a missing,
+// empty, truncated, corrupt, unsupported, zero-sized or too large file; never returns a partial image.
+ImageRGBA8 loadImage(const QString& path, const LoadOptions& options = {});
+
+// Writes `image` in the format named by the suffix of `path` (png, jpg, bmp, tif, webp), atomically.
+// Throws hs::InputError "<path>: <reason>" when it cannot.
+void saveImage(const QString& path, const ImageRGBA8& image);
+
+// Lower-case suffixes loadImage() reads here ("png", "jpg", ...), for file dialogs and drops.
+QStringList readableSuffixes();
+// A file-dialog filter such as "Images (*.png *.jpg ...)".
+QString openDialogFilter();
+
+}  // namespace hs::io

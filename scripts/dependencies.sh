@@ -1,0 +1,21 @@
+# Sourced by run.sh and test.sh: installs the Debian 12 packages HistoScope needs, only those missing.
+histoscope_packages=(
+    cmake ninja-build g++ ccache pkg-config
+    qt6-base-dev libqt6opengl6-dev libqt6svg6-dev qt6-image-formats-plugins libgl-dev
+    ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo
+    libqcustomplot-dev libqcustomplot2.1-qt6 libglew-dev
+    libgtest-dev xvfb xauth
+)
+
+install_missing_packages() {
+    local missing=()
+    for package in "${histoscope_packages[@]}" "$@"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "Installing missing packages: ${missing[*]}"
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}

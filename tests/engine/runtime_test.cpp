@@ -1,0 +1,147 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "runtime/error.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs {
+namespace {
+
+std::filesystem::path freshCacheDir(const std::string& name) {
+    auto dir = std::filesystem::temp_directory_path() / ("histoscope-test-" + name + "-" + std::to_string(std::random_device{}()));
+    std::filesystem::remove_all(dir);
+    return dir;
+}
+
+TEST(ErrorNames, NamesKnownCodesAndKeepsUnknownOnes) {
+    EXPECT_EQ(clErrorName(-5), "CL_OUT_OF_RESOURCES");
+    EXPECT_EQ(clErrorName(-11), "CL_BUILD_PROGRAM_FAILURE");
+    EXPECT_EQ(clErrorName(-54), "CL_INVALID_WORK_GROUP_SIZE");
+    EXPECT_EQ(clErrorName(-1001), "CL_PLATFORM_NOT_FOUND_KHR");
+    EXPECT_EQ(clErrorName(-12345), "CL_UNKNOWN_ERROR(-12345)");
+}
+
+TEST(ErrorNames, OpenClErrorMessageNamesCallAndCode) {
+    const OpenClError error("clEnqueueNDRangeKernel", -5, "device X");
+    EXPECT_STREQ(error.what(), "device X: clEnqueueNDRangeKernel failed with CL_OUT_OF_RESOURCES");
+    EXPECT_EQ(exitCodeFor(error.kind()), 4);
+    EXPECT_EQ(exitCodeFor(ErrorKind::Input), 3);
+    EXPECT_EQ(exitCodeFor(ErrorKind::Usage), 2);
+}
+
+TEST(ErrorNames, BindingsErrorsAreTranslated) {
+    try {
+        withClErrors("creating a buffer", [] { throw cl::Error(-61, "clCreateBuffer"); });
+        FAIL() << "no exception";
+    } catch (const OpenClError& e) {
+        EXPECT_EQ(e.code(), -61);
+        EXPECT_EQ(e.call(), "clCreateBuffer");
+        EXPECT_NE(std::string(e.what()).find("CL_INVALID_BUFFER_SIZE"), std::string::npos);
+    }
+}
+
+TEST(DeviceRegistry, DescribesEveryPoclDevice) {
+    const auto devices = enumerateDevices();
+    ASSERT_GE(devices.size(), 2u) << "tests run with POCL_DEVICES='pthread pthread'";
+    for (const auto& device : devices) {
+        EXPECT_FALSE(device.name.empty());
+        EXPECT_FALSE(device.platformName.empty());
+        EXPECT_FALSE(device.driverVersion.empty());
+        EXPECT_GT(device.computeUnits, 0u);
+        EXPECT_GT(device.globalMemBytes, 0u);
+        EXPECT_GT(device.localMemBytes, 0u);
+        EXPECT_GT(device.maxWorkGroupSize, 0u);
+        EXPECT_GE(device.openclCVersionNumber(), 120);
+        EXPECT_FALSE(device.extensions.empty());
+        if (device.imageSupport) {
+            EXPECT_GT(device.image2dMaxWidth, 0u);
+        }
+    }
+}
+
+TEST(DeviceRegistry, SelectsByIndexSubstringAndDefault) {
+    const auto devices = enumerateDevices();
+    ASSERT_GE(devices.size(), 2u);
+    EXPECT_EQ(&selectDevice(devices, "0:1"), &devices[1]);
+    EXPECT_EQ(&selectDevice(devices, "0:0"), &devices[0]);
+    EXPECT_EQ(selectDevice(devices, "PTHREAD").name, devices[0].name);
+    EXPECT_THROW(selectDevice(devices, "7:0"), OpenClError);
+    EXPECT_THROW(selectDevice(devices, "no-such-device-name"), OpenClError);
+    try {
+        selectDevice(devices, "no-such-device-name");
+    } catch (const OpenClError& e) {
+        EXPECT_NE(std::string(e.what()).find("no-such-device-name"), std::string::npos);
+    }
+}
+
+const char* kTinyKernel = "__kernel void add_one(__global int* v) { v[get_global_id(0)] += 1; }";
+
+TEST(ProgramCache, SecondRuntimeLoadsTheBinaryAndAChangedOptionRebuilds) {
+    ProgramCacheSettings settings{true, freshCacheDir("cache")};
+    {
+        Runtime first(settings);
+        auto& device = first.open("0:0");
+        device.programFromText("tiny", kTinyKernel, "-D ONE=1");
+        EXPECT_EQ(device.sourceBuilds(), 1u);
+        EXPECT_EQ(first.programCache().stats().hits, 0u);
+    }
+    {
+        Runtime second(settings);
+        auto& device = second.open("0:0");
+        auto program = device.programFromText("tiny", kTinyKernel, "-D ONE=1");
+        EXPECT_EQ(device.sourceBuilds(), 0u) << "a fresh runtime must load the cached binary";
+        EXPECT_EQ(second.programCache().stats().hits, 1u);
+
+        // The cached binary really runs.
+        cl::Buffer buffer(device.context(), CL_MEM_READ_WRITE, sizeof(int) * 4);
+        const int zeros[4] = {0, 0, 0, 0};
+        device.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, sizeof zeros, zeros);
+        cl::Kernel kernel(program, "add_one");
+        kernel.setArg(0, buffer);
+        device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(4));
+        int out[4] = {};
+        device.queue().enqueueReadBuffer(buffer, CL_TRUE, 0, sizeof out, out);
+        EXPECT_EQ(out[3], 1);
+
+        device.programFromText("tiny", kTinyKernel, "-D ONE=2");
+        EXPECT_EQ(device.sourceBuilds(), 1u) << "a changed option must rebuild";
+        device.programFromText("tiny", std::string(kTinyKernel) + "\n// changed", "-D ONE=1");
+        EXPECT_EQ(device.sourceBuilds(), 2u) << "a changed source must rebuild";
+    }
+    std::filesystem::remove_all(settings.directory);
+}
+
+TEST(ProgramCache, DisabledCacheWritesNothing) {
+    ProgramCacheSettings settings{false, freshCacheDir("disabled")};
+    Runtime runtime(settings);
+    runtime.open("0:0").programFromText("tiny", kTinyKernel, "");
+    EXPECT_FALSE(std::filesystem::exists(settings.directory));
+}
+
+TEST(ProgramBuild, FailureCarriesTheBuildLog) {
+    Runtime runtime(ProgramCacheSettings{false, {}});
+    auto& device = runtime.open("0:0");
+    try {
+        device.programFromText("broken", "__kernel void k(__global int* v) { v[0] = undefined_name; }", "");
+        FAIL() << "the build should fail";
+    } catch (const OpenClError& e) {
+        EXPECT_EQ(e.code(), -11);
+        EXPECT_NE(e.buildLog().find("undefined_name"), std::string::npos) << e.buildLog();
+        EXPECT_NE(std::string(e.what()).find("CL_BUILD_PROGRAM_FAILURE"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find(device.info().name), std::string::npos);
+    }
+}
+
+TEST(Runtime, DevicesOfOnePlatformShareAContext) {
+    Runtime runtime(ProgramCacheSettings{false, {}});
+    auto& first = runtime.open("0:0");
+    auto& second = runtime.open("0:1");
+    EXPECT_NE(&first, &second);
+    EXPECT_EQ(first.context()(), second.context()());
+    EXPECT_EQ(&runtime.open("0:0"), &first);
+}
+
+}  // namespace
+}  // namespace hs
