@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <random>
 
@@ -10,7 +11,8 @@ namespace hs {
 namespace {
 
 std::filesystem::path freshCacheDir(const std::string& name) {
-    auto dir = std::filesystem::temp_directory_path() / ("histoscope-test-" + name + "-" + std::to_string(std::random_device{}()));
+    auto dir = std::filesystem::temp_directory_path() /
+               ("histoscope-test-" + name + "-" + std::to_string(std::random_device{}()));
     std::filesystem::remove_all(dir);
     return dir;
 }
@@ -42,9 +44,9 @@ TEST(ErrorNames, BindingsErrorsAreTranslated) {
     }
 }
 
-TEST(DeviceRegistry, DescribesEveryPoclDevice) {
+TEST(DeviceRegistry, DescribesEveryDevice) {
     const auto devices = enumerateDevices();
-    ASSERT_GE(devices.size(), 2u) << "tests run with POCL_DEVICES='pthread pthread'";
+    ASSERT_GE(devices.size(), 1u);
     for (const auto& device : devices) {
         EXPECT_FALSE(device.name.empty());
         EXPECT_FALSE(device.platformName.empty());
@@ -61,12 +63,22 @@ TEST(DeviceRegistry, DescribesEveryPoclDevice) {
     }
 }
 
+// Two devices come from POCL_DEVICES="pthread pthread" (tests/CMakeLists.txt); a machine with one GPU
+// has only one, and the tests that need a second device say so instead of failing.
+#define REQUIRE_TWO_DEVICES(devices) \
+    if ((devices).size() < 2) GTEST_SKIP() << "needs two OpenCL devices (POCL_DEVICES=\"pthread pthread\")"
+
+std::string upperCased(std::string text) {
+    for (auto& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return text;
+}
+
 TEST(DeviceRegistry, SelectsByIndexSubstringAndDefault) {
     const auto devices = enumerateDevices();
-    ASSERT_GE(devices.size(), 2u);
-    EXPECT_EQ(&selectDevice(devices, "0:1"), &devices[1]);
+    ASSERT_GE(devices.size(), 1u);
     EXPECT_EQ(&selectDevice(devices, "0:0"), &devices[0]);
-    EXPECT_EQ(selectDevice(devices, "PTHREAD").name, devices[0].name);
+    const std::string middleOfName = devices[0].name.substr(devices[0].name.size() / 3, 5);
+    EXPECT_EQ(selectDevice(devices, upperCased(middleOfName)).name, devices[0].name);
     EXPECT_THROW(selectDevice(devices, "7:0"), OpenClError);
     EXPECT_THROW(selectDevice(devices, "no-such-device-name"), OpenClError);
     try {
@@ -74,6 +86,12 @@ TEST(DeviceRegistry, SelectsByIndexSubstringAndDefault) {
     } catch (const OpenClError& e) {
         EXPECT_NE(std::string(e.what()).find("no-such-device-name"), std::string::npos);
     }
+}
+
+TEST(DeviceRegistry, SelectsTheSecondDeviceByIndex) {
+    const auto devices = enumerateDevices();
+    REQUIRE_TWO_DEVICES(devices);
+    EXPECT_EQ(&selectDevice(devices, "0:1"), &devices[1]);
 }
 
 const char* kTinyKernel = "__kernel void add_one(__global int* v) { v[get_global_id(0)] += 1; }";
@@ -136,6 +154,7 @@ TEST(ProgramBuild, FailureCarriesTheBuildLog) {
 
 TEST(Runtime, DevicesOfOnePlatformShareAContext) {
     Runtime runtime(ProgramCacheSettings{false, {}});
+    REQUIRE_TWO_DEVICES(runtime.devices());
     auto& first = runtime.open("0:0");
     auto& second = runtime.open("0:1");
     EXPECT_NE(&first, &second);

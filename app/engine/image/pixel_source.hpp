@@ -16,7 +16,7 @@ class DeviceContext;
 // transfer happens once and is recorded in the caller's TimingLog (stage upload or readback), so stages of a
 // pipeline can hand device buffers to each other without a host round trip.
 class PixelSource {
-public:
+  public:
     // Borrows `image`: it must outlive the source.
     explicit PixelSource(const ImageRGBA8& image);
     // A buffer of width * height * 4 bytes in `device`'s context.
@@ -24,7 +24,9 @@ public:
 
     int width() const { return width_; }
     int height() const { return height_; }
-    std::size_t pixelCount() const { return static_cast<std::size_t>(width_) * static_cast<std::size_t>(height_); }
+    std::size_t pixelCount() const {
+        return static_cast<std::size_t>(width_) * static_cast<std::size_t>(height_);
+    }
     std::size_t byteCount() const { return pixelCount() * 4; }
     bool onDevice(const DeviceContext& device) const;
 
@@ -33,7 +35,7 @@ public:
     // A buffer usable on `device` (same context); uploaded on first use.
     const cl::Buffer& device(DeviceContext& device, TimingLog& log);
 
-private:
+  private:
     int width_ = 0;
     int height_ = 0;
     const ImageRGBA8* borrowed_ = nullptr;

@@ -48,7 +48,8 @@ bool pipesSupported(const cl::Device& device, const std::string& version) {
     if (version.rfind("OpenCL 2.", 0) == 0) return true;
     if (version.rfind("OpenCL 3.", 0) != 0) return false;
     cl_bool supported = CL_FALSE;
-    if (clGetDeviceInfo(device(), CL_DEVICE_PIPE_SUPPORT, sizeof(supported), &supported, nullptr) != CL_SUCCESS)
+    if (clGetDeviceInfo(device(), CL_DEVICE_PIPE_SUPPORT, sizeof(supported), &supported, nullptr) !=
+        CL_SUCCESS)
         return false;
     return supported == CL_TRUE;
 }
@@ -137,11 +138,13 @@ std::vector<DeviceInfo> enumerateDevices() {
         for (std::size_t p = 0; p < platforms.size(); ++p) {
             std::vector<cl::Device> platformDevices;
             cl_uint count = 0;
-            if (clGetDeviceIDs(platforms[p](), CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS || count == 0)
+            if (clGetDeviceIDs(platforms[p](), CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS ||
+                count == 0)
                 continue;
             platforms[p].getDevices(CL_DEVICE_TYPE_ALL, &platformDevices);
             for (std::size_t d = 0; d < platformDevices.size(); ++d)
-                devices.push_back(describe(platforms[p], platformDevices[d], static_cast<int>(p), static_cast<int>(d)));
+                devices.push_back(
+                    describe(platforms[p], platformDevices[d], static_cast<int>(p), static_cast<int>(d)));
         }
         return devices;
     });
@@ -153,7 +156,8 @@ const DeviceInfo& selectDevice(const std::vector<DeviceInfo>& devices, std::stri
         if (const char* env = std::getenv("HISTOSCOPE_DEVICE"); env && *env) wanted = env;
     }
     if (devices.empty()) {
-        throw OpenClError("selecting a device", 0, "no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)");
+        throw OpenClError("selecting a device", 0,
+                          "no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)");
     }
     if (wanted.empty()) {
         for (const auto& device : devices) {
@@ -174,7 +178,8 @@ const DeviceInfo& selectDevice(const std::vector<DeviceInfo>& devices, std::stri
                 if (device.platformIndex == p && device.deviceIndex == d) return device;
             }
             throw OpenClError("selecting a device", 0,
-                              "device '" + wanted + "': no such platform:device (" + std::to_string(devices.size()) +
+                              "device '" + wanted + "': no such platform:device (" +
+                                  std::to_string(devices.size()) +
                                   " device(s); see 'histoscope-cli devices')");
         }
     }

@@ -10,28 +10,28 @@ namespace hs {
 enum class ErrorKind { Usage, Input, OpenCl };
 
 class Error : public std::runtime_error {
-public:
+  public:
     Error(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
     ErrorKind kind() const noexcept { return kind_; }
 
-private:
+  private:
     ErrorKind kind_;
 };
 
 class UsageError : public Error {
-public:
+  public:
     explicit UsageError(const std::string& message) : Error(ErrorKind::Usage, message) {}
 };
 
 // A file that is missing, unreadable, corrupt or too large. The message names the file.
 class InputError : public Error {
-public:
+  public:
     explicit InputError(const std::string& message) : Error(ErrorKind::Input, message) {}
 };
 
 // An OpenCL failure: no device, a build failure (with the device's build log), or a failing call.
 class OpenClError : public Error {
-public:
+  public:
     // `call` is the API call or step that failed, `code` the OpenCL status (0 when there is none).
     OpenClError(std::string call, int code, std::string detail = {}, std::string buildLog = {});
 
@@ -39,7 +39,7 @@ public:
     int code() const noexcept { return code_; }
     const std::string& buildLog() const noexcept { return buildLog_; }
 
-private:
+  private:
     std::string call_;
     int code_;
     std::string buildLog_;

@@ -10,8 +10,8 @@
 namespace hs {
 
 // Where compiled program binaries live between runs. From the environment:
-//   HISTOSCOPE_CACHE_DIR      folder for the cache (default $XDG_CACHE_HOME/histoscope, else ~/.cache/histoscope)
-//   HISTOSCOPE_PROGRAM_CACHE  "0" or "off" disables the binary cache
+//   HISTOSCOPE_CACHE_DIR      folder for the cache (default $XDG_CACHE_HOME/histoscope, else
+//   ~/.cache/histoscope) HISTOSCOPE_PROGRAM_CACHE  "0" or "off" disables the binary cache
 struct ProgramCacheSettings {
     bool enabled = true;
     std::filesystem::path directory;
@@ -23,7 +23,7 @@ struct ProgramCacheSettings {
 // version, device, driver version, build options and a hash of the source. A damaged or mismatching entry
 // is a miss, never an error: the cache is an accelerator, not a store of record.
 class ProgramCache {
-public:
+  public:
     struct Stats {
         std::uint64_t hits = 0;
         std::uint64_t misses = 0;
@@ -42,7 +42,7 @@ public:
     // The folder for small per-device records that outlive a process (such as `auto` strategy choices).
     std::optional<std::filesystem::path> stateDirectory() const;
 
-private:
+  private:
     std::filesystem::path entryPath(const std::string& key) const;
 
     ProgramCacheSettings settings_;

@@ -18,8 +18,9 @@ std::string withDefaultStandard(const std::string& options) {
 
 std::string cacheKey(const DeviceInfo& info, std::string_view text, const std::string& options) {
     return "platform=" + info.platformName + "|platform-version=" + info.platformVersion +
-           "|device=" + info.name + "|driver=" + info.driverVersion + "|device-version=" + info.openclVersion +
-           "|options=" + options + "|source=" + toHex(fnv1a64(text)) + "|length=" + std::to_string(text.size());
+           "|device=" + info.name + "|driver=" + info.driverVersion +
+           "|device-version=" + info.openclVersion + "|options=" + options +
+           "|source=" + toHex(fnv1a64(text)) + "|length=" + std::to_string(text.size());
 }
 
 std::vector<unsigned char> binaryFor(const cl::Program& program, const cl::Device& device) {
@@ -37,10 +38,12 @@ std::string_view kernelSource(std::string_view name) {
     for (const auto& source : kernelSources()) {
         if (source.name == name) return source.text;
     }
-    throw OpenClError("loading kernel source", 0, "no embedded kernel source named '" + std::string(name) + "'");
+    throw OpenClError("loading kernel source", 0,
+                      "no embedded kernel source named '" + std::string(name) + "'");
 }
 
-DeviceContext::DeviceContext(const DeviceInfo& info, cl::Context context, cl::Device device, ProgramCache& cache)
+DeviceContext::DeviceContext(const DeviceInfo& info, cl::Context context, cl::Device device,
+                             ProgramCache& cache)
     : info_(info), context_(std::move(context)), device_(std::move(device)), cache_(cache) {
     queue_ = withClErrors("device " + info_.name, [&] {
         return cl::CommandQueue(context_, device_, cl::QueueProperties::Profiling);
@@ -90,11 +93,14 @@ cl::Program DeviceContext::build(std::string_view label, std::string_view text, 
     });
 }
 
-Runtime::Runtime(ProgramCacheSettings cacheSettings) : devices_(enumerateDevices()), cache_(std::move(cacheSettings)) {}
+Runtime::Runtime(ProgramCacheSettings cacheSettings)
+    : devices_(enumerateDevices()), cache_(std::move(cacheSettings)) {}
 
 Runtime::~Runtime() = default;
 
-DeviceContext& Runtime::open(std::string_view selector) { return open(selectDevice(devices_, selector)); }
+DeviceContext& Runtime::open(std::string_view selector) {
+    return open(selectDevice(devices_, selector));
+}
 
 DeviceContext& Runtime::open(const DeviceInfo& info) {
     std::lock_guard lock(mutex_);
@@ -107,17 +113,19 @@ DeviceContext& Runtime::open(const DeviceInfo& info) {
         if (info.platformIndex < 0 || static_cast<std::size_t>(info.platformIndex) >= platforms.size())
             throw OpenClError("opening a device", 0, "device " + info.selector() + ": its platform is gone");
         std::vector<cl::Device> platformDevices;
-        platforms[static_cast<std::size_t>(info.platformIndex)].getDevices(CL_DEVICE_TYPE_ALL, &platformDevices);
+        platforms[static_cast<std::size_t>(info.platformIndex)].getDevices(CL_DEVICE_TYPE_ALL,
+                                                                           &platformDevices);
         if (info.deviceIndex < 0 || static_cast<std::size_t>(info.deviceIndex) >= platformDevices.size())
-            throw OpenClError("opening a device", 0, "device " + info.selector() + " (" + info.name + ") is gone");
+            throw OpenClError("opening a device", 0,
+                              "device " + info.selector() + " (" + info.name + ") is gone");
 
         // One context per platform, over all its devices, so devices of a platform can share buffers.
         auto context = platformContexts_.find(info.platformIndex);
         if (context == platformContexts_.end())
             context = platformContexts_.emplace(info.platformIndex, cl::Context(platformDevices)).first;
 
-        auto device = std::make_unique<DeviceContext>(info, context->second,
-                                                      platformDevices[static_cast<std::size_t>(info.deviceIndex)], cache_);
+        auto device = std::make_unique<DeviceContext>(
+            info, context->second, platformDevices[static_cast<std::size_t>(info.deviceIndex)], cache_);
         return *opened_.emplace(id, std::move(device)).first->second;
     });
 }

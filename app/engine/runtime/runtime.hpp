@@ -18,7 +18,7 @@ class Runtime;
 // One device in use: its context (shared with the other devices of its platform, so buffers can pass
 // between them without a host round trip), an in-order profiling queue, and its built programs.
 class DeviceContext {
-public:
+  public:
     DeviceContext(const DeviceInfo& info, cl::Context context, cl::Device device, ProgramCache& cache);
 
     const DeviceInfo& info() const { return info_; }
@@ -36,7 +36,7 @@ public:
     // How many programs this context built from source; loads from the binary cache are not counted.
     std::size_t sourceBuilds() const { return sourceBuilds_; }
 
-private:
+  private:
     cl::Program build(std::string_view label, std::string_view text, const std::string& options);
 
     DeviceInfo info_;
@@ -51,7 +51,7 @@ private:
 
 // The devices of the machine and the contexts of those in use. Long-lived: one per process (or per test).
 class Runtime {
-public:
+  public:
     explicit Runtime(ProgramCacheSettings cacheSettings = ProgramCacheSettings::fromEnvironment());
     ~Runtime();
     Runtime(const Runtime&) = delete;
@@ -63,7 +63,7 @@ public:
     DeviceContext& open(const DeviceInfo& info);
     ProgramCache& programCache() { return cache_; }
 
-private:
+  private:
     std::vector<DeviceInfo> devices_;
     ProgramCache cache_;
     std::mutex mutex_;

@@ -46,7 +46,8 @@ std::vector<Timing> TimingLog::collect() {
     withClErrors("collecting profiling events", [&] {
         for (auto& item : pending_) {
             item.event.wait();
-            Timing timing{item.stage, std::move(item.name),
+            Timing timing{item.stage,
+                          std::move(item.name),
                           item.event.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>(),
                           item.event.getProfilingInfo<CL_PROFILING_COMMAND_SUBMIT>(),
                           item.event.getProfilingInfo<CL_PROFILING_COMMAND_START>(),

@@ -29,7 +29,7 @@ struct Timing {
 // Collects the events of one run and turns them into Timing records once the commands have finished.
 // Every enqueue of an operation passes its event through here, so no command goes unaccounted.
 class TimingLog {
-public:
+  public:
     // Returns a pointer suitable as the `event` argument of an enqueue call.
     cl::Event* track(Stage stage, std::string name);
     // Records host-side work (CPU strategies, host conversions) measured with the steady clock.
@@ -39,7 +39,7 @@ public:
     std::vector<Timing> collect();
     bool empty() const { return pending_.empty() && host_.empty(); }
 
-private:
+  private:
     struct Pending {
         Stage stage;
         std::string name;

@@ -10,7 +10,7 @@ namespace hs {
 // A small streaming JSON writer for machine-readable output (CLI, bench) without a Qt dependency.
 // Commas and escaping are handled here; the caller only says what comes next.
 class JsonWriter {
-public:
+  public:
     explicit JsonWriter(std::ostream& out) : out_(out) {}
 
     JsonWriter& beginObject();
@@ -34,7 +34,7 @@ public:
         return value(v);
     }
 
-private:
+  private:
     void separate();
     void writeString(std::string_view text);
 
