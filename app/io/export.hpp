@@ -27,6 +27,8 @@ QJsonObject deviceJson(const DeviceInfo& device);
 
 // [{"stage", "name", "queued_ns", "submit_ns", "start_ns", "end_ns"}, ...]
 QJsonArray timingsJson(const std::vector<Timing>& timings);
+// The same for repeated runs, each record with a "run" index (0-based).
+QJsonArray timingsJson(const std::vector<std::vector<Timing>>& runs);
 // Header "run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns".
 QByteArray timingsCsv(const std::vector<std::vector<Timing>>& runs);
 
