@@ -14,7 +14,7 @@
 #include <string>
 
 #include "io/export.hpp"
-#include "io/jpeg_structure.hpp"
+#include "io/stream_check.hpp"
 #include "runtime/error.hpp"
 
 namespace hs::io {
@@ -154,13 +154,11 @@ ImageRGBA8 loadImage(const QString& path, const LoadOptions& options) {
         refuseIfTooLarge(path, static_cast<std::uint64_t>(size.width()),
                          static_cast<std::uint64_t>(size.height()), options.maxDecodedBytes);
     }
-    if (std::strcmp(format->qtName, "jpeg") == 0) {
-        const uchar* bytes = file.map(0, file.size());
-        if (bytes != nullptr) {
-            const auto incomplete = jpegIncompleteReason(bytes, static_cast<std::size_t>(file.size()));
-            file.unmap(const_cast<uchar*>(bytes));
-            if (incomplete) throw inputError(path, QString::fromStdString(*incomplete));
-        }
+    if (const uchar* bytes = file.map(0, file.size())) {
+        const auto incomplete =
+            incompleteReason(format->qtName, bytes, static_cast<std::size_t>(file.size()));
+        file.unmap(const_cast<uchar*>(bytes));
+        if (incomplete) throw inputError(path, QString::fromStdString(*incomplete));
     }
 
     const QImage decoded = reader.read();
