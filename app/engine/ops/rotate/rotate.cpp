@@ -1,0 +1,115 @@
+#include "ops/rotate/rotate.hpp"
+
+#include <cmath>
+#include <numbers>
+
+#include "ops/pipeline/stage_launch.hpp"
+#include "runtime/error.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::rotate {
+
+namespace {
+
+std::uint8_t roundToByte(double value) {
+    return static_cast<std::uint8_t>(std::clamp(std::nearbyint(value), 0.0, 255.0));
+}
+
+// The input pixel's channel, or transparent black outside the image.
+double texelOrBorder(const ImageRGBA8& image, long long x, long long y, int channel) {
+    if (x < 0 || y < 0 || x >= image.width || y >= image.height) return 0.0;
+    return image.pixel(static_cast<int>(x), static_cast<int>(y))[channel];
+}
+
+}  // namespace
+
+std::string_view filterModeName(FilterMode mode) {
+    return mode == FilterMode::Nearest ? "nearest" : "linear";
+}
+
+FilterMode parseFilterMode(std::string_view text) {
+    if (text == "linear") return FilterMode::Linear;
+    if (text == "nearest") return FilterMode::Nearest;
+    throw UsageError("unknown filter mode '" + std::string(text) + "' (known: linear, nearest)");
+}
+
+void validate(const Params& params) {
+    if (!std::isfinite(params.angleDegrees))
+        throw UsageError("the rotation angle must be a finite number of degrees, got " +
+                         std::to_string(params.angleDegrees));
+}
+
+std::array<double, 6> inverseMap(double angleDegrees, int width, int height) {
+    double c = 0.0;
+    double s = 0.0;
+    const double quarterTurns = angleDegrees / 90.0;
+    if (quarterTurns == std::round(quarterTurns)) {
+        double quadrant = std::fmod(std::round(quarterTurns), 4.0);
+        if (quadrant < 0) quadrant += 4.0;
+        static constexpr std::array<std::pair<double, double>, 4> exact{{{1, 0}, {0, 1}, {-1, 0}, {0, -1}}};
+        std::tie(c, s) = exact[static_cast<std::size_t>(quadrant)];
+    } else {
+        const double radians = angleDegrees * std::numbers::pi / 180.0;
+        c = std::cos(radians);
+        s = std::sin(radians);
+    }
+    const double cx = (width - 1) / 2.0;
+    const double cy = (height - 1) / 2.0;
+    // Source = centre + R(-angle) (destination - centre), R(-angle) = [c -s; s c] in y-down coordinates.
+    return {c, -s, cx - c * cx + s * cy, s, c, cy - s * cx - c * cy};
+}
+
+ImageRGBA8 referenceRotate(const ImageRGBA8& image, const Params& params) {
+    validate(params);
+    const auto m = inverseMap(params.angleDegrees, image.width, image.height);
+    ImageRGBA8 out(image.width, image.height);
+    for (int y = 0; y < image.height; ++y) {
+        for (int x = 0; x < image.width; ++x) {
+            const double sx = m[0] * x + m[1] * y + m[2];
+            const double sy = m[3] * x + m[4] * y + m[5];
+            std::uint8_t* target = out.pixel(x, y);
+            if (params.filterMode == FilterMode::Nearest) {
+                const auto ix = static_cast<long long>(std::floor(sx + 0.5));
+                const auto iy = static_cast<long long>(std::floor(sy + 0.5));
+                for (int ch = 0; ch < 4; ++ch) target[ch] = roundToByte(texelOrBorder(image, ix, iy, ch));
+                continue;
+            }
+            const double fx = std::floor(sx);
+            const double fy = std::floor(sy);
+            const double tx = sx - fx;
+            const double ty = sy - fy;
+            const auto ix = static_cast<long long>(fx);
+            const auto iy = static_cast<long long>(fy);
+            for (int ch = 0; ch < 4; ++ch) {
+                const double v = (1 - tx) * (1 - ty) * texelOrBorder(image, ix, iy, ch) +
+                                 tx * (1 - ty) * texelOrBorder(image, ix + 1, iy, ch) +
+                                 (1 - tx) * ty * texelOrBorder(image, ix, iy + 1, ch) +
+                                 tx * ty * texelOrBorder(image, ix + 1, iy + 1, ch);
+                target[ch] = roundToByte(v);
+            }
+        }
+    }
+    return out;
+}
+
+const Strategy& findStrategy(std::string_view name) {
+    return pipeline::findByName(strategies(), name, "rotation");
+}
+
+pipeline::Choice<Strategy> chooseStrategy(const DeviceInfo& device, int width, int height,
+                                          const Strategy& requested) {
+    const Strategy& fallback = bufferStrategy();
+    return pipeline::chooseRunnable(device.name, requested, requested.supported(device, width, height),
+                                    fallback, fallback.supported(device, width, height));
+}
+
+Result rotate(DeviceContext& device, PixelSource& pixels, const Params& params, const Strategy& requested) {
+    validate(params);
+    pipeline::requirePixels(pixels.width(), pixels.height(), "rotate");
+    auto choice = chooseStrategy(device.info(), pixels.width(), pixels.height(), requested);
+    Result result = choice.strategy->run(device, pixels, params);
+    result.note = std::move(choice.note);
+    return result;
+}
+
+}  // namespace hs::rotate

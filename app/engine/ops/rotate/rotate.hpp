@@ -1,0 +1,79 @@
+#pragma once
+// Rotation about the image centre, the geometry of OpenCV's getRotationMatrix2D(centre, angle, 1) followed by
+// warpAffine: pixel (i, j) has its centre at (i, j), the centre of rotation is ((w - 1) / 2, (h - 1) / 2), a
+// positive angle turns the picture counter-clockwise on screen (y pointing down), the output has the input's
+// size, and each output pixel samples the input at the inverse-mapped point; input outside the image reads as
+// transparent black (0, 0, 0, 0), so bilinear samples blend with it at the edges.
+
+#include <array>
+#include <string_view>
+#include <vector>
+
+#include "image/image.hpp"
+#include "image/pixel_source.hpp"
+#include "ops/pipeline/stage.hpp"
+#include "runtime/device_info.hpp"
+
+namespace hs {
+class DeviceContext;
+}
+
+namespace hs::rotate {
+
+using pipeline::KernelBuild;
+using pipeline::Support;
+using Result = pipeline::StageResult;
+
+enum class FilterMode { Linear, Nearest };
+
+// "linear" / "nearest".
+std::string_view filterModeName(FilterMode mode);
+// Throws UsageError naming the accepted values.
+FilterMode parseFilterMode(std::string_view text);
+
+struct Params {
+    double angleDegrees = 0.0;
+    FilterMode filterMode = FilterMode::Linear;
+};
+
+// Throws UsageError unless the angle is a finite number.
+void validate(const Params& params);
+
+// The inverse map: output pixel (x, y) samples the input at (m[0] x + m[1] y + m[2], m[3] x + m[4] y + m[5]).
+// Angles that are multiples of 90 degrees use exact cosines and sines (0, +-1), so those rotations move whole
+// pixels instead of landing a rounding error away from a sampling boundary.
+std::array<double, 6> inverseMap(double angleDegrees, int width, int height);
+
+// The golden reference, in double precision. Nearest takes the pixel whose centre is closest
+// (floor(s + 0.5)); linear weighs the four neighbours exactly; 8-bit output is round-half-even, saturated.
+ImageRGBA8 referenceRotate(const ImageRGBA8& image, const Params& params);
+
+// A named way of rotating on a device; the list is data that the CLI, the GUI, the bench and the tests
+// iterate over.
+class Strategy {
+  public:
+    virtual ~Strategy() = default;
+    virtual std::string_view name() const = 0;
+    virtual std::string_view description() const = 0;
+    virtual Support supported(const DeviceInfo& device, int width, int height) const = 0;
+    virtual KernelBuild kernelBuild(const DeviceInfo& device, const Params& params) const = 0;
+    // Preconditions (validated params, support) are checked by rotate(), which is what callers use.
+    virtual Result run(DeviceContext& device, PixelSource& pixels, const Params& params) const = 0;
+};
+
+const std::vector<const Strategy*>& strategies();
+// Throws UsageError naming the known strategies when `name` is not one of them.
+const Strategy& findStrategy(std::string_view name);
+// The strategy every device with buffers can run: "buffer".
+const Strategy& bufferStrategy();
+
+// `requested` when it can run on `device` for a width × height image, else the buffer strategy with a note
+// that names the device and the reason (an image beyond the device's 2-D image limits, no image support).
+pipeline::Choice<Strategy> chooseStrategy(const DeviceInfo& device, int width, int height,
+                                          const Strategy& requested);
+
+// The single entry point: validates, chooses (see chooseStrategy), runs. The result's image stays on the
+// device; result.strategy names what ran and result.note why it differs from `requested`.
+Result rotate(DeviceContext& device, PixelSource& pixels, const Params& params, const Strategy& requested);
+
+}  // namespace hs::rotate

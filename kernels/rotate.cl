@@ -1,0 +1,59 @@
+// Rotation by inverse mapping: output pixel (x, y) samples the input at
+// (dot(row_x, (x, y, 1)), dot(row_y, (x, y, 1))) in pixel-centre coordinates (pixel (i, j) has its centre at
+// (i, j)); the host computes the rows (hs::rotate::inverseMap). Input outside the image is transparent black.
+// Specialised with -D NEAREST=1 (nearest pixel, floor(s + 0.5)) or -D NEAREST=0 (bilinear).
+
+#ifndef NEAREST
+#error "build with -D NEAREST=0 or 1"
+#endif
+
+inline float2 source_point(float4 row_x, float4 row_y, int x, int y) {
+    const float4 p = (float4)((float)x, (float)y, 1.0f, 0.0f);
+    return (float2)(dot(row_x, p), dot(row_y, p));
+}
+
+// The image-object variant: the sampler does the interpolation and the border. Image coordinates address
+// pixel edges, so the centre of pixel i is at i + 0.5 (the printed listing samples at i and is half a pixel off).
+__constant sampler_t rotate_sampler =
+    CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | (NEAREST ? CLK_FILTER_NEAREST : CLK_FILTER_LINEAR);
+
+__kernel void rotate_image(__read_only image2d_t src, __global uchar4* dst, int width, int height, float4 row_x,
+                           float4 row_y) {
+    const int x = get_global_id(0);
+    const int y = get_global_id(1);
+    if (x >= width || y >= height) return;
+    const float2 s = source_point(row_x, row_y, x, y) + 0.5f;
+    const float4 v = read_imagef(src, rotate_sampler, s);
+    dst[y * width + x] = convert_uchar4_sat_rte(v * 255.0f);
+}
+
+// The plain-buffer variant, for devices without images, images beyond the device's image limits, and
+// comparison: the same sampling done by hand.
+inline float4 texel_or_border(__global const uchar4* src, int width, int height, int x, int y) {
+    if (x < 0 || y < 0 || x >= width || y >= height) return (float4)(0.0f);
+    return convert_float4(src[y * width + x]);
+}
+
+__kernel void rotate_buffer(__global const uchar4* src, __global uchar4* dst, int width, int height, float4 row_x,
+                            float4 row_y) {
+    const int x = get_global_id(0);
+    const int y = get_global_id(1);
+    if (x >= width || y >= height) return;
+    const float2 s = source_point(row_x, row_y, x, y);
+#if NEAREST
+    const int2 i = convert_int2_sat_rtn(s + 0.5f);
+    const float4 v = texel_or_border(src, width, height, i.x, i.y);
+#else
+    const float2 corner = floor(s);
+    const float2 t = s - corner;
+    const int2 i = convert_int2_sat(corner);
+    const float4 p00 = texel_or_border(src, width, height, i.x, i.y);
+    const float4 p10 = texel_or_border(src, width, height, i.x + 1, i.y);
+    const float4 p01 = texel_or_border(src, width, height, i.x, i.y + 1);
+    const float4 p11 = texel_or_border(src, width, height, i.x + 1, i.y + 1);
+    const float4 top = p00 + (p10 - p00) * t.x;
+    const float4 bottom = p01 + (p11 - p01) * t.x;
+    const float4 v = top + (bottom - top) * t.y;
+#endif
+    dst[y * width + x] = convert_uchar4_sat_rte(v);
+}

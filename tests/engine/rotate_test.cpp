@@ -1,0 +1,265 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "ops/rotate/rotate.hpp"
+#include "pipeline_test_support.hpp"
+#include "runtime/error.hpp"
+
+namespace hs::rotate {
+namespace {
+
+using hs::testing::compare;
+using hs::testing::noiseImage;
+using hs::testing::readBack;
+using hs::testing::testDevice;
+
+constexpr FilterMode kModes[] = {FilterMode::Linear, FilterMode::Nearest};
+
+ImageRGBA8 rotateOnDevice(const ImageRGBA8& image, const Params& params, const Strategy& strategy) {
+    PixelSource source(image);
+    Result result = rotate(testDevice(), source, params, strategy);
+    EXPECT_EQ(result.strategy, strategy.name());
+    EXPECT_EQ(result.note, "");
+    return readBack(result.image);
+}
+
+// A 3x3 image whose pixels are all different: pixel (x, y) = (10 x + y, 100 + x, 200 - y, 255 - x - y).
+ImageRGBA8 numbered3x3() {
+    ImageRGBA8 image(3, 3);
+    for (int y = 0; y < 3; ++y) {
+        for (int x = 0; x < 3; ++x) {
+            std::uint8_t* p = image.pixel(x, y);
+            p[0] = static_cast<std::uint8_t>(10 * x + y);
+            p[1] = static_cast<std::uint8_t>(100 + x);
+            p[2] = static_cast<std::uint8_t>(200 - y);
+            p[3] = static_cast<std::uint8_t>(255 - x - y);
+        }
+    }
+    return image;
+}
+
+// Counter-clockwise by 90 degrees on screen, written out by hand: the input
+//   a b c         c f i
+//   d e f   ->    b e h
+//   g h i         a d g
+// i.e. output (x, y) is input (2 - y, x).
+ImageRGBA8 numbered3x3TurnedLeft() {
+    const ImageRGBA8 in = numbered3x3();
+    const int source[3][3][2] = {
+        {{2, 0}, {2, 1}, {2, 2}}, {{1, 0}, {1, 1}, {1, 2}}, {{0, 0}, {0, 1}, {0, 2}}};
+    ImageRGBA8 out(3, 3);
+    for (int y = 0; y < 3; ++y) {
+        for (int x = 0; x < 3; ++x) {
+            const std::uint8_t* p = in.pixel(source[y][x][0], source[y][x][1]);
+            std::copy(p, p + 4, out.pixel(x, y));
+        }
+    }
+    return out;
+}
+
+// Nearest sampling differs from the double-precision reference only where the source point lies (within
+// float rounding) on the boundary between two pixels. Returns how many differing pixels are not such ties.
+std::size_t nearestMismatchesAwayFromTies(const ImageRGBA8& actual, const ImageRGBA8& expected,
+                                          const Params& params) {
+    const auto m = inverseMap(params.angleDegrees, actual.width, actual.height);
+    const auto nearBoundary = [](double s) {
+        const double t = s + 0.5;
+        return std::abs(t - std::round(t)) < 1e-3;
+    };
+    std::size_t count = 0;
+    for (int y = 0; y < actual.height; ++y) {
+        for (int x = 0; x < actual.width; ++x) {
+            if (std::equal(actual.pixel(x, y), actual.pixel(x, y) + 4, expected.pixel(x, y))) continue;
+            const double sx = m[0] * x + m[1] * y + m[2];
+            const double sy = m[3] * x + m[4] * y + m[5];
+            if (!nearBoundary(sx) && !nearBoundary(sy)) ++count;
+        }
+    }
+    return count;
+}
+
+TEST(RotateReference, QuarterTurnLeftOfA3x3ImageByHand) {
+    for (const auto mode : kModes) {
+        const auto out = referenceRotate(numbered3x3(), {90.0, mode});
+        EXPECT_EQ(out, numbered3x3TurnedLeft()) << filterModeName(mode);
+    }
+}
+
+// An image that is black except for the centre pixel, rotated by 45 degrees: output pixel (2, 1) samples
+// (1 + cos 45, 1 + sin 45), so the centre pixel contributes (1 - sqrt(2)/2)^2 = 1.5 - sqrt(2) of its value:
+// 200 * 0.0857864 = 17.16 -> 17. Output pixel (2, 2) samples (1, 1 + sqrt 2): alpha 255 blends with the
+// transparent border below the image with weight sqrt(2) - 1, 255 * (2 - sqrt 2) = 149.37 -> 149.
+ImageRGBA8 centreDot() {
+    ImageRGBA8 image(3, 3);
+    for (int y = 0; y < 3; ++y) {
+        for (int x = 0; x < 3; ++x) image.pixel(x, y)[3] = 255;
+    }
+    image.pixel(1, 1)[0] = 200;
+    return image;
+}
+
+TEST(RotateReference, BilinearAt45DegreesByHand) {
+    const auto out = referenceRotate(centreDot(), {45.0, FilterMode::Linear});
+    EXPECT_EQ(out.pixel(1, 1)[0], 200);
+    EXPECT_EQ(out.pixel(2, 1)[0], 17);
+    EXPECT_EQ(out.pixel(2, 1)[3], 255);
+    EXPECT_EQ(out.pixel(2, 2)[3], 149);
+    EXPECT_EQ(out.pixel(2, 2)[0], 0);
+}
+
+TEST(RotateReference, QuarterTurnsOfSquareImagesArePermutations) {
+    const auto in = noiseImage(5, 5, 7);
+    for (const auto mode : kModes) {
+        const auto left = referenceRotate(in, {90.0, mode});
+        const auto half = referenceRotate(in, {-180.0, mode});
+        const auto right = referenceRotate(in, {270.0, mode});
+        for (int y = 0; y < 5; ++y) {
+            for (int x = 0; x < 5; ++x) {
+                EXPECT_TRUE(std::equal(in.pixel(4 - y, x), in.pixel(4 - y, x) + 4, left.pixel(x, y)));
+                EXPECT_TRUE(std::equal(in.pixel(4 - x, 4 - y), in.pixel(4 - x, 4 - y) + 4, half.pixel(x, y)));
+                EXPECT_TRUE(std::equal(in.pixel(y, 4 - x), in.pixel(y, 4 - x) + 4, right.pixel(x, y)));
+            }
+        }
+        EXPECT_EQ(referenceRotate(in, {0.0, mode}), in);
+        EXPECT_EQ(referenceRotate(in, {720.0, mode}), in);
+    }
+}
+
+TEST(RotateParams, BadValuesAreUsageErrors) {
+    EXPECT_THROW(validate({std::nan(""), FilterMode::Linear}), UsageError);
+    EXPECT_THROW(validate({INFINITY, FilterMode::Linear}), UsageError);
+    EXPECT_EQ(parseFilterMode("nearest"), FilterMode::Nearest);
+    EXPECT_THROW(parseFilterMode("cubic"), UsageError);
+    EXPECT_THROW(findStrategy("no-such-strategy"), UsageError);
+    ImageRGBA8 empty;
+    PixelSource source(empty);
+    EXPECT_THROW(rotate(testDevice(), source, {}, bufferStrategy()), UsageError);
+}
+
+DeviceInfo deviceWithImages(std::size_t maxWidth, std::size_t maxHeight) {
+    DeviceInfo device;
+    device.name = "Hand-made GPU";
+    device.imageSupport = true;
+    device.image2dMaxWidth = maxWidth;
+    device.image2dMaxHeight = maxHeight;
+    device.maxAllocBytes = 1 << 20;
+    return device;
+}
+
+TEST(RotateChoice, ImagesBeyondTheDeviceLimitsUseTheBufferVariantAndSayWhy) {
+    const auto& imageSampler = findStrategy("image-sampler");
+    const auto device = deviceWithImages(100, 50);
+
+    const auto within = chooseStrategy(device, 100, 50, imageSampler);
+    EXPECT_EQ(within.strategy, &imageSampler);
+    EXPECT_EQ(within.note, "");
+
+    for (const auto& [width, height] : {std::pair{101, 50}, std::pair{100, 51}}) {
+        const auto beyond = chooseStrategy(device, width, height, imageSampler);
+        EXPECT_EQ(beyond.strategy, &bufferStrategy());
+        const std::string size = std::to_string(width) + "x" + std::to_string(height);
+        EXPECT_NE(beyond.note.find(size), std::string::npos) << beyond.note;
+        EXPECT_NE(beyond.note.find("100x50"), std::string::npos) << beyond.note;
+        EXPECT_NE(beyond.note.find("Hand-made GPU"), std::string::npos) << beyond.note;
+        EXPECT_NE(beyond.note.find("used buffer"), std::string::npos) << beyond.note;
+    }
+
+    auto noImages = device;
+    noImages.imageSupport = false;
+    const auto without = chooseStrategy(noImages, 10, 10, imageSampler);
+    EXPECT_EQ(without.strategy, &bufferStrategy());
+    EXPECT_NE(without.note.find("no image support"), std::string::npos) << without.note;
+
+    // 1024 x 1024 x 4 bytes is beyond the 1 MiB allocation limit: nothing can run, and the error says why.
+    try {
+        chooseStrategy(deviceWithImages(4096, 4096), 1024, 1024, imageSampler);
+        FAIL() << "expected an OpenClError";
+    } catch (const OpenClError& e) {
+        EXPECT_NE(std::string(e.what()).find("largest allocation"), std::string::npos) << e.what();
+    }
+}
+
+TEST(RotateChoice, AnImageWiderThanThePoclLimitRunsOnTheBufferVariant) {
+    auto& device = testDevice();
+    ASSERT_TRUE(device.info().imageSupport);
+    const int width = static_cast<int>(device.info().image2dMaxWidth) + 1;
+    const auto image = noiseImage(width, 2, 3);
+    PixelSource source(image);
+    const Params params{180.0, FilterMode::Linear};
+    Result result = rotate(device, source, params, findStrategy("image-sampler"));
+    EXPECT_EQ(result.strategy, "buffer");
+    EXPECT_NE(result.note.find("2-D image limit"), std::string::npos) << result.note;
+    EXPECT_EQ(readBack(result.image), referenceRotate(image, params));
+}
+
+class RotateStrategy : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RotateStrategy, QuarterTurnLeftOfA3x3ImageByHand) {
+    for (const auto mode : kModes)
+        EXPECT_EQ(rotateOnDevice(numbered3x3(), {90.0, mode}, findStrategy(GetParam())),
+                  numbered3x3TurnedLeft());
+}
+
+TEST_P(RotateStrategy, BilinearAt45DegreesByHandWithinOneStep) {
+    const auto out = rotateOnDevice(centreDot(), {45.0, FilterMode::Linear}, findStrategy(GetParam()));
+    EXPECT_EQ(out.pixel(1, 1)[0], 200);
+    EXPECT_NEAR(out.pixel(2, 1)[0], 17, 1);
+    EXPECT_NEAR(out.pixel(2, 2)[3], 149, 1);
+}
+
+TEST_P(RotateStrategy, MatchesTheReference) {
+    const Strategy& strategy = findStrategy(GetParam());
+    const std::pair<int, int> sizes[] = {{1, 1}, {3, 1}, {1023, 767}, {64, 64}};
+    const double angles[] = {0, 1, 33.3, 90, 180, 270, -45};
+    for (const auto& [width, height] : sizes) {
+        const auto image = noiseImage(width, height, static_cast<unsigned>(width * 31 + height));
+        for (const double angle : angles) {
+            for (const auto mode : kModes) {
+                const Params params{angle, mode};
+                SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + " at " +
+                             std::to_string(angle) + " degrees, " + std::string(filterModeName(mode)));
+                const auto actual = rotateOnDevice(image, params, strategy);
+                const auto expected = referenceRotate(image, params);
+                const auto difference = compare(actual, expected);
+                const bool quarterTurn = std::fmod(angle, 90.0) == 0.0;
+                if (angle == 0.0) {
+                    EXPECT_EQ(actual, image) << "angle 0 is the identity";
+                } else if (angle == 180.0 || (quarterTurn && width == height)) {
+                    EXPECT_EQ(difference.differing, 0u) << "an exact permutation; " << difference.first;
+                } else if (mode == FilterMode::Linear) {
+                    EXPECT_LE(difference.maxAbs, 1) << difference.first;
+                } else {
+                    EXPECT_EQ(nearestMismatchesAwayFromTies(actual, expected, params), 0u)
+                        << difference.first;
+                }
+            }
+        }
+    }
+}
+
+TEST_P(RotateStrategy, DeviceInputStaysOnTheDeviceAndEveryCommandIsTimed) {
+    const Strategy& strategy = findStrategy(GetParam());
+    const auto image = noiseImage(48, 48, 11);
+    PixelSource source(image);
+    Result left = rotate(testDevice(), source, {90.0, FilterMode::Nearest}, strategy);
+    ASSERT_FALSE(left.timings.empty());
+    EXPECT_GT(totalNs(left.timings, Stage::Kernel), 0u);
+
+    Result back = rotate(testDevice(), left.image, {-90.0, FilterMode::Nearest}, strategy);
+    for (const auto& timing : back.timings) EXPECT_NE(timing.stage, Stage::Upload) << timing.name;
+    const std::string kernel = strategy.name() == "buffer" ? "rotate_buffer" : "rotate_image";
+    EXPECT_EQ(back.timings.back().name, kernel);
+    EXPECT_EQ(readBack(back.image), image);
+}
+
+std::vector<std::string> strategyNames() {
+    std::vector<std::string> names;
+    for (const auto* strategy : strategies()) names.emplace_back(strategy->name());
+    return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Every, RotateStrategy, ::testing::ValuesIn(strategyNames()), hs::testing::paramName);
+
+}  // namespace
+}  // namespace hs::rotate
