@@ -1,0 +1,65 @@
+#include "glx_session.hpp"
+
+#include <GL/glx.h>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+GlxSession::GlxSession() {
+    const char* name = std::getenv("DISPLAY");
+    const std::string where = "X display '" + std::string(name ? name : "") + "'";
+    display_ = XOpenDisplay(nullptr);
+    if (display_ == nullptr)
+        throw std::runtime_error(where + ": cannot open it (is DISPLAY set, Xvfb running?)");
+
+    const int attributes[] = {GLX_DRAWABLE_TYPE,
+                              GLX_WINDOW_BIT,
+                              GLX_RENDER_TYPE,
+                              GLX_RGBA_BIT,
+                              GLX_RED_SIZE,
+                              8,
+                              GLX_GREEN_SIZE,
+                              8,
+                              GLX_BLUE_SIZE,
+                              8,
+                              None};
+    int count = 0;
+    GLXFBConfig* configs = glXChooseFBConfig(display_, DefaultScreen(display_), attributes, &count);
+    if (configs == nullptr || count == 0) {
+        release();
+        throw std::runtime_error(where + ": no GLX RGBA window configuration (is +extension GLX on?)");
+    }
+    const GLXFBConfig config = configs[0];
+    XFree(configs);
+
+    XVisualInfo* visual = glXGetVisualFromFBConfig(display_, config);
+    const Window root = RootWindow(display_, visual->screen);
+    colormap_ = XCreateColormap(display_, root, visual->visual, AllocNone);
+    XSetWindowAttributes windowAttributes{};
+    windowAttributes.colormap = colormap_;
+    window_ = XCreateWindow(display_, root, 0, 0, 16, 16, 0, visual->depth, InputOutput, visual->visual,
+                            CWColormap, &windowAttributes);
+    XFree(visual);
+
+    context_ = glXCreateNewContext(display_, config, GLX_RGBA_TYPE, nullptr, True);
+    idleContext_ = glXCreateNewContext(display_, config, GLX_RGBA_TYPE, nullptr, True);
+    if (context_ == nullptr || idleContext_ == nullptr ||
+        !glXMakeContextCurrent(display_, window_, window_, context_)) {
+        release();
+        throw std::runtime_error(where + ": cannot create and make current a GLX context");
+    }
+}
+
+GlxSession::~GlxSession() {
+    release();
+}
+
+void GlxSession::release() noexcept {
+    glXMakeContextCurrent(display_, None, None, nullptr);
+    if (idleContext_) glXDestroyContext(display_, idleContext_);
+    if (context_) glXDestroyContext(display_, context_);
+    if (window_) XDestroyWindow(display_, window_);
+    if (colormap_) XFreeColormap(display_, colormap_);
+    XCloseDisplay(display_);
+}
