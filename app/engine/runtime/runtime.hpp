@@ -35,6 +35,8 @@ class DeviceContext {
 
     // How many programs this context built from source; loads from the binary cache are not counted.
     std::size_t sourceBuilds() const { return sourceBuilds_; }
+    // The runtime's cache, whose stateDirectory() holds records that outlive a process (`auto` choices).
+    ProgramCache& programCache() { return cache_; }
 
   private:
     cl::Program build(std::string_view label, std::string_view text, const std::string& options);

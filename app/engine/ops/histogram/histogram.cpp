@@ -29,7 +29,8 @@ Histogram Histogram::fromFlat(const std::vector<std::uint32_t>& flat, int binCou
     Histogram histogram(binCount);
     for (std::size_t c = 0; c < kChannelCount; ++c) {
         for (int b = 0; b < binCount; ++b)
-            histogram.counts[c][static_cast<std::size_t>(b)] = flat[c * static_cast<std::size_t>(binCount) + b];
+            histogram.counts[c][static_cast<std::size_t>(b)] =
+                flat[c * static_cast<std::size_t>(binCount) + b];
     }
     return histogram;
 }
@@ -45,7 +46,9 @@ void validate(const Params& params) {
         throw UsageError("bins must be within 1..256, got " + std::to_string(params.bins));
 }
 
-std::optional<KernelBuild> Strategy::kernelBuild(const DeviceInfo&, const Params&) const { return std::nullopt; }
+std::optional<KernelBuild> Strategy::kernelBuild(const DeviceInfo&, const Params&) const {
+    return std::nullopt;
+}
 
 const Strategy& findStrategy(std::string_view name) {
     std::string known;
@@ -56,7 +59,8 @@ const Strategy& findStrategy(std::string_view name) {
     throw UsageError("unknown strategy '" + std::string(name) + "' (known: " + known + ")");
 }
 
-Result computeHistogram(DeviceContext* device, PixelSource& pixels, const Params& params, const Strategy& strategy) {
+Result computeHistogram(DeviceContext* device, PixelSource& pixels, const Params& params,
+                        const Strategy& strategy) {
     validate(params);
     if (strategy.runsOnDevice() && device == nullptr)
         throw OpenClError("running " + std::string(strategy.name()), 0,
@@ -64,8 +68,9 @@ Result computeHistogram(DeviceContext* device, PixelSource& pixels, const Params
     const auto support = strategy.supported(device ? &device->info() : nullptr, params);
     if (!support.ok) {
         const std::string where = device ? "device " + device->info().name + ": " : std::string();
-        throw OpenClError("running " + std::string(strategy.name()), 0,
-                          where + "strategy " + std::string(strategy.name()) + " unsupported: " + support.reason);
+        throw OpenClError(
+            "running " + std::string(strategy.name()), 0,
+            where + "strategy " + std::string(strategy.name()) + " unsupported: " + support.reason);
     }
     return strategy.run(device, pixels, params);
 }

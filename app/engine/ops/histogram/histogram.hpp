@@ -29,9 +29,13 @@ inline constexpr std::array<Channel, kChannelCount> kChannels{Channel::R, Channe
 std::string_view channelName(Channel channel);
 
 // The integer luma of the contract: (299 R + 587 G + 114 B + 500) / 1000.
-constexpr int luma(int r, int g, int b) { return (299 * r + 587 * g + 114 * b + 500) / 1000; }
+constexpr int luma(int r, int g, int b) {
+    return (299 * r + 587 * g + 114 * b + 500) / 1000;
+}
 // The bin of an 8-bit value among `bins` equal bins.
-constexpr int binOf(int value, int bins) { return value * bins / 256; }
+constexpr int binOf(int value, int bins) {
+    return value * bins / 256;
+}
 
 // Counts per channel and bin.
 struct Histogram {
@@ -44,7 +48,9 @@ struct Histogram {
     static Histogram fromFlat(const std::vector<std::uint32_t>& flat, int binCount);
 
     std::vector<std::uint64_t>& operator[](Channel c) { return counts[static_cast<std::size_t>(c)]; }
-    const std::vector<std::uint64_t>& operator[](Channel c) const { return counts[static_cast<std::size_t>(c)]; }
+    const std::vector<std::uint64_t>& operator[](Channel c) const {
+        return counts[static_cast<std::size_t>(c)];
+    }
     std::uint64_t total(Channel c) const;
     bool operator==(const Histogram&) const = default;
 };
@@ -80,7 +86,7 @@ struct KernelBuild {
 // A named way of computing the histogram. The list of strategies is data that the CLI, the GUI, the bench
 // and the tests iterate over.
 class Strategy {
-public:
+  public:
     virtual ~Strategy() = default;
     virtual std::string_view name() const = 0;
     virtual std::string_view description() const = 0;
@@ -100,7 +106,8 @@ const Strategy& findStrategy(std::string_view name);
 
 // The single entry point: validates, checks support (throwing OpenClError with the reason if unsupported),
 // runs, and returns the result with every command's timing.
-Result computeHistogram(DeviceContext* device, PixelSource& pixels, const Params& params, const Strategy& strategy);
+Result computeHistogram(DeviceContext* device, PixelSource& pixels, const Params& params,
+                        const Strategy& strategy);
 
 // The golden reference: a plain single-threaded loop over the pixels.
 Histogram referenceHistogram(const std::uint8_t* rgba, std::size_t pixelCount, int bins);

@@ -3,7 +3,9 @@
 namespace hs::histogram {
 
 const std::vector<const Strategy*>& strategies() {
-    static const std::vector<const Strategy*> list{&serialStrategy()};
+    static const std::vector<const Strategy*> list{
+        &serialStrategy(),       &cpuParallelStrategy(),   &globalAtomicStrategy(), &localAtomicStrategy(),
+        &privateUcharStrategy(), &partialReduceStrategy(), &autoStrategy()};
     return list;
 }
 

@@ -6,5 +6,11 @@
 namespace hs::histogram {
 
 const Strategy& serialStrategy();
+const Strategy& cpuParallelStrategy();
+const Strategy& globalAtomicStrategy();
+const Strategy& localAtomicStrategy();
+const Strategy& privateUcharStrategy();
+const Strategy& partialReduceStrategy();
+const Strategy& autoStrategy();
 
 }  // namespace hs::histogram

@@ -1,0 +1,224 @@
+// `auto`: the fastest supported device strategy for this device and image size, found by a short timed trial
+// and remembered in memory and, when the cache is enabled, in a small text file that outlives the process.
+#include "ops/histogram/auto_strategy.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <sstream>
+
+#include "ops/histogram/histogram.hpp"
+#include "ops/histogram/strategy_list.hpp"
+#include "runtime/error.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::histogram {
+
+namespace {
+
+// Timed runs per candidate after its untimed warm-up (which builds the program); the fastest counts.
+constexpr int kTrialRuns = 2;
+
+std::atomic<std::uint64_t> trialCount{0};
+
+// One line of the choices file: device, bins, size class, strategy, separated by tabs.
+struct ChoiceKey {
+    std::string device;
+    int bins = 0;
+    int sizeClass = 0;
+
+    std::string line() const {
+        return device + '\t' + std::to_string(bins) + '\t' + std::to_string(sizeClass);
+    }
+};
+
+std::string deviceKey(const DeviceInfo& info) {
+    std::string key = info.platformName + " | " + info.name + " | " + info.driverVersion;
+    std::replace_if(
+        key.begin(), key.end(), [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
+    return key;
+}
+
+// log2 of the pixel count, rounded down: images within a factor of two share a choice.
+int sizeClass(std::size_t pixelCount) {
+    return std::bit_width(std::max<std::size_t>(pixelCount, 1)) - 1;
+}
+
+class ChoiceMemory {
+  public:
+    std::optional<std::string> find(const std::optional<std::filesystem::path>& directory,
+                                    const ChoiceKey& key) {
+        std::lock_guard lock(mutex_);
+        const std::string memoryKey = scope(directory) + key.line();
+        if (const auto found = choices_.find(memoryKey); found != choices_.end()) return found->second;
+        if (!directory) return std::nullopt;
+        auto lines = readLines(*directory);
+        const auto found = lines.find(key.line());
+        if (found == lines.end()) return std::nullopt;
+        choices_[memoryKey] = found->second;
+        return found->second;
+    }
+
+    void remember(const std::optional<std::filesystem::path>& directory, const ChoiceKey& key,
+                  const std::string& strategy) {
+        std::lock_guard lock(mutex_);
+        choices_[scope(directory) + key.line()] = strategy;
+        if (!directory) return;
+        auto lines = readLines(*directory);
+        lines[key.line()] = strategy;
+        writeLines(*directory, lines);
+    }
+
+    void forget() {
+        std::lock_guard lock(mutex_);
+        choices_.clear();
+    }
+
+  private:
+    static std::string scope(const std::optional<std::filesystem::path>& directory) {
+        return (directory ? directory->string() : std::string()) + '\n';
+    }
+
+    static std::map<std::string, std::string> readLines(const std::filesystem::path& directory) {
+        std::map<std::string, std::string> lines;
+        std::ifstream in(directory / kAutoChoicesFile);
+        std::string line;
+        while (std::getline(in, line)) {
+            const auto tab = line.rfind('\t');
+            if (tab == std::string::npos) continue;
+            lines[line.substr(0, tab)] = line.substr(tab + 1);
+        }
+        return lines;
+    }
+
+    // A cache, not a store of record: a failed write leaves the previous file and is otherwise ignored.
+    static void writeLines(const std::filesystem::path& directory,
+                           const std::map<std::string, std::string>& lines) {
+        std::error_code ec;
+        std::filesystem::create_directories(directory, ec);
+        const auto path = directory / kAutoChoicesFile;
+        auto temporary = path;
+        temporary += ".tmp" + std::to_string(std::random_device{}());
+        {
+            std::ofstream out(temporary, std::ios::trunc);
+            for (const auto& [key, strategy] : lines) out << key << '\t' << strategy << '\n';
+            if (!out) {
+                out.close();
+                std::filesystem::remove(temporary, ec);
+                return;
+            }
+        }
+        std::filesystem::rename(temporary, path, ec);
+        if (ec) std::filesystem::remove(temporary, ec);
+    }
+
+    std::mutex mutex_;
+    std::map<std::string, std::string> choices_;
+};
+
+ChoiceMemory& memory() {
+    static ChoiceMemory instance;
+    return instance;
+}
+
+std::vector<const Strategy*> candidates(const DeviceInfo& device, const Params& params) {
+    std::vector<const Strategy*> list;
+    for (const auto* strategy : strategies()) {
+        if (strategy->runsOnDevice() && strategy != &autoStrategy() &&
+            strategy->supported(&device, params).ok)
+            list.push_back(strategy);
+    }
+    return list;
+}
+
+// Device time of one run: its kernels and the commands around them, not the transfers.
+std::uint64_t deviceNs(const Result& result) {
+    return totalNs(result.timings, Stage::Kernel) + totalNs(result.timings, Stage::Other);
+}
+
+class AutoStrategy final : public Strategy {
+  public:
+    std::string_view name() const override { return "auto"; }
+    std::string_view description() const override {
+        return "the fastest supported device strategy, from a short timed trial remembered per device and "
+               "size";
+    }
+    bool runsOnDevice() const override { return true; }
+    Support supported(const DeviceInfo* device, const Params& params) const override {
+        if (candidates(*device, params).empty()) return Support::no("no device strategy runs on this device");
+        return Support::yes();
+    }
+
+    Result run(DeviceContext* device, PixelSource& pixels, const Params& params) const override {
+        TimingLog log;
+        pixels.device(*device, log);  // uploaded once here, so the trials and the chosen run share the buffer
+        const auto directory = device->programCache().stateDirectory();
+        const ChoiceKey key{deviceKey(device->info()), params.bins, sizeClass(pixels.pixelCount())};
+        const Strategy* chosen = remembered(*device, params, directory, key);
+        if (chosen == nullptr) {
+            const auto start = std::chrono::steady_clock::now();
+            chosen = trial(*device, pixels, params);
+            log.addHost(Stage::Other, "auto: trial", start, std::chrono::steady_clock::now());
+            memory().remember(directory, key, std::string(chosen->name()));
+        }
+        Result result = chosen->run(device, pixels, params);
+        auto timings = log.collect();
+        timings.insert(timings.end(), result.timings.begin(), result.timings.end());
+        result.timings = std::move(timings);
+        return result;
+    }
+
+  private:
+    static const Strategy* remembered(const DeviceContext& device, const Params& params,
+                                      const std::optional<std::filesystem::path>& directory,
+                                      const ChoiceKey& key) {
+        const auto name = memory().find(directory, key);
+        if (!name) return nullptr;
+        // A choice naming a strategy this build does not have, or one the device cannot run, is retried.
+        for (const auto* strategy : candidates(device.info(), params)) {
+            if (strategy->name() == *name) return strategy;
+        }
+        return nullptr;
+    }
+
+    static const Strategy* trial(DeviceContext& device, PixelSource& pixels, const Params& params) {
+        ++trialCount;
+        const Strategy* fastest = nullptr;
+        std::uint64_t fastestNs = 0;
+        for (const auto* strategy : candidates(device.info(), params)) {
+            strategy->run(&device, pixels, params);
+            for (int i = 0; i < kTrialRuns; ++i) {
+                const std::uint64_t ns = deviceNs(strategy->run(&device, pixels, params));
+                if (fastest == nullptr || ns < fastestNs) {
+                    fastest = strategy;
+                    fastestNs = ns;
+                }
+            }
+        }
+        return fastest;
+    }
+};
+
+}  // namespace
+
+const Strategy& autoStrategy() {
+    static const AutoStrategy strategy;
+    return strategy;
+}
+
+std::uint64_t autoTrialCount() {
+    return trialCount.load();
+}
+
+void forgetAutoChoices() {
+    memory().forget();
+}
+
+}  // namespace hs::histogram

@@ -1,0 +1,62 @@
+#pragma once
+// Test images for the histogram tests: deterministic patterns that stress different parts of a strategy.
+
+#include <random>
+#include <string>
+
+#include "image/image.hpp"
+
+namespace hs::histogram::test_images {
+
+enum class Pattern { Uniform, AllEqual, ZeroOr255, Gradient };
+
+inline std::string patternName(Pattern pattern) {
+    switch (pattern) {
+        case Pattern::Uniform:
+            return "Uniform";
+        case Pattern::AllEqual:
+            return "AllEqual";
+        case Pattern::ZeroOr255:
+            return "ZeroOr255";
+        case Pattern::Gradient:
+            break;
+    }
+    return "Gradient";
+}
+
+// Uniform: every byte random. AllEqual: one colour everywhere (every count lands in one bin per channel, the
+// worst case for atomics and for counter overflow). ZeroOr255: every byte 0 or 255 (the first and last bins).
+// Gradient: smooth ramps over x and y, so neighbouring pixels share bins.
+inline ImageRGBA8 makeImage(int width, int height, Pattern pattern) {
+    ImageRGBA8 image(width, height);
+    std::mt19937 random(static_cast<unsigned>(width * 7919 + height));
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            std::uint8_t* p = image.pixel(x, y);
+            switch (pattern) {
+                case Pattern::Uniform: {
+                    const auto bits = random();
+                    for (int c = 0; c < 4; ++c) p[c] = static_cast<std::uint8_t>(bits >> (8 * c));
+                    break;
+                }
+                case Pattern::AllEqual:
+                    p[0] = 201, p[1] = 13, p[2] = 255, p[3] = 128;
+                    break;
+                case Pattern::ZeroOr255: {
+                    const auto bits = random();
+                    for (int c = 0; c < 4; ++c) p[c] = (bits >> c) & 1 ? 255 : 0;
+                    break;
+                }
+                case Pattern::Gradient:
+                    p[0] = static_cast<std::uint8_t>(x * 255 / std::max(1, width - 1));
+                    p[1] = static_cast<std::uint8_t>(y * 255 / std::max(1, height - 1));
+                    p[2] = static_cast<std::uint8_t>((x + y) / 4);
+                    p[3] = static_cast<std::uint8_t>(255 - x * 255 / std::max(1, width - 1));
+                    break;
+            }
+        }
+    }
+    return image;
+}
+
+}  // namespace hs::histogram::test_images
