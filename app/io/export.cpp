@@ -34,11 +34,6 @@ QJsonArray countsJson(const std::vector<std::uint64_t>& counts) {
     return array;
 }
 
-// The 8-bit values v with v * bins / 256 == bin: [ceil(bin * 256 / bins), ceil((bin + 1) * 256 / bins) - 1].
-int lowestValueOf(int bin, int bins) {
-    return (bin * 256 + bins - 1) / bins;
-}
-
 constexpr int kTraceProcess = 1;
 
 QJsonObject timingJson(const Timing& timing) {
@@ -48,6 +43,12 @@ QJsonObject timingJson(const Timing& timing) {
 }
 
 }  // namespace
+
+std::pair<int, int> binValueRange(int bin, int bins) {
+    // v * bins / 256 == bin  <=>  ceil(bin * 256 / bins) <= v < ceil((bin + 1) * 256 / bins)
+    const auto lowest = [bins](int b) { return (b * 256 + bins - 1) / bins; };
+    return {lowest(bin), lowest(bin + 1) - 1};
+}
 
 void writeFileAtomically(const QString& path, const QByteArray& data) {
     QSaveFile file(path);
@@ -74,8 +75,8 @@ QByteArray histogramCsv(const histogram::Histogram& histogram) {
         csv += ',' + QByteArray(histogram::channelName(channel).data());
     csv += '\n';
     for (int bin = 0; bin < histogram.bins; ++bin) {
-        csv += QByteArray::number(bin) + ',' + QByteArray::number(lowestValueOf(bin, histogram.bins)) + ',' +
-               QByteArray::number(lowestValueOf(bin + 1, histogram.bins) - 1);
+        const auto [lower, upper] = binValueRange(bin, histogram.bins);
+        csv += QByteArray::number(bin) + ',' + QByteArray::number(lower) + ',' + QByteArray::number(upper);
         for (const auto channel : histogram::kChannels)
             csv += ',' + QByteArray::number(
                              static_cast<qulonglong>(histogram[channel][static_cast<std::size_t>(bin)]));

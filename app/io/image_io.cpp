@@ -28,13 +28,16 @@ struct KnownFormat {
     const char* qtName;  // QImageReader::format() after content detection
     QStringList suffixes;
     bool writable;
+    // Exports are for analysis: WebP at 100 is lossless, JPEG (necessarily lossy) stays close; -1: Qt's
+    // default.
+    int writeQuality = -1;
 };
 
 // The formats we promise; Qt's plugins may read more (XPM, SVG, ...), which we deliberately refuse.
 const std::vector<KnownFormat>& knownFormats() {
     static const std::vector<KnownFormat> formats{
-        {"png", {"png"}, true},  {"jpeg", {"jpg", "jpeg"}, true}, {"bmp", {"bmp"}, true},
-        {"gif", {"gif"}, false}, {"tiff", {"tif", "tiff"}, true}, {"webp", {"webp"}, true},
+        {"png", {"png"}, true},  {"jpeg", {"jpg", "jpeg"}, true, 95}, {"bmp", {"bmp"}, true},
+        {"gif", {"gif"}, false}, {"tiff", {"tif", "tiff"}, true},     {"webp", {"webp"}, true, 100},
     };
     return formats;
 }
@@ -191,6 +194,7 @@ void saveImage(const QString& path, const ImageRGBA8& image) {
     QBuffer buffer(&encoded);
     buffer.open(QIODevice::WriteOnly);
     QImageWriter writer(&buffer, writable->qtName);
+    writer.setQuality(writable->writeQuality);
     if (!writer.write(view)) throw inputError(path, "cannot encode: " + writer.errorString());
     writeFileAtomically(path, encoded);
 }

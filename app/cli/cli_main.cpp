@@ -1,0 +1,70 @@
+// histoscope-cli: the engine from the command line. Subcommands live in commands/ and register themselves.
+#include <QCoreApplication>
+#include <cstdio>
+#include <new>
+
+#include "commands/command.hpp"
+#include "runtime/error.hpp"
+
+namespace {
+
+// Image plugins report problems through qWarning (libpng, libjpeg, libtiff); the CLI promises exactly one
+// line on stderr per failure, so their chatter is shown only with HISTOSCOPE_VERBOSE=1.
+void quietMessages(QtMsgType type, const QMessageLogContext&, const QString& message) {
+    static const bool verbose = qEnvironmentVariableIntValue("HISTOSCOPE_VERBOSE") != 0;
+    if (verbose || type == QtCriticalMsg || type == QtFatalMsg)
+        std::fprintf(stderr, "%s\n", message.toLocal8Bit().constData());
+}
+
+QString overview() {
+    QString text =
+        "usage: histoscope-cli COMMAND [OPTIONS]   ('histoscope-cli COMMAND --help' for its options)\n\n";
+    for (const auto& command : hs::cli::commands())
+        text += QString("  %1 %2\n      %3\n").arg(command.name, command.synopsis, command.summary);
+    text += "\nExit codes: 0 ok, 2 usage, 3 input file, 4 OpenCL.\n";
+    return text;
+}
+
+int failWith(const QString& message, int exitCode) {
+    QString line = message;
+    line.replace('\n', ' ');
+    std::fprintf(stderr, "histoscope-cli: %s\n", line.toLocal8Bit().constData());
+    return exitCode;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    qInstallMessageHandler(quietMessages);
+    QCoreApplication application(argc, argv);  // image-format plugins load through the application
+    QCoreApplication::setApplicationName("histoscope-cli");
+    QCoreApplication::setApplicationVersion(HISTOSCOPE_VERSION);
+
+    const QStringList arguments = QCoreApplication::arguments().mid(1);
+    if (arguments.isEmpty()) return failWith("no command given (try 'histoscope-cli --help')", 2);
+    const QString& name = arguments.front();
+    if (name == "--help" || name == "-h" || name == "help") {
+        hs::cli::printText(overview());
+        return 0;
+    }
+    if (name == "--version") {
+        hs::cli::printText(QString("histoscope-cli %1\n").arg(HISTOSCOPE_VERSION));
+        return 0;
+    }
+    QStringList known;
+    for (const auto& command : hs::cli::commands()) {
+        if (command.name != name) {
+            known += command.name;
+            continue;
+        }
+        try {
+            return hs::withClErrors("histoscope-cli " + name.toStdString(),
+                                    [&] { return command.run(arguments.mid(1)); });
+        } catch (const hs::Error& error) {
+            return failWith(QString::fromStdString(error.what()), hs::exitCodeFor(error.kind()));
+        } catch (const std::bad_alloc&) {
+            return failWith(name + ": out of memory", 3);
+        }
+    }
+    return failWith("unknown command '" + name + "' (commands: " + known.join(", ") + ")", 2);
+}

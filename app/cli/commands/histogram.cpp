@@ -1,0 +1,147 @@
+// histoscope-cli histogram IMAGE [--device SEL] [--strategy NAME] [--bins N] [--repeat K] [--json|--csv]
+#include <QJsonArray>
+#include <algorithm>
+
+#include "commands/command.hpp"
+#include "image/pixel_source.hpp"
+#include "io/export.hpp"
+#include "io/image_io.hpp"
+#include "ops/histogram/histogram.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::cli {
+
+namespace {
+
+using Runs = std::vector<std::vector<Timing>>;
+
+QString text(std::string_view value) {
+    return QString::fromUtf8(value.data(), static_cast<qsizetype>(value.size()));
+}
+
+struct KernelSummary {
+    std::uint64_t minNs = 0;
+    std::uint64_t medianNs = 0;  // nearest rank: the lower middle for an even count
+    std::uint64_t maxNs = 0;
+};
+
+KernelSummary summarize(const Runs& runs) {
+    std::vector<std::uint64_t> kernelNs;
+    for (const auto& run : runs) kernelNs.push_back(totalNs(run, Stage::Kernel));
+    std::sort(kernelNs.begin(), kernelNs.end());
+    return {kernelNs.front(), kernelNs[(kernelNs.size() - 1) / 2], kernelNs.back()};
+}
+
+const histogram::Strategy& defaultStrategy() {
+    // `auto` is the default; an engine built before it existed falls back to its first strategy.
+    const auto& all = histogram::strategies();
+    const auto found =
+        std::find_if(all.begin(), all.end(), [](const auto* s) { return s->name() == "auto"; });
+    return found != all.end() ? **found : *all.front();
+}
+
+QString milliseconds(std::uint64_t ns) {
+    return QString::number(static_cast<double>(ns) / 1e6, 'f', 3) + " ms";
+}
+
+QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& device,
+              const histogram::Result& result, const Runs& runs, const ProgramCache::Stats& cache) {
+    QString out = QString("image     %1 (%2x%3)\n").arg(path).arg(image.width).arg(image.height);
+    out += "device    " + text(device.selector()) + "  " + text(device.name) + " (" +
+           text(device.platformName) + ")\n";
+    out += "strategy  " + text(result.strategy) + "\n";
+    out += QString("bins      %1\n\n").arg(result.histogram.bins);
+    out += QString("%1 %2").arg("bin", 5).arg("values", -9);
+    for (const auto channel : histogram::kChannels)
+        out += QString("%1").arg(text(histogram::channelName(channel)), 12);
+    out += '\n';
+    const int bins = result.histogram.bins;
+    for (int bin = 0; bin < bins; ++bin) {
+        const auto [lower, upper] = io::binValueRange(bin, bins);
+        out += QString("%1 %2").arg(bin, 5).arg(QString("%1-%2").arg(lower).arg(upper), -9);
+        for (const auto channel : histogram::kChannels)
+            out += QString("%1").arg(result.histogram[channel][static_cast<std::size_t>(bin)], 12);
+        out += '\n';
+    }
+    out += QString("\ntimings of run 1 of %1\n").arg(runs.size());
+    for (const auto& timing : runs.front())
+        out += QString("  %1 %2 %3\n")
+                   .arg(text(stageName(timing.stage)), -9)
+                   .arg(text(timing.name), -28)
+                   .arg(milliseconds(timing.durationNs()), 12);
+    const auto summary = summarize(runs);
+    out += QString("kernel time over %1 run(s): min %2, median %3, max %4\n")
+               .arg(runs.size())
+               .arg(milliseconds(summary.minNs), milliseconds(summary.medianNs), milliseconds(summary.maxNs));
+    out += QString("program cache: %1 hit(s), %2 miss(es)\n").arg(cache.hits).arg(cache.misses);
+    return out;
+}
+
+QJsonObject json(const QString& path, const ImageRGBA8& image, const DeviceInfo& device,
+                 const histogram::Strategy& requested, const histogram::Result& result, const Runs& runs,
+                 const ProgramCache::Stats& cache) {
+    const auto summary = summarize(runs);
+    const auto ns = [](std::uint64_t value) { return QJsonValue(static_cast<qint64>(value)); };
+    return QJsonObject{
+        {"image", QJsonObject{{"path", path}, {"width", image.width}, {"height", image.height}}},
+        {"device", io::deviceJson(device)},
+        {"strategy", text(result.strategy)},
+        {"requested_strategy", text(requested.name())},
+        {"bins", result.histogram.bins},
+        {"histograms", io::histogramJson(result.histogram)},
+        {"timings", io::timingsJson(runs)},
+        {"summary", QJsonObject{{"runs", static_cast<qint64>(runs.size())},
+                                {"kernel_ns", QJsonObject{{"min", ns(summary.minNs)},
+                                                          {"median", ns(summary.medianNs)},
+                                                          {"max", ns(summary.maxNs)}}}}},
+        {"program_cache", QJsonObject{{"hits", ns(cache.hits)}, {"misses", ns(cache.misses)}}},
+    };
+}
+
+int run(const QStringList& arguments) {
+    ArgumentParser parser("histogram",
+                          "Computes the r, g, b, a and luma histograms of an image on an OpenCL device.");
+    parser.addPositional("IMAGE", "PNG, JPEG, BMP, GIF, TIFF or WebP file.");
+    parser.addOption("device", "SEL",
+                     "Device: P:D or part of its name (default: $HISTOSCOPE_DEVICE, a GPU, the first).");
+    parser.addOption("strategy", "NAME", "Strategy (see 'histoscope-cli strategies').",
+                     text(defaultStrategy().name()));
+    parser.addOption("bins", "N", "Number of bins, 1..256.", "256");
+    parser.addOption("repeat", "K", "Run K times and summarize the kernel times.", "1");
+    parser.addFlag("json", "Print one JSON object.");
+    parser.addFlag("csv", "Print the histogram as CSV.");
+    if (!parser.parse(arguments)) return 0;
+    parser.requireAtMostOne({"json", "csv"});
+    const histogram::Params params{parser.integer("bins", 1, histogram::kMaxBins)};
+    const int repeat = parser.integer("repeat", 1, 1'000'000);
+    const histogram::Strategy& strategy = histogram::findStrategy(parser.value("strategy").toStdString());
+    const QString path = parser.positional(0);
+
+    const ImageRGBA8 image = io::loadImage(path);
+    Runtime runtime;
+    DeviceContext& device = runtime.open(parser.value("device").toStdString());
+    PixelSource pixels(image);
+    histogram::Result result;
+    Runs runs;
+    for (int k = 0; k < repeat; ++k) {
+        result = histogram::computeHistogram(&device, pixels, params, strategy);
+        runs.push_back(std::move(result.timings));
+    }
+    const auto cache = runtime.programCache().stats();
+
+    if (parser.isSet("json"))
+        printJson(json(path, image, device.info(), strategy, result, runs, cache));
+    else if (parser.isSet("csv"))
+        printText(QString::fromUtf8(io::histogramCsv(result.histogram)));
+    else
+        printText(table(path, image, device.info(), result, runs, cache));
+    return 0;
+}
+
+[[maybe_unused]] const bool registered = registerCommand(
+    {"histogram", "IMAGE [--device SEL] [--strategy NAME] [--bins N] [--repeat K] [--json|--csv]",
+     "compute the histogram of an image", run});
+
+}  // namespace
+
+}  // namespace hs::cli

@@ -1,0 +1,29 @@
+#pragma once
+// Image files written byte by byte from the format specifications, so the tests control exactly what a file
+// claims (bit depth, colour type, a header size that no data backs) independently of Qt's encoders.
+
+#include <QByteArray>
+#include <cstdint>
+#include <vector>
+
+namespace hs::test {
+
+enum class PngColour : std::uint8_t { Grey = 0, Rgb = 2, GreyAlpha = 4, Rgba = 6 };
+
+// A PNG (RFC 2083) with `samples` given row by row, channel by channel, each sample 8 or 16 bits deep as
+// `bitDepth` says; the image data is stored uncompressed (deflate "stored" blocks).
+QByteArray pngFile(int width, int height, PngColour colour, int bitDepth,
+                   const std::vector<std::uint16_t>& samples);
+// An IHDR chunk claiming `width` x `height` and an IDAT holding an empty zlib stream: a header no pixels
+// back.
+QByteArray pngWithoutPixels(std::uint32_t width, std::uint32_t height);
+
+// A GIF89a with a 256-entry global palette (`palette` holds r, g, b triples, padded with black) and one image
+// of palette indices; LZW codes are written at a fixed 9-bit width with regular clear codes.
+QByteArray gifFile(int width, int height, const std::vector<std::uint8_t>& palette,
+                   const std::vector<std::uint8_t>& indices);
+
+// A BMP whose BITMAPINFOHEADER claims `width` x `height` at 24 bits per pixel, with no pixel data after it.
+QByteArray bmpHeaderOnly(std::int32_t width, std::int32_t height);
+
+}  // namespace hs::test
