@@ -32,14 +32,6 @@ KernelSummary summarize(const Runs& runs) {
     return {kernelNs.front(), kernelNs[(kernelNs.size() - 1) / 2], kernelNs.back()};
 }
 
-const histogram::Strategy& defaultStrategy() {
-    // `auto` is the default; an engine built before it existed falls back to its first strategy.
-    const auto& all = histogram::strategies();
-    const auto found =
-        std::find_if(all.begin(), all.end(), [](const auto* s) { return s->name() == "auto"; });
-    return found != all.end() ? **found : *all.front();
-}
-
 QString milliseconds(std::uint64_t ns) {
     return QString::number(static_cast<double>(ns) / 1e6, 'f', 3) + " ms";
 }
@@ -104,8 +96,7 @@ int run(const QStringList& arguments) {
     parser.addPositional("IMAGE", "PNG, JPEG, BMP, GIF, TIFF or WebP file.");
     parser.addOption("device", "SEL",
                      "Device: P:D or part of its name (default: $HISTOSCOPE_DEVICE, a GPU, the first).");
-    parser.addOption("strategy", "NAME", "Strategy (see 'histoscope-cli strategies').",
-                     text(defaultStrategy().name()));
+    parser.addOption("strategy", "NAME", "Strategy (see 'histoscope-cli strategies').", "auto");
     parser.addOption("bins", "N", "Number of bins, 1..256.", "256");
     parser.addOption("repeat", "K", "Run K times and summarize the kernel times.", "1");
     parser.addFlag("json", "Print one JSON object.");

@@ -1,0 +1,355 @@
+#include <gtest/gtest.h>
+
+#include <sys/resource.h>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <csignal>
+
+#include "io/export.hpp"
+#include "io/image_io.hpp"
+#include "runtime/error.hpp"
+
+namespace hs {
+namespace {
+
+using histogram::Channel;
+
+// RFC 4180 records, parsed here independently of the writer.
+std::vector<std::vector<std::string>> parseCsv(const QByteArray& text) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> row;
+    std::string field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            row.push_back(std::move(field));
+            field.clear();
+        } else if (c == '\n') {
+            row.push_back(std::move(field));
+            field.clear();
+            rows.push_back(std::move(row));
+            row.clear();
+        } else {
+            field += c;
+        }
+    }
+    EXPECT_TRUE(field.empty() && row.empty()) << "the CSV should end with a line break";
+    return rows;
+}
+
+QJsonObject parseObject(const QByteArray& json) {
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
+    EXPECT_EQ(error.error, QJsonParseError::NoError) << error.errorString().toStdString();
+    return document.object();
+}
+
+histogram::Histogram distinctCounts(int bins) {
+    histogram::Histogram histogram(bins);
+    for (const auto channel : histogram::kChannels) {
+        for (int b = 0; b < bins; ++b)
+            histogram[channel][static_cast<std::size_t>(b)] =
+                static_cast<std::uint64_t>(static_cast<int>(channel) * 100000 + b * 37 + 1);
+    }
+    // Beyond 32 bits, to show counts are not squeezed through a narrower type.
+    histogram[Channel::Luma][0] = 6'000'000'123ULL;
+    return histogram;
+}
+
+TEST(HistogramExport, CsvHasOneRowPerBinWithTheValuesItHolds) {
+    for (const int bins : {1, 7, 64, 256}) {
+        SCOPED_TRACE(bins);
+        const auto histogram = distinctCounts(bins);
+        const auto rows = parseCsv(io::histogramCsv(histogram));
+        ASSERT_EQ(rows.size(), static_cast<std::size_t>(bins) + 1);
+        EXPECT_EQ(rows[0], (std::vector<std::string>{"bin", "lower", "upper", "r", "g", "b", "a", "luma"}));
+        // Lowest and highest value per bin by brute force over the 256 values.
+        std::vector<int> lowest(static_cast<std::size_t>(bins), 256);
+        std::vector<int> highest(static_cast<std::size_t>(bins), -1);
+        for (int v = 0; v < 256; ++v) {
+            const auto b = static_cast<std::size_t>(v * bins / 256);
+            lowest[b] = std::min(lowest[b], v);
+            highest[b] = std::max(highest[b], v);
+        }
+        for (int b = 0; b < bins; ++b) {
+            const auto& row = rows[static_cast<std::size_t>(b) + 1];
+            ASSERT_EQ(row.size(), 8u);
+            EXPECT_EQ(std::stoi(row[0]), b);
+            EXPECT_EQ(std::stoi(row[1]), lowest[static_cast<std::size_t>(b)]);
+            EXPECT_EQ(std::stoi(row[2]), highest[static_cast<std::size_t>(b)]);
+            for (int c = 0; c < histogram::kChannelCount; ++c)
+                EXPECT_EQ(std::stoull(row[static_cast<std::size_t>(c) + 3]),
+                          histogram.counts[static_cast<std::size_t>(c)][static_cast<std::size_t>(b)]);
+        }
+    }
+}
+
+TEST(HistogramExport, JsonHasEveryChannel) {
+    const auto histogram = distinctCounts(7);
+    const QJsonObject object = parseObject(QJsonDocument(io::histogramJson(histogram)).toJson());
+    EXPECT_EQ(object.keys(), (QStringList{"a", "b", "g", "luma", "r"}));
+    for (const auto channel : histogram::kChannels) {
+        const QJsonArray counts =
+            object.value(QString::fromUtf8(histogram::channelName(channel).data())).toArray();
+        ASSERT_EQ(counts.size(), 7);
+        for (int b = 0; b < 7; ++b)
+            EXPECT_EQ(counts[b].toInteger(),
+                      static_cast<qint64>(histogram[channel][static_cast<std::size_t>(b)]));
+    }
+}
+
+DeviceInfo distinctiveDevice() {
+    DeviceInfo device;
+    device.platformIndex = 1;
+    device.deviceIndex = 2;
+    device.platformName = "Platform \"P\"";
+    device.platformVendor = "Vendor V";
+    device.platformVersion = "OpenCL 3.0 P";
+    device.name = "Device D";
+    device.vendor = "Device Vendor";
+    device.driverVersion = "555.1";
+    device.openclVersion = "OpenCL 3.0 D";
+    device.openclCVersion = "OpenCL C 1.2";
+    device.type = DeviceType::Gpu;
+    device.computeUnits = 132;
+    device.maxClockMHz = 1980;
+    device.globalMemBytes = 85'000'000'000ULL;
+    device.maxAllocBytes = 21'000'000'000ULL;
+    device.localMemBytes = 49152;
+    device.constantMemBytes = 65536;
+    device.maxWorkGroupSize = 1024;
+    device.imageSupport = true;
+    device.image2dMaxWidth = 32768;
+    device.image2dMaxHeight = 16384;
+    device.pipeSupport = false;
+    device.fp64 = true;
+    device.profilingResolutionNs = 32;
+    device.extensions = {"cl_khr_fp64", "cl_khr_gl_sharing"};
+    return device;
+}
+
+TEST(DeviceExport, JsonCarriesEveryField) {
+    const QJsonObject json = parseObject(QJsonDocument(io::deviceJson(distinctiveDevice())).toJson());
+    EXPECT_EQ(json["platform"].toString(), "Platform \"P\"");
+    EXPECT_EQ(json["platform_vendor"].toString(), "Vendor V");
+    EXPECT_EQ(json["platform_version"].toString(), "OpenCL 3.0 P");
+    EXPECT_EQ(json["platform_index"].toInt(), 1);
+    EXPECT_EQ(json["device_index"].toInt(), 2);
+    EXPECT_EQ(json["selector"].toString(), "1:2");
+    EXPECT_EQ(json["name"].toString(), "Device D");
+    EXPECT_EQ(json["vendor"].toString(), "Device Vendor");
+    EXPECT_EQ(json["driver"].toString(), "555.1");
+    EXPECT_EQ(json["opencl"].toString(), "OpenCL 3.0 D");
+    EXPECT_EQ(json["opencl_c"].toString(), "OpenCL C 1.2");
+    EXPECT_EQ(json["type"].toString(), "GPU");
+    EXPECT_EQ(json["compute_units"].toInteger(), 132);
+    EXPECT_EQ(json["max_clock_mhz"].toInteger(), 1980);
+    EXPECT_EQ(json["global_mem_bytes"].toInteger(), 85'000'000'000LL);
+    EXPECT_EQ(json["max_alloc_bytes"].toInteger(), 21'000'000'000LL);
+    EXPECT_EQ(json["local_mem_bytes"].toInteger(), 49152);
+    EXPECT_EQ(json["constant_mem_bytes"].toInteger(), 65536);
+    EXPECT_EQ(json["max_work_group_size"].toInteger(), 1024);
+    EXPECT_TRUE(json["image_support"].toBool());
+    EXPECT_EQ(json["image2d_max_width"].toInteger(), 32768);
+    EXPECT_EQ(json["image2d_max_height"].toInteger(), 16384);
+    EXPECT_FALSE(json["pipe_support"].toBool());
+    EXPECT_TRUE(json["fp64"].toBool());
+    EXPECT_EQ(json["profiling_resolution_ns"].toInteger(), 32);
+    EXPECT_TRUE(json["gl_sharing"].toBool());
+    EXPECT_EQ(json["extensions"].toArray(), (QJsonArray{"cl_khr_fp64", "cl_khr_gl_sharing"}));
+}
+
+// Device clocks may count from the epoch (NVIDIA does): 1.7e18 ns is beyond a double's exact integers.
+constexpr std::uint64_t kEpochNs = 1'700'000'000'123'456'789ULL;
+
+std::vector<std::vector<Timing>> twoRuns() {
+    return {{{Stage::Upload, "upload pixels", kEpochNs, kEpochNs + 10, kEpochNs + 1000, kEpochNs + 501000},
+             {Stage::Kernel, "count, \"private\"", kEpochNs + 20, kEpochNs + 30, kEpochNs + 600000,
+              kEpochNs + 850000},
+             {Stage::Readback, "read histogram", kEpochNs + 40, kEpochNs + 50, kEpochNs + 900000,
+              kEpochNs + 901500}},
+            {{Stage::Kernel, "count, \"private\"", kEpochNs + 2000000, kEpochNs + 2000001, kEpochNs + 2000002,
+              kEpochNs + 2250002}}};
+}
+
+TEST(TimingExport, JsonKeepsNanosecondsExactly) {
+    const auto runs = twoRuns();
+    const QJsonArray single =
+        QJsonDocument::fromJson(QJsonDocument(io::timingsJson(runs[0])).toJson()).array();
+    ASSERT_EQ(single.size(), 3);
+    EXPECT_EQ(single[1].toObject()["stage"].toString(), "kernel");
+    EXPECT_EQ(single[1].toObject()["name"].toString(), "count, \"private\"");
+    EXPECT_EQ(single[1].toObject()["queued_ns"].toInteger(), static_cast<qint64>(kEpochNs + 20));
+    EXPECT_EQ(single[1].toObject()["submit_ns"].toInteger(), static_cast<qint64>(kEpochNs + 30));
+    EXPECT_EQ(single[1].toObject()["start_ns"].toInteger(), static_cast<qint64>(kEpochNs + 600000));
+    EXPECT_EQ(single[1].toObject()["end_ns"].toInteger(), static_cast<qint64>(kEpochNs + 850000));
+    EXPECT_FALSE(single[1].toObject().contains("run"));
+
+    const QJsonArray repeated =
+        QJsonDocument::fromJson(QJsonDocument(io::timingsJson(runs)).toJson()).array();
+    ASSERT_EQ(repeated.size(), 4);
+    EXPECT_EQ(repeated[2].toObject()["run"].toInt(), 0);
+    EXPECT_EQ(repeated[3].toObject()["run"].toInt(), 1);
+    EXPECT_EQ(repeated[3].toObject()["end_ns"].toInteger(), static_cast<qint64>(kEpochNs + 2250002));
+}
+
+TEST(TimingExport, CsvHasARowPerCommand) {
+    const auto runs = twoRuns();
+    const auto rows = parseCsv(io::timingsCsv(runs));
+    ASSERT_EQ(rows.size(), 5u);
+    EXPECT_EQ(rows[0], (std::vector<std::string>{"run", "stage", "name", "queued_ns", "submit_ns", "start_ns",
+                                                 "end_ns", "duration_ns"}));
+    std::size_t row = 1;
+    for (std::size_t run = 0; run < runs.size(); ++run) {
+        for (const auto& timing : runs[run]) {
+            const auto& fields = rows[row++];
+            ASSERT_EQ(fields.size(), 8u);
+            EXPECT_EQ(std::stoul(fields[0]), run);
+            EXPECT_EQ(fields[1], std::string(stageName(timing.stage)));
+            EXPECT_EQ(fields[2], timing.name);
+            EXPECT_EQ(std::stoull(fields[3]), timing.queuedNs);
+            EXPECT_EQ(std::stoull(fields[4]), timing.submitNs);
+            EXPECT_EQ(std::stoull(fields[5]), timing.startNs);
+            EXPECT_EQ(std::stoull(fields[6]), timing.endNs);
+            EXPECT_EQ(std::stoull(fields[7]), timing.endNs - timing.startNs);
+        }
+    }
+}
+
+TEST(TimingExport, ChromeTraceHasACompleteEventPerCommand) {
+    const QJsonObject trace = parseObject(io::chromeTrace(twoRuns(), "Device D"));
+    const QJsonArray events = trace["traceEvents"].toArray();
+    ASSERT_FALSE(events.isEmpty());
+    std::vector<QJsonObject> complete;
+    QStringList threadNames;
+    for (const auto& value : events) {
+        const QJsonObject event = value.toObject();
+        for (const char* key : {"ph", "ts", "dur", "name"}) EXPECT_TRUE(event.contains(key)) << key;
+        EXPECT_TRUE(event["ts"].isDouble());
+        EXPECT_TRUE(event["dur"].isDouble());
+        if (event["ph"] == "X") complete.push_back(event);
+        if (event["name"] == "thread_name") threadNames += event["args"].toObject()["name"].toString();
+        if (event["name"] == "process_name") {
+            EXPECT_EQ(event["args"].toObject()["name"].toString(), "Device D");
+        }
+    }
+    ASSERT_EQ(complete.size(), 4u);
+    // Microseconds from the first command's start: upload 1000 ns..501000 ns is ts 0, dur 500.
+    EXPECT_EQ(complete[0]["name"].toString(), "upload pixels");
+    EXPECT_DOUBLE_EQ(complete[0]["ts"].toDouble(), 0.0);
+    EXPECT_DOUBLE_EQ(complete[0]["dur"].toDouble(), 500.0);
+    EXPECT_DOUBLE_EQ(complete[1]["ts"].toDouble(), 599.0);
+    EXPECT_DOUBLE_EQ(complete[1]["dur"].toDouble(), 250.0);
+    EXPECT_DOUBLE_EQ(complete[2]["dur"].toDouble(), 1.5);
+    EXPECT_DOUBLE_EQ(complete[3]["ts"].toDouble(), 1999.002);
+    EXPECT_EQ(complete[3]["args"].toObject()["run"].toInt(), 1);
+    // One track per stage, named after it.
+    EXPECT_EQ(complete[1]["tid"], complete[3]["tid"]);
+    EXPECT_NE(complete[0]["tid"], complete[1]["tid"]);
+    threadNames.sort();
+    EXPECT_EQ(threadNames, (QStringList{"kernel", "readback", "upload"}));
+}
+
+// Writes beyond `bytes` fail with EFBIG while in scope; unlike permissions, this stops root too.
+class FileSizeLimit {
+  public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        std::signal(SIGXFSZ, SIG_IGN);
+        getrlimit(RLIMIT_FSIZE, &saved_);
+        rlimit limited = saved_;
+        limited.rlim_cur = bytes;
+        EXPECT_EQ(setrlimit(RLIMIT_FSIZE, &limited), 0);
+    }
+    ~FileSizeLimit() { setrlimit(RLIMIT_FSIZE, &saved_); }
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+  private:
+    rlimit saved_{};
+};
+
+QByteArray contentsOf(const QString& path) {
+    QFile file(path);
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly)) << path.toStdString();
+    return file.readAll();
+}
+
+void expectInputErrorNaming(const QString& path, const std::function<void()>& write) {
+    try {
+        write();
+        ADD_FAILURE() << "writing " << path.toStdString() << " succeeded";
+    } catch (const InputError& error) {
+        EXPECT_EQ(std::string(error.what()).rfind(path.toStdString() + ": ", 0), 0u) << error.what();
+    }
+}
+
+TEST(AtomicWrite, ReplacesTheFileWhole) {
+    QTemporaryDir directory;
+    const QString path = directory.filePath("histogram.csv");
+    io::writeFileAtomically(path, "first\n");
+    io::writeFileAtomically(path, "second\n");
+    EXPECT_EQ(contentsOf(path), "second\n");
+}
+
+TEST(AtomicWrite, FailedWriteLeavesThePreviousFile) {
+    QTemporaryDir directory;
+    const QString path = directory.filePath("trace.json");
+    io::writeFileAtomically(path, "previous contents\n");
+    const QByteArray large(1 << 20, 'x');
+    {
+        const FileSizeLimit limit(64 * 1024);
+        expectInputErrorNaming(path, [&] { io::writeFileAtomically(path, large); });
+    }
+    EXPECT_EQ(contentsOf(path), "previous contents\n");
+    EXPECT_EQ(QDir(directory.path()).entryList(QDir::Files), QStringList{"trace.json"})
+        << "no temporary file left";
+}
+
+TEST(AtomicWrite, ParentThatIsAFileIsReported) {
+    QTemporaryDir directory;
+    const QString parent = directory.filePath("plain-file");
+    io::writeFileAtomically(parent, "not a folder");
+    const QString path = parent + "/timings.csv";
+    expectInputErrorNaming(path, [&] { io::writeFileAtomically(path, "data"); });
+    EXPECT_EQ(contentsOf(parent), "not a folder");
+}
+
+TEST(AtomicWrite, FailedImageSaveLeavesThePreviousImage) {
+    QTemporaryDir directory;
+    const QString path = directory.filePath("result.png");
+    ImageRGBA8 previous(8, 8);
+    std::fill(previous.pixels.begin(), previous.pixels.end(), std::uint8_t{77});
+    io::saveImage(path, previous);
+
+    // Noise does not compress, so the new PNG is far larger than the size limit.
+    ImageRGBA8 noise(512, 512);
+    std::uint32_t state = 12345;
+    for (auto& byte : noise.pixels) {
+        state = state * 1664525u + 1013904223u;
+        byte = static_cast<std::uint8_t>(state >> 24);
+    }
+    {
+        const FileSizeLimit limit(64 * 1024);
+        expectInputErrorNaming(path, [&] { io::saveImage(path, noise); });
+    }
+    EXPECT_EQ(io::loadImage(path), previous);
+}
+
+}  // namespace
+}  // namespace hs
