@@ -1,0 +1,221 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <numeric>
+#include <random>
+
+#include "ops/convolve/filter.hpp"
+#include "runtime/error.hpp"
+
+namespace hs::convolve {
+namespace {
+
+template <typename Exception>
+std::string messageOf(const std::function<void()>& action) {
+    try {
+        action();
+    } catch (const Exception& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "expected an exception";
+    return {};
+}
+
+std::string usageProblem(std::string_view text) {
+    return messageOf<UsageError>([&] { parseFilterText(text); });
+}
+
+class TempFile {
+  public:
+    explicit TempFile(std::string_view content) {
+        path_ = std::filesystem::temp_directory_path() /
+                ("histoscope-filter-" + std::to_string(std::random_device{}()) + ".txt");
+        std::ofstream(path_, std::ios::binary) << content;
+    }
+    ~TempFile() { std::filesystem::remove(path_); }
+    std::string path() const { return path_.string(); }
+
+  private:
+    std::filesystem::path path_;
+};
+
+TEST(ConvolveFilter, BuiltInFilters) {
+    const auto box = boxFilter(5);
+    EXPECT_EQ(box.width, 5);
+    EXPECT_EQ(box.divisor, 25.0);
+    EXPECT_EQ(box.taps, std::vector<double>(25, 1.0));
+    EXPECT_TRUE(box.isInteger());
+    EXPECT_THROW(boxFilter(0), UsageError);
+    EXPECT_THROW(boxFilter(16), UsageError);
+
+    EXPECT_EQ(sharpenFilter().taps, (std::vector<double>{0, -1, 0, -1, 5, -1, 0, -1, 0}));
+    EXPECT_TRUE(sobelFilter().isMagnitude());
+    EXPECT_TRUE(sobelFilter().isInteger());
+    EXPECT_FALSE(laplacianFilter().isMagnitude());
+}
+
+TEST(ConvolveFilter, GaussianByHand) {
+    const auto gaussian = gaussianFilter(1.0);
+    ASSERT_EQ(gaussian.width, 7) << "size 2 * ceil(3 sigma) + 1";
+    ASSERT_EQ(gaussian.height, 7);
+    EXPECT_FALSE(gaussian.isInteger());
+    EXPECT_NEAR(std::accumulate(gaussian.taps.begin(), gaussian.taps.end(), 0.0), 1.0, 1e-12);
+    const auto tap = [&](int i, int j) { return gaussian.taps[static_cast<std::size_t>(j * 7 + i)]; };
+    // One step from the centre along an axis: exp(-1 / 2); along the diagonal: exp(-1).
+    EXPECT_NEAR(tap(4, 3) / tap(3, 3), std::exp(-0.5), 1e-12);
+    EXPECT_NEAR(tap(4, 4) / tap(3, 3), std::exp(-1.0), 1e-12);
+    EXPECT_DOUBLE_EQ(tap(0, 2), tap(2, 0));
+    EXPECT_EQ(gaussianFilter(3.0).width, 15) << "capped at 15";
+    EXPECT_EQ(gaussianFilter(2.0, 5).width, 5);
+    EXPECT_THROW(gaussianFilter(1.0, 4), UsageError);
+    EXPECT_THROW(gaussianFilter(0.0), UsageError);
+    EXPECT_THROW(gaussianFilter(-1.0), UsageError);
+}
+
+TEST(ConvolveFilter, ParsesTheDocumentedTextFormat) {
+    const auto filter = parseFilterText("# 3x3 Gaussian\n1 2 1\n2, 4, 2   # commas too\n\n1\t2 1\n/ 16\n");
+    EXPECT_EQ(filter.width, 3);
+    EXPECT_EQ(filter.height, 3);
+    EXPECT_EQ(filter.taps, (std::vector<double>{1, 2, 1, 2, 4, 2, 1, 2, 1}));
+    EXPECT_EQ(filter.divisor, 16.0);
+    EXPECT_TRUE(filter.isInteger());
+
+    const auto wide = parseFilterText("0.25 0.5 -0.25e0 1");
+    EXPECT_EQ(wide.width, 4);
+    EXPECT_EQ(wide.height, 1);
+    EXPECT_EQ(wide.divisor, 1.0);
+    EXPECT_FALSE(wide.isInteger());
+    EXPECT_FALSE(parseFilterText("1 1\n/2.5").isInteger());
+    EXPECT_EQ(parseFilterText("1 1\n/2").divisor, 2.0);
+}
+
+TEST(ConvolveFilter, TextErrorsNameTheProblem) {
+    EXPECT_NE(usageProblem("").find("no filter rows"), std::string::npos);
+    EXPECT_NE(usageProblem("# only a comment\n").find("no filter rows"), std::string::npos);
+    const auto ragged = usageProblem("1 2 3\n4 5\n");
+    EXPECT_NE(ragged.find("custom filter: line 2: 2 numbers, but the first row has 3"), std::string::npos)
+        << ragged;
+    const auto word = usageProblem("1 2\n3 abc\n");
+    EXPECT_NE(word.find("line 2: 'abc' is not a number"), std::string::npos) << word;
+    EXPECT_NE(usageProblem("1 nan").find("'nan' is not a number"), std::string::npos);
+    EXPECT_NE(usageProblem("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16").find("more than 15 columns"),
+              std::string::npos);
+    std::string tall;
+    for (int row = 0; row < 16; ++row) tall += "1\n";
+    const auto tallProblem = usageProblem(tall);
+    EXPECT_NE(tallProblem.find("line 16: more than 15 rows"), std::string::npos) << tallProblem;
+    EXPECT_NE(usageProblem("1 1\n/ 0").find("must not be zero"), std::string::npos);
+    EXPECT_NE(usageProblem("/ 4\n1 1").find("after the rows"), std::string::npos);
+    EXPECT_NE(usageProblem("1 1\n/ 4\n1 1").find("line 3: nothing may follow the divisor"),
+              std::string::npos);
+    EXPECT_NE(usageProblem("1 1\n/ 4 5").find("one number after '/'"), std::string::npos);
+}
+
+TEST(ConvolveFilter, FilesAreReadAndTheirErrorsNameTheFile) {
+    const TempFile good("-1 0 1\n-2 0 2\n-1 0 1\n");
+    const auto filter = loadFilterFile(good.path());
+    EXPECT_EQ(filter.taps, (std::vector<double>{-1, 0, 1, -2, 0, 2, -1, 0, 1}));
+    EXPECT_NE(filter.label.find(std::filesystem::path(good.path()).filename().string()), std::string::npos);
+
+    const TempFile bad("1 2\n3 x\n");
+    const auto badMessage = messageOf<InputError>([&] { loadFilterFile(bad.path()); });
+    EXPECT_EQ(badMessage, bad.path() + ": line 2: 'x' is not a number");
+
+    const TempFile binary(std::string("\x89PNG\0\0", 6));
+    EXPECT_EQ(messageOf<InputError>([&] { loadFilterFile(binary.path()); }),
+              binary.path() + ": not a text file");
+
+    const std::string missing = good.path() + ".missing";
+    EXPECT_EQ(messageOf<InputError>([&] { loadFilterFile(missing); }).rfind(missing + ": cannot read", 0),
+              0u);
+}
+
+TEST(ConvolveFilter, SpecsNameFiltersOrFiles) {
+    EXPECT_EQ(filterFromSpec("box").width, 3);
+    EXPECT_EQ(filterFromSpec("box:5").divisor, 25.0);
+    const auto gaussian = filterFromSpec("gaussian:1.5:7");
+    EXPECT_EQ(gaussian.width, 7);
+    EXPECT_EQ(gaussian.taps, gaussianFilter(1.5, 7).taps);
+    EXPECT_TRUE(filterFromSpec("sobel").isMagnitude());
+    EXPECT_EQ(filterFromSpec("emboss").taps, embossFilter().taps);
+    EXPECT_EQ(filterFromSpec("laplacian").taps, laplacianFilter().taps);
+
+    EXPECT_NE(messageOf<UsageError>([] { filterFromSpec("box:x"); }).find("'x' is not a whole number"),
+              std::string::npos);
+    EXPECT_THROW(filterFromSpec("box:3:3"), UsageError);
+    EXPECT_THROW(filterFromSpec("gaussian"), UsageError);
+    EXPECT_THROW(filterFromSpec("gaussian:-2"), UsageError);
+    EXPECT_THROW(filterFromSpec("sharpen:2"), UsageError);
+    const auto unknown = messageOf<InputError>([] { filterFromSpec("no-such-filter"); });
+    EXPECT_NE(unknown.find("no-such-filter: no such filter file"), std::string::npos) << unknown;
+    EXPECT_NE(unknown.find("gaussian:SIGMA"), std::string::npos) << unknown;
+
+    const TempFile file("1 1 1\n");
+    EXPECT_EQ(filterFromSpec(file.path()).width, 3);
+}
+
+void expectReconstructs(const Filter& filter, const Separation& separation) {
+    ASSERT_EQ(separation.row.size(), static_cast<std::size_t>(filter.width));
+    ASSERT_EQ(separation.column.size(), static_cast<std::size_t>(filter.height));
+    for (int j = 0; j < filter.height; ++j) {
+        for (int i = 0; i < filter.width; ++i) {
+            EXPECT_NEAR(
+                separation.column[static_cast<std::size_t>(j)] * separation.row[static_cast<std::size_t>(i)],
+                filter.taps[static_cast<std::size_t>(j * filter.width + i)], 1e-12);
+        }
+    }
+}
+
+TEST(ConvolveFilter, RankOneFiltersSeparate) {
+    const auto box = separate(boxFilter(4));
+    ASSERT_TRUE(box);
+    EXPECT_EQ(box->row, std::vector<double>(4, 1.0));
+    EXPECT_EQ(box->column, std::vector<double>(4, 1.0));
+
+    // Sobel's x derivative is (1 2 1) down times (-1 0 1) across; the integer factors come out coprime.
+    const auto sobelX = parseFilterText("-1 0 1\n-2 0 2\n-1 0 1");
+    const auto split = separate(sobelX);
+    ASSERT_TRUE(split);
+    expectReconstructs(sobelX, *split);
+    EXPECT_EQ(std::abs(split->row[0]), 1.0);
+    EXPECT_EQ(std::abs(split->column[1]), 2.0);
+
+    const auto gaussian = gaussianFilter(1.2, 5);
+    const auto gaussianSplit = separate(gaussian);
+    ASSERT_TRUE(gaussianSplit);
+    expectReconstructs(gaussian, *gaussianSplit);
+
+    const auto line = parseFilterText("1 -3 2 5");
+    ASSERT_TRUE(separate(line));
+    expectReconstructs(line, *separate(line));
+    ASSERT_TRUE(separate(parseFilterText("0 0\n0 0")));
+
+    EXPECT_FALSE(separate(sharpenFilter()));
+    EXPECT_FALSE(separate(embossFilter()));
+    EXPECT_FALSE(separate(laplacianFilter()));
+    EXPECT_FALSE(separate(sobelFilter())) << "a magnitude is not one correlation";
+    EXPECT_FALSE(separate(parseFilterText("1 2\n2 3"))) << "rank 2 with an integer near miss";
+    EXPECT_FALSE(separate(parseFilterText("1 2\n2 4.000001")));
+}
+
+TEST(ConvolveFilter, ValidationRejectsMalformedFilters) {
+    Filter filter = boxFilter(3);
+    filter.taps.pop_back();
+    EXPECT_THROW(validate(filter), UsageError);
+    filter = boxFilter(3);
+    filter.divisor = 0;
+    EXPECT_THROW(validate(filter), UsageError);
+    filter = sobelFilter();
+    filter.divisor = 2;
+    EXPECT_THROW(validate(filter), UsageError);
+    filter = boxFilter(3);
+    filter.taps[4] = INFINITY;
+    EXPECT_THROW(validate(filter), UsageError);
+    EXPECT_NO_THROW(validate(gaussianFilter(2.0)));
+}
+
+}  // namespace
+}  // namespace hs::convolve
