@@ -79,7 +79,7 @@ SharingDecision decideSharing(const GlxHandles& gl, const cl::Device& device) {
                           device.getInfo<CL_DEVICE_IMAGE_SUPPORT>() == CL_TRUE);
     });
     const auto copy = [](std::string reason) {
-        return SharingDecision{DisplayPath::Copy, std::move(reason)};
+        return SharingDecision{DisplayPath::Copy, std::move(reason), cl::Device()};
     };
 
     auto* getGlContextInfo = reinterpret_cast<clGetGLContextInfoKHR_fn>(
@@ -100,13 +100,16 @@ SharingDecision decideSharing(const GlxHandles& gl, const cl::Device& device) {
     const bool isCurrent = contains(current.devices, device());
     if (!isCurrent && !contains(all.devices, device())) {
         const cl_device_id other = current.devices.empty() ? all.devices.front() : current.devices.front();
-        return copy("GL renderer " + renderer + " shares with " + quoted(deviceName(other)) +
-                    ", not with the chosen device " + quoted(name));
+        return {DisplayPath::Copy,
+                "GL renderer " + renderer + " shares with " + quoted(deviceName(other)) +
+                    ", not with the chosen device " + quoted(name),
+                cl::Device(other, true)};
     }
     if (!imageSupport) return copy("device " + quoted(name) + " shares with GL but has no image support");
     return {DisplayPath::Shared,
             "device " + quoted(name) + " writes the GL texture of renderer " + renderer +
-                (isCurrent ? " directly" : " directly (it is not the renderer's own device)")};
+                (isCurrent ? " directly" : " directly (it is not the renderer's own device)"),
+            device};
 }
 
 }  // namespace hs::interop

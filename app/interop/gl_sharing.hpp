@@ -31,6 +31,9 @@ struct SharingDecision {
     DisplayPath path = DisplayPath::Copy;
     // One line for the UI saying why this path, naming the device and the GL renderer.
     std::string reason;
+    // The device that shares with the GL context: the chosen one on the shared path; on the copy path the one
+    // the driver named instead (a device the UI could offer to switch to), or none.
+    cl::Device glDevice;
 };
 
 // Asks the driver of `device`'s platform, through clGetGLContextInfoKHR, which devices can share with the
