@@ -1,0 +1,193 @@
+#include "ui/device_panel.hpp"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLocale>
+#include <QSignalBlocker>
+#include <QStyle>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <set>
+
+namespace hs::ui {
+
+namespace {
+
+QString bytes(std::uint64_t count) {
+    return QLocale().formattedDataSize(static_cast<qint64>(count), 1, QLocale::DataSizeTraditionalFormat);
+}
+
+QString yesNo(bool value) {
+    return value ? DevicePanel::tr("yes") : DevicePanel::tr("no");
+}
+
+QString text(const std::string& value) {
+    return QString::fromStdString(value);
+}
+
+// Every field of DeviceInfo, in the order a person reads them: what it is, what it has, what it can do.
+std::vector<std::pair<QString, QString>> describe(const DeviceInfo& d) {
+    QStringList extensions;
+    for (const auto& extension : d.extensions) extensions << text(extension);
+    return {
+        {DevicePanel::tr("Selector"), text(d.selector())},
+        {DevicePanel::tr("Device"), text(d.name)},
+        {DevicePanel::tr("Type"), text(std::string(deviceTypeName(d.type)))},
+        {DevicePanel::tr("Vendor"), text(d.vendor)},
+        {DevicePanel::tr("Driver version"), text(d.driverVersion)},
+        {DevicePanel::tr("OpenCL version"), text(d.openclVersion)},
+        {DevicePanel::tr("OpenCL C version"), text(d.openclCVersion)},
+        {DevicePanel::tr("Platform"), text(d.platformName)},
+        {DevicePanel::tr("Platform vendor"), text(d.platformVendor)},
+        {DevicePanel::tr("Platform version"), text(d.platformVersion)},
+        {DevicePanel::tr("Compute units"), QString::number(d.computeUnits)},
+        {DevicePanel::tr("Max clock"), DevicePanel::tr("%1 MHz").arg(d.maxClockMHz)},
+        {DevicePanel::tr("Global memory"), bytes(d.globalMemBytes)},
+        {DevicePanel::tr("Max allocation"), bytes(d.maxAllocBytes)},
+        {DevicePanel::tr("Local memory"), bytes(d.localMemBytes)},
+        {DevicePanel::tr("Constant memory"), bytes(d.constantMemBytes)},
+        {DevicePanel::tr("Max work-group size"), QString::number(d.maxWorkGroupSize)},
+        {DevicePanel::tr("Image support"), yesNo(d.imageSupport)},
+        {DevicePanel::tr("Max 2D image"),
+         QStringLiteral("%1 × %2").arg(d.image2dMaxWidth).arg(d.image2dMaxHeight)},
+        {DevicePanel::tr("Pipes"), yesNo(d.pipeSupport)},
+        {DevicePanel::tr("Double precision"), yesNo(d.fp64)},
+        {DevicePanel::tr("Profiling resolution"), DevicePanel::tr("%1 ns").arg(d.profilingResolutionNs)},
+        {DevicePanel::tr("Extensions (%1)").arg(extensions.size()), extensions.join(QLatin1Char('\n'))},
+    };
+}
+
+}  // namespace
+
+DevicePanel::DevicePanel(QWidget* parent) : QWidget(parent) {
+    platforms_ = new QComboBox(this);
+    devicesBox_ = new QComboBox(this);
+    for (auto* box : {platforms_, devicesBox_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(16);
+    }
+    properties_ = new QTableWidget(0, 2, this);
+    properties_->setHorizontalHeaderLabels({tr("Property"), tr("Value")});
+    properties_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    properties_->horizontalHeader()->setStretchLastSection(true);
+    properties_->verticalHeader()->hide();
+    properties_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    properties_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    properties_->setAlternatingRowColors(true);
+    properties_->setWordWrap(true);
+
+    auto* choices = new QFormLayout;
+    choices->addRow(tr("&Platform"), platforms_);
+    choices->addRow(tr("&Device"), devicesBox_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addLayout(choices);
+    layout->addWidget(properties_, 1);
+
+    connect(platforms_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (filling_) return;
+        fillDeviceBox(index);
+        showProperties();
+        emit deviceChanged(currentSelector());
+    });
+    connect(devicesBox_, &QComboBox::currentIndexChanged, this, [this] {
+        if (filling_) return;
+        showProperties();
+        emit deviceChanged(currentSelector());
+    });
+}
+
+void DevicePanel::setDevices(const std::vector<DeviceInfo>& devices) {
+    devices_ = devices;
+    filling_ = true;
+    platforms_->clear();
+    std::set<int> seen;
+    for (const auto& device : devices_) {
+        if (seen.insert(device.platformIndex).second)
+            platforms_->addItem(text(device.platformName), device.platformIndex);
+    }
+    fillDeviceBox(platforms_->currentIndex());
+    filling_ = false;
+    showProperties();
+}
+
+void DevicePanel::fillDeviceBox(int platformComboIndex) {
+    const bool wasFilling = filling_;
+    filling_ = true;
+    devicesBox_->clear();
+    const int platform = platforms_->itemData(platformComboIndex).toInt();
+    for (std::size_t i = 0; i < devices_.size(); ++i) {
+        const auto& device = devices_[i];
+        if (device.platformIndex != platform) continue;
+        devicesBox_->addItem(QStringLiteral("%1  (%2)").arg(text(device.name), text(device.selector())),
+                             static_cast<int>(i));
+        devicesBox_->setItemData(devicesBox_->count() - 1,
+                                 QStringLiteral("%1, %2 compute units, %3")
+                                     .arg(text(std::string(deviceTypeName(device.type))))
+                                     .arg(device.computeUnits)
+                                     .arg(bytes(device.globalMemBytes)),
+                                 Qt::ToolTipRole);
+    }
+    filling_ = wasFilling;
+}
+
+const DeviceInfo* DevicePanel::deviceAt(int comboIndex) const {
+    const QVariant index = devicesBox_->itemData(comboIndex);
+    return index.isValid() ? &devices_[static_cast<std::size_t>(index.toInt())] : nullptr;
+}
+
+std::optional<DeviceInfo> DevicePanel::currentDevice() const {
+    const DeviceInfo* device = deviceAt(devicesBox_->currentIndex());
+    return device ? std::optional<DeviceInfo>(*device) : std::nullopt;
+}
+
+QString DevicePanel::currentSelector() const {
+    const DeviceInfo* device = deviceAt(devicesBox_->currentIndex());
+    return device ? text(device->selector()) : QString();
+}
+
+bool DevicePanel::selectDevice(const QString& selector) {
+    for (const auto& device : devices_) {
+        if (text(device.selector()) != selector) continue;
+        {
+            const QSignalBlocker blockPlatforms(platforms_);
+            const QSignalBlocker blockDevices(devicesBox_);
+            platforms_->setCurrentIndex(platforms_->findData(device.platformIndex));
+            fillDeviceBox(platforms_->currentIndex());
+            for (int i = 0; i < devicesBox_->count(); ++i) {
+                if (deviceAt(i)->selector() == device.selector()) devicesBox_->setCurrentIndex(i);
+            }
+        }
+        showProperties();
+        emit deviceChanged(selector);
+        return true;
+    }
+    return false;
+}
+
+void DevicePanel::markFailed(const QString& selector, const QString& reason) {
+    for (int i = 0; i < devicesBox_->count(); ++i) {
+        if (text(deviceAt(i)->selector()) != selector) continue;
+        devicesBox_->setItemIcon(i, style()->standardIcon(QStyle::SP_MessageBoxWarning));
+        devicesBox_->setItemData(i, tr("Failed: %1").arg(reason), Qt::ToolTipRole);
+    }
+}
+
+void DevicePanel::showProperties() {
+    const DeviceInfo* device = deviceAt(devicesBox_->currentIndex());
+    const auto rows = device ? describe(*device) : std::vector<std::pair<QString, QString>>{};
+    properties_->setRowCount(static_cast<int>(rows.size()));
+    for (int row = 0; row < properties_->rowCount(); ++row) {
+        const auto& [name, value] = rows[static_cast<std::size_t>(row)];
+        auto* nameItem = new QTableWidgetItem(name);
+        nameItem->setTextAlignment(Qt::AlignLeft | Qt::AlignTop);
+        auto* valueItem = new QTableWidgetItem(value);
+        valueItem->setToolTip(value);
+        properties_->setItem(row, 0, nameItem);
+        properties_->setItem(row, 1, valueItem);
+    }
+    properties_->resizeRowsToContents();
+}
+
+}  // namespace hs::ui

@@ -1,0 +1,85 @@
+#pragma once
+
+#include <QPointF>
+#include <QString>
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+#include "image/image.hpp"
+
+class QLabel;
+
+namespace hs::ui {
+
+class ImageCanvas;
+
+// The central image: fit, zoom with the wheel about the cursor, pan by dragging, 1:1, and a readout of the
+// pixel under the cursor. Drawing is done by a canvas child: an OpenGL texture (QOpenGLWidget, GL through
+// GLEW) normally, a plain QWidget painting a QImage on the offscreen/minimal platforms where Qt 6.4 cannot
+// host a GL widget, or when OpenGL fails to initialise. This widget keeps the view state and handles the
+// input.
+class ImageView : public QWidget {
+    Q_OBJECT
+
+  public:
+    static constexpr double kMinZoom = 1.0 / 64;
+    static constexpr double kMaxZoom = 64;
+
+    explicit ImageView(QWidget* parent = nullptr);
+    ~ImageView() override;
+
+    // Shows `image` fitted to the view. A null pointer clears the view.
+    void setImage(std::shared_ptr<const ImageRGBA8> image);
+    void setImage(const ImageRGBA8& image);
+    const ImageRGBA8* image() const { return image_.get(); }
+    bool usesOpenGl() const;
+
+    // Image pixels per widget pixel is 1 / zoom; zoom 1 is 1:1.
+    double zoom() const { return zoom_; }
+    // Where the image's top-left corner lies, in widget coordinates.
+    QPointF offset() const { return offset_; }
+    bool fitsWindow() const { return fitting_; }
+    void fitToWindow();
+    void zoomToActualSize();
+    // Multiplies the zoom by `factor`, keeping the image point under `anchor` (widget coordinates) in place.
+    void zoomBy(double factor, QPointF anchor);
+    void zoomIn();
+    void zoomOut();
+
+    // The image pixel under a widget position, if any.
+    std::optional<QPoint> pixelAt(QPointF widgetPosition) const;
+    // "x 12  y 40   R 255  G 0  B 0  A 255   luma 76"
+    static QString describePixel(const ImageRGBA8& image, QPoint pixel);
+
+  signals:
+    // The readout of the pixel under the cursor; empty when the cursor leaves the image.
+    void pixelHovered(const QString& readout);
+    void zoomChanged(double zoom);
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+  private:
+    void installCanvas(std::unique_ptr<ImageCanvas> canvas);
+    void fallBackToRaster(const QString& reason);
+    void setView(double zoom, QPointF offset, bool fitting);
+    void updateReadout(QPointF widgetPosition);
+
+    std::unique_ptr<ImageCanvas> canvas_;
+    QLabel* placeholder_ = nullptr;
+    std::shared_ptr<const ImageRGBA8> image_;
+    double zoom_ = 1;
+    QPointF offset_;
+    bool fitting_ = true;
+    std::optional<QPointF> dragStart_;
+    QPointF dragStartOffset_;
+};
+
+}  // namespace hs::ui
