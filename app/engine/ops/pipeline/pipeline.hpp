@@ -1,0 +1,70 @@
+#pragma once
+// image -> rotate -> convolve -> histogram on one device, each stage optional. The pixels stay on the device
+// between stages (each stage hands the next a device PixelSource); the processed image stays there too, for
+// display (a shared GL texture) or a readback on request.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "image/image.hpp"
+#include "image/pixel_source.hpp"
+#include "ops/convolve/convolve.hpp"
+#include "ops/histogram/histogram.hpp"
+#include "ops/rotate/rotate.hpp"
+#include "runtime/timing.hpp"
+
+namespace hs {
+class DeviceContext;
+}
+
+namespace hs::pipeline {
+
+struct RotateStage {
+    rotate::Params params;
+    const rotate::Strategy* strategy = rotate::strategies().front();
+};
+
+struct ConvolveStage {
+    convolve::Filter filter;
+    const convolve::Strategy* strategy = convolve::strategies().front();
+};
+
+struct HistogramStage {
+    histogram::Params params;
+    const histogram::Strategy* strategy = histogram::strategies().front();
+};
+
+struct Spec {
+    std::optional<RotateStage> rotation;
+    std::optional<ConvolveStage> convolution;
+    std::optional<HistogramStage> histogram;
+};
+
+// One stage as it ran.
+struct StageReport {
+    std::string stage;     // "rotate", "convolve", "histogram", "upload" (no image stage ran), "readback"
+    std::string strategy;  // the strategy that ran; empty for transfers
+    std::string note;      // why it is not the requested one; empty when it is
+    std::vector<Timing> timings;
+};
+
+struct Result {
+    PixelSource image;  // the processed image (the last image stage's output buffer), on the device
+    std::optional<histogram::Histogram> histogram;
+    std::vector<StageReport> stages;
+
+    // Every command of every stage in order, each name prefixed by its stage ("rotate: rotate_image").
+    std::vector<Timing> timings() const;
+    // The processed pixels on the host; the transfer is recorded as a "readback" stage.
+    ImageRGBA8 readBack();
+};
+
+// Validates every stage first (UsageError before anything runs), then runs them in order on `device`.
+Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec);
+
+// What the pipeline computes, from the CPU references: rotate, then convolve (the histogram of the result is
+// histogram::referenceHistogram of this image).
+ImageRGBA8 referencePipeline(const ImageRGBA8& image, const Spec& spec);
+
+}  // namespace hs::pipeline
