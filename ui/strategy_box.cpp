@@ -29,7 +29,9 @@ StrategyBox::StrategyBox(QWidget* parent) : QWidget(parent) {
     layout->addWidget(combo_);
     layout->addWidget(choice_);
 
+    wanted_ = combo_->currentText();
     connect(combo_, &QComboBox::currentTextChanged, this, [this](const QString& name) {
+        if (!fallingBack_) wanted_ = name;
         choice_->hide();
         emit strategyChanged(name);
     });
@@ -41,7 +43,9 @@ QString StrategyBox::currentStrategy() const {
 
 bool StrategyBox::setCurrentStrategy(const QString& name) {
     const int index = combo_->findText(name);
-    if (index < 0 || !isSupported(name)) return false;
+    if (index < 0) return false;
+    wanted_ = name;
+    if (!isSupported(name)) return false;
     combo_->setCurrentIndex(index);
     return true;
 }
@@ -62,13 +66,17 @@ void StrategyBox::updateSupport(const DeviceInfo* device, int bins) {
             support.ok ? QString::fromUtf8(strategy.description()) : tr("Not available here: %1").arg(reason),
             Qt::ToolTipRole);
     }
-    if (isSupported(currentStrategy())) return;
-    for (int i = 0; i < combo_->count(); ++i) {
-        if (isSupported(combo_->itemText(i))) {
-            combo_->setCurrentIndex(i);
-            return;
+    // The user's choice comes back as soon as the device supports it again.
+    int target = combo_->findText(wanted_);
+    if (!isSupported(wanted_)) {
+        target = -1;
+        for (int i = combo_->count() - 1; i >= 0; --i) {
+            if (isSupported(combo_->itemText(i))) target = i;
         }
     }
+    fallingBack_ = true;
+    combo_->setCurrentIndex(target);
+    fallingBack_ = false;
 }
 
 bool StrategyBox::isSupported(const QString& name) const {

@@ -19,10 +19,11 @@ class StrategyBox : public QWidget {
     explicit StrategyBox(QWidget* parent = nullptr);
 
     QString currentStrategy() const;
-    // Selects `name` if it is listed and enabled; emits strategyChanged when the selection changes.
+    // Makes `name` the wanted strategy and selects it if it is enabled (emitting strategyChanged when the
+    // selection changes); false when it is unknown or not available on the current device.
     bool setCurrentStrategy(const QString& name);
-    // Re-evaluates support for `device` (null: no OpenCL device) and `bins`. When the current strategy
-    // becomes unsupported the first supported one is selected.
+    // Re-evaluates support for `device` (null: no OpenCL device) and `bins`. The wanted strategy is selected
+    // when supported, else the first supported one until the wanted one is supported again.
     void updateSupport(const DeviceInfo* device, int bins);
     bool isSupported(const QString& name) const;
     QString unsupportedReason(const QString& name) const;
@@ -38,6 +39,8 @@ class StrategyBox : public QWidget {
   private:
     QComboBox* combo_ = nullptr;
     QLabel* choice_ = nullptr;
+    QString wanted_;  // the user's last choice, which a fallback does not replace
+    bool fallingBack_ = false;
 };
 
 }  // namespace hs::ui
