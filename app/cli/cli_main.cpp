@@ -1,4 +1,7 @@
 // histoscope-cli: the engine from the command line. Subcommands live in commands/ and register themselves.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <QCoreApplication>
 #include <cstdio>
 #include <new>
@@ -8,34 +11,45 @@
 
 namespace {
 
-// Image plugins report problems through qWarning (libpng, libjpeg, libtiff); the CLI promises exactly one
-// line on stderr per failure, so their chatter is shown only with HISTOSCOPE_VERBOSE=1.
-void quietMessages(QtMsgType type, const QMessageLogContext&, const QString& message) {
-    static const bool verbose = qEnvironmentVariableIntValue("HISTOSCOPE_VERBOSE") != 0;
-    if (verbose || type == QtCriticalMsg || type == QtFatalMsg)
-        std::fprintf(stderr, "%s\n", message.toLocal8Bit().constData());
+// Image decoders (libpng writes to stderr itself), Qt and OpenCL drivers print diagnostics on stderr, but the
+// CLI promises exactly one line there per failure. Unless HISTOSCOPE_VERBOSE=1, stderr is pointed at
+// /dev/null and the CLI's own line goes to the original stream returned here.
+FILE* divertLibraryDiagnostics() {
+    if (qEnvironmentVariableIntValue("HISTOSCOPE_VERBOSE") != 0) return stderr;
+    const int original = dup(STDERR_FILENO);
+    const int null = open("/dev/null", O_WRONLY);
+    if (original < 0 || null < 0) return stderr;
+    dup2(null, STDERR_FILENO);
+    close(null);
+    FILE* stream = fdopen(original, "w");
+    return stream != nullptr ? stream : stderr;
 }
+
+FILE* errorStream = stderr;
 
 QString overview() {
     QString text =
         "usage: histoscope-cli COMMAND [OPTIONS]   ('histoscope-cli COMMAND --help' for its options)\n\n";
     for (const auto& command : hs::cli::commands())
         text += QString("  %1 %2\n      %3\n").arg(command.name, command.synopsis, command.summary);
-    text += "\nExit codes: 0 ok, 2 usage, 3 input file, 4 OpenCL.\n";
+    text +=
+        "\nExit codes: 0 ok, 2 usage, 3 input file, 4 OpenCL; on failure one line on stderr says why.\n"
+        "HISTOSCOPE_VERBOSE=1 also shows the diagnostics of the image decoders and the OpenCL driver.\n";
     return text;
 }
 
 int failWith(const QString& message, int exitCode) {
     QString line = message;
     line.replace('\n', ' ');
-    std::fprintf(stderr, "histoscope-cli: %s\n", line.toLocal8Bit().constData());
+    std::fprintf(errorStream, "histoscope-cli: %s\n", line.toLocal8Bit().constData());
+    std::fflush(errorStream);
     return exitCode;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    qInstallMessageHandler(quietMessages);
+    errorStream = divertLibraryDiagnostics();
     QCoreApplication application(argc, argv);  // image-format plugins load through the application
     QCoreApplication::setApplicationName("histoscope-cli");
     QCoreApplication::setApplicationVersion(HISTOSCOPE_VERSION);

@@ -51,15 +51,19 @@ std::pair<int, int> binValueRange(int bin, int bins) {
 }
 
 void writeFileAtomically(const QString& path, const QByteArray& data) {
+    const auto failed = [&](const QString& reason) {
+        return InputError((path + ": cannot write: " + reason).toStdString());
+    };
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        throw InputError((path + ": cannot write: " + file.errorString()).toStdString());
-    if (file.write(data) != data.size()) {
+    if (!file.open(QIODevice::WriteOnly)) throw failed(file.errorString());
+    // Flushing before commit() surfaces the system's reason (disk full, file too large), which commit()
+    // loses.
+    if (file.write(data) != data.size() || !file.flush()) {
         const QString reason = file.errorString();
         file.cancelWriting();
-        throw InputError((path + ": cannot write: " + reason).toStdString());
+        throw failed(reason);
     }
-    if (!file.commit()) throw InputError((path + ": cannot write: " + file.errorString()).toStdString());
+    if (!file.commit()) throw failed(file.errorString());
 }
 
 QJsonObject histogramJson(const histogram::Histogram& histogram) {

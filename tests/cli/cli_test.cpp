@@ -1,0 +1,409 @@
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QImage>
+#include <QImageWriter>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <algorithm>
+#include <array>
+
+#include "ops/histogram/histogram.hpp"
+#include "runtime/device_info.hpp"
+
+namespace hs {
+namespace {
+
+struct Outcome {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+
+    QJsonObject json() const {
+        QJsonParseError error;
+        const QJsonDocument document = QJsonDocument::fromJson(out, &error);
+        EXPECT_EQ(error.error, QJsonParseError::NoError) << error.errorString().toStdString() << "\n"
+                                                         << out.toStdString();
+        return document.object();
+    }
+};
+
+// The test's own environment (ctest sets POCL_DEVICES and a private HISTOSCOPE_CACHE_DIR) plus `changes`;
+// an empty value removes the variable.
+Outcome runCli(const QStringList& arguments, const std::vector<std::pair<QString, QString>>& changes = {}) {
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove("HISTOSCOPE_DEVICE");
+    for (const auto& [name, value] : changes) {
+        if (value.isEmpty())
+            environment.remove(name);
+        else
+            environment.insert(name, value);
+    }
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(HISTOSCOPE_CLI, arguments);
+    EXPECT_TRUE(process.waitForFinished(300'000)) << arguments.join(' ').toStdString();
+    EXPECT_EQ(process.exitStatus(), QProcess::NormalExit) << "crashed: " << arguments.join(' ').toStdString();
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+// The histogram of the contract, counted here without the engine.
+using Counts = std::array<std::vector<std::uint64_t>, 5>;
+
+Counts countByHand(const QImage& image, int bins) {
+    Counts counts;
+    for (auto& channel : counts) channel.assign(static_cast<std::size_t>(bins), 0);
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            const int luma = (299 * c.red() + 587 * c.green() + 114 * c.blue() + 500) / 1000;
+            const int values[] = {c.red(), c.green(), c.blue(), c.alpha(), luma};
+            for (std::size_t i = 0; i < 5; ++i) ++counts[i][static_cast<std::size_t>(values[i] * bins / 256)];
+        }
+    }
+    return counts;
+}
+
+constexpr const char* kChannelKeys[] = {"r", "g", "b", "a", "luma"};
+
+class Cli : public ::testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        directory_ = new QTemporaryDir;
+        image_ = new QImage(97, 61, QImage::Format_RGBA8888);
+        std::uint32_t state = 2024;
+        for (int y = 0; y < image_->height(); ++y) {
+            for (int x = 0; x < image_->width(); ++x) {
+                state = state * 1664525u + 1013904223u;
+                // Mostly noise, with a flat area so some bins hold many pixels.
+                const bool flat = x < 20 && y < 20;
+                image_->setPixelColor(
+                    x, y,
+                    flat ? QColor(200, 100, 50, 255)
+                         : QColor(state >> 24, (state >> 16) & 0xFF, (state >> 8) & 0xFF, (x * 3 + y) % 256));
+            }
+        }
+        imagePath_ = new QString(directory_->filePath("noise.png"));
+        ASSERT_TRUE(QImageWriter(*imagePath_, "png").write(*image_));
+        devices_ = new std::vector<DeviceInfo>(enumerateDevices());
+    }
+    static void TearDownTestSuite() {
+        delete directory_;
+        delete image_;
+        delete imagePath_;
+        delete devices_;
+    }
+
+    static const QString& imagePath() { return *imagePath_; }
+    static const QImage& image() { return *image_; }
+    static const std::vector<DeviceInfo>& devices() { return *devices_; }
+    static QString tempPath(const QString& name) { return directory_->filePath(name); }
+
+    static void expectHistograms(const QJsonObject& histograms, int bins) {
+        const Counts expected = countByHand(image(), bins);
+        for (std::size_t c = 0; c < 5; ++c) {
+            const QJsonArray counts = histograms[kChannelKeys[c]].toArray();
+            ASSERT_EQ(counts.size(), bins) << kChannelKeys[c];
+            for (int b = 0; b < bins; ++b)
+                ASSERT_EQ(counts[b].toInteger(),
+                          static_cast<qint64>(expected[c][static_cast<std::size_t>(b)]))
+                    << kChannelKeys[c] << " bin " << b;
+        }
+    }
+
+    // A strategy that builds OpenCL programs (the registry is iterated, never named here).
+    static const histogram::Strategy* deviceStrategy() {
+        for (const auto* strategy : histogram::strategies()) {
+            if (strategy->runsOnDevice() && strategy->kernelBuild(devices().front(), {}) &&
+                strategy->supported(&devices().front(), {}).ok)
+                return strategy;
+        }
+        return nullptr;
+    }
+
+  private:
+    static inline QTemporaryDir* directory_ = nullptr;
+    static inline QImage* image_ = nullptr;
+    static inline QString* imagePath_ = nullptr;
+    static inline std::vector<DeviceInfo>* devices_ = nullptr;
+};
+
+void expectOneErrorLine(const Outcome& outcome, int exitCode, const QString& mentioned) {
+    EXPECT_EQ(outcome.exitCode, exitCode) << outcome.err.toStdString();
+    EXPECT_EQ(outcome.err.count('\n'), 1) << outcome.err.toStdString();
+    EXPECT_TRUE(outcome.err.endsWith('\n')) << outcome.err.toStdString();
+    EXPECT_TRUE(outcome.err.contains(mentioned.toUtf8()))
+        << outcome.err.toStdString() << " lacks " << mentioned.toStdString();
+    EXPECT_TRUE(outcome.out.isEmpty()) << outcome.out.toStdString();
+}
+
+TEST_F(Cli, HistogramJsonHasTheContractShape) {
+    const Outcome outcome =
+        runCli({"histogram", imagePath(), "--json", "--bins", "64", "--strategy", "serial"});
+    ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+    const QJsonObject json = outcome.json();
+    const QJsonObject image = json["image"].toObject();
+    EXPECT_EQ(image["path"].toString(), imagePath());
+    EXPECT_EQ(image["width"].toInt(), 97);
+    EXPECT_EQ(image["height"].toInt(), 61);
+    const QJsonObject device = json["device"].toObject();
+    EXPECT_EQ(device["name"].toString().toStdString(), devices().front().name);
+    EXPECT_EQ(device["platform"].toString().toStdString(), devices().front().platformName);
+    EXPECT_EQ(json["strategy"].toString(), "serial");
+    EXPECT_EQ(json["bins"].toInt(), 64);
+    EXPECT_EQ(json["histograms"].toObject().keys(), (QStringList{"a", "b", "g", "luma", "r"}));
+    expectHistograms(json["histograms"].toObject(), 64);
+    const QJsonArray timings = json["timings"].toArray();
+    ASSERT_FALSE(timings.isEmpty());
+    for (const auto& value : timings) {
+        const QJsonObject timing = value.toObject();
+        for (const char* key : {"stage", "name", "queued_ns", "submit_ns", "start_ns", "end_ns", "run"})
+            EXPECT_TRUE(timing.contains(key)) << key;
+        EXPECT_LE(timing["start_ns"].toInteger(), timing["end_ns"].toInteger());
+    }
+    EXPECT_TRUE(json["program_cache"].toObject().contains("hits"));
+    EXPECT_TRUE(json["program_cache"].toObject().contains("misses"));
+}
+
+TEST_F(Cli, EveryStrategyMatchesAnIndependentCount) {
+    ASSERT_GE(histogram::strategies().size(), 1u);
+    for (const auto* strategy : histogram::strategies()) {
+        const QString name =
+            QString::fromUtf8(strategy->name().data(), static_cast<qsizetype>(strategy->name().size()));
+        SCOPED_TRACE(name.toStdString());
+        if (!strategy->supported(&devices().front(), {7}).ok) {
+            const Outcome refused = runCli({"histogram", imagePath(), "--strategy", name, "--bins", "7"});
+            expectOneErrorLine(refused, 4, "unsupported");
+            continue;
+        }
+        const Outcome outcome =
+            runCli({"histogram", imagePath(), "--json", "--strategy", name, "--bins", "7"});
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+        const QJsonObject json = outcome.json();
+        expectHistograms(json["histograms"].toObject(), 7);
+        if (name != "auto") {
+            EXPECT_EQ(json["strategy"].toString(), name);
+        }
+    }
+}
+
+TEST_F(Cli, DefaultStrategyCoversOneAndAllBins) {
+    for (const int bins : {1, 256}) {
+        const Outcome outcome = runCli({"histogram", imagePath(), "--json", "--bins", QString::number(bins)});
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+        const QJsonObject json = outcome.json();
+        expectHistograms(json["histograms"].toObject(), bins);
+        EXPECT_EQ(json["requested_strategy"].toString(), "auto");
+        EXPECT_NE(json["strategy"].toString(), "auto") << "auto reports the strategy it chose";
+    }
+}
+
+TEST_F(Cli, RepeatGivesPerRunTimingsAndASummary) {
+    const auto* strategy = deviceStrategy();
+    ASSERT_NE(strategy, nullptr) << "no device strategy with an OpenCL program in the registry";
+    const Outcome outcome = runCli({"histogram", imagePath(), "--json", "--repeat", "4", "--strategy",
+                                    QString::fromUtf8(strategy->name().data())});
+    ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+    const QJsonObject json = outcome.json();
+    std::array<qint64, 4> kernelNs{};
+    for (const auto& value : json["timings"].toArray()) {
+        const QJsonObject timing = value.toObject();
+        const int run = timing["run"].toInt(-1);
+        ASSERT_TRUE(run >= 0 && run < 4) << run;
+        if (timing["stage"] == "kernel")
+            kernelNs[static_cast<std::size_t>(run)] +=
+                timing["end_ns"].toInteger() - timing["start_ns"].toInteger();
+    }
+    std::sort(kernelNs.begin(), kernelNs.end());
+    const QJsonObject summary = json["summary"].toObject();
+    EXPECT_EQ(summary["runs"].toInt(), 4);
+    const QJsonObject kernel = summary["kernel_ns"].toObject();
+    EXPECT_GT(kernelNs[0], 0);
+    EXPECT_EQ(kernel["min"].toInteger(), kernelNs[0]);
+    EXPECT_EQ(kernel["median"].toInteger(), kernelNs[1]);  // nearest rank of 4
+    EXPECT_EQ(kernel["max"].toInteger(), kernelNs[3]);
+}
+
+TEST_F(Cli, CsvAndTableOutputs) {
+    const Outcome csv = runCli({"histogram", imagePath(), "--csv", "--bins", "5", "--strategy", "serial"});
+    ASSERT_EQ(csv.exitCode, 0) << csv.err.toStdString();
+    const QList<QByteArray> lines = csv.out.trimmed().split('\n');
+    ASSERT_EQ(lines.size(), 6);
+    EXPECT_EQ(lines[0], "bin,lower,upper,r,g,b,a,luma");
+    const Counts expected = countByHand(image(), 5);
+    for (int b = 0; b < 5; ++b) {
+        const QList<QByteArray> fields = lines[b + 1].split(',');
+        ASSERT_EQ(fields.size(), 8);
+        for (std::size_t c = 0; c < 5; ++c)
+            EXPECT_EQ(fields[static_cast<int>(c) + 3].toULongLong(),
+                      expected[c][static_cast<std::size_t>(b)]);
+    }
+
+    const Outcome table = runCli({"histogram", imagePath(), "--bins", "4", "--strategy", "serial"});
+    ASSERT_EQ(table.exitCode, 0) << table.err.toStdString();
+    EXPECT_TRUE(table.out.contains(QByteArray::fromStdString(devices().front().name)));
+    EXPECT_TRUE(table.out.contains("192-255"));
+    EXPECT_TRUE(table.err.isEmpty()) << table.err.toStdString();
+}
+
+TEST_F(Cli, UsageErrorsExitWithTwo) {
+    const std::vector<std::pair<QStringList, QString>> cases{
+        {{}, "no command"},
+        {{"frobnicate"}, "frobnicate"},
+        {{"histogram"}, "histogram"},
+        {{"histogram", imagePath(), "--bins", "0"}, "--bins"},
+        {{"histogram", imagePath(), "--bins", "257"}, "--bins"},
+        {{"histogram", imagePath(), "--repeat", "zero"}, "--repeat"},
+        {{"histogram", imagePath(), "--strategy", "no-such-strategy"}, "no-such-strategy"},
+        {{"histogram", imagePath(), "--json", "--csv"}, "--csv"},
+        {{"histogram", imagePath(), "--frobnicate"}, "frobnicate"},
+        {{"devices", "extra"}, "devices"},
+    };
+    for (const auto& [arguments, mentioned] : cases) {
+        SCOPED_TRACE(arguments.join(' ').toStdString());
+        expectOneErrorLine(runCli(arguments), 2, mentioned);
+    }
+}
+
+TEST_F(Cli, InputErrorsExitWithThreeAndNameTheFile) {
+    const QString missing = tempPath("missing.png");
+    const QString text = tempPath("text.png");
+    const QString truncated = tempPath("truncated.png");
+    QFile textFile(text);
+    ASSERT_TRUE(textFile.open(QIODevice::WriteOnly));
+    textFile.write("just words\n");
+    textFile.close();
+    QFile whole(imagePath());
+    ASSERT_TRUE(whole.open(QIODevice::ReadOnly));
+    QFile cut(truncated);
+    ASSERT_TRUE(cut.open(QIODevice::WriteOnly));
+    cut.write(whole.readAll().left(2000));
+    cut.close();
+    for (const QString& file : {missing, text, truncated}) {
+        SCOPED_TRACE(file.toStdString());
+        expectOneErrorLine(runCli({"histogram", file, "--json"}), 3, file);
+    }
+}
+
+TEST_F(Cli, OpenClErrorsExitWithFourAndNameTheDevice) {
+    expectOneErrorLine(runCli({"histogram", imagePath(), "--device", "7:0"}), 4, "7:0");
+    expectOneErrorLine(runCli({"histogram", imagePath(), "--device", "no-such-device"}), 4, "no-such-device");
+    expectOneErrorLine(runCli({"histogram", imagePath()}, {{"HISTOSCOPE_DEVICE", "bogus-gpu"}}), 4,
+                       "bogus-gpu");
+    // An ICD loader that finds no vendor files: no platform, no device.
+    QTemporaryDir noVendors;
+    expectOneErrorLine(runCli({"histogram", imagePath()}, {{"OCL_ICD_VENDORS", noVendors.path()}}), 4,
+                       "no OpenCL device");
+}
+
+TEST_F(Cli, DeviceSelection) {
+    ASSERT_GE(devices().size(), 2u) << "the tests run with POCL_DEVICES='pthread pthread'";
+    const auto selected = [](const QStringList& extra,
+                             const std::vector<std::pair<QString, QString>>& env = {}) {
+        const Outcome outcome = runCli(
+            QStringList{"histogram", imagePath(), "--json", "--strategy", "serial", "--bins", "2"} + extra,
+            env);
+        EXPECT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+        return outcome.json()["device"].toObject()["selector"].toString();
+    };
+    EXPECT_EQ(selected({"--device", "0:1"}), "0:1");
+    EXPECT_EQ(selected({"--device", "0:0"}), "0:0");
+    // A case-changed piece of the name picks the first device whose name holds it.
+    const QString name = QString::fromStdString(devices()[1].name);
+    const QString piece = name.mid(name.size() / 3, name.size() / 3).toUpper();
+    const auto first = std::find_if(devices().begin(), devices().end(), [&](const DeviceInfo& d) {
+        return QString::fromStdString(d.name).contains(piece, Qt::CaseInsensitive);
+    });
+    EXPECT_EQ(selected({"--device", piece}), QString::fromStdString(first->selector()));
+    EXPECT_EQ(selected({}, {{"HISTOSCOPE_DEVICE", "0:1"}}), "0:1");
+    EXPECT_EQ(selected({"--device", "0:0"}, {{"HISTOSCOPE_DEVICE", "0:1"}}), "0:0") << "--device wins";
+}
+
+TEST_F(Cli, DevicesListsEveryPoclDevice) {
+    for (const auto& [poclDevices, count] : {std::pair{"pthread pthread", 2}, {"pthread", 1}}) {
+        SCOPED_TRACE(poclDevices);
+        const Outcome outcome = runCli({"devices", "--json"}, {{"POCL_DEVICES", poclDevices}});
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+        const QJsonArray listed = outcome.json()["devices"].toArray();
+        ASSERT_EQ(listed.size(), count);
+        for (int i = 0; i < count; ++i) {
+            const QJsonObject device = listed[i].toObject();
+            const DeviceInfo& known = devices()[static_cast<std::size_t>(i)];
+            EXPECT_EQ(device["selector"].toString().toStdString(), known.selector());
+            EXPECT_EQ(device["name"].toString().toStdString(), known.name);
+            EXPECT_EQ(device["driver"].toString().toStdString(), known.driverVersion);
+            EXPECT_EQ(device["opencl_c"].toString().toStdString(), known.openclCVersion);
+            EXPECT_EQ(device["compute_units"].toInteger(), static_cast<qint64>(known.computeUnits));
+            EXPECT_EQ(device["local_mem_bytes"].toInteger(), static_cast<qint64>(known.localMemBytes));
+            EXPECT_EQ(device["max_work_group_size"].toInteger(), static_cast<qint64>(known.maxWorkGroupSize));
+            EXPECT_EQ(device["extensions"].toArray().size(), static_cast<qsizetype>(known.extensions.size()));
+        }
+    }
+    const Outcome plain = runCli({"devices"});
+    ASSERT_EQ(plain.exitCode, 0);
+    EXPECT_TRUE(plain.out.contains("0:1"));
+    EXPECT_TRUE(plain.out.contains("max work-group size"));
+}
+
+TEST_F(Cli, StrategiesListsTheRegistryWithSupport) {
+    const Outcome outcome = runCli({"strategies", "--json", "--device", "0:1", "--bins", "64"});
+    ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+    const QJsonObject json = outcome.json();
+    EXPECT_EQ(json["device"].toObject()["selector"].toString(), "0:1");
+    const QJsonArray listed = json["strategies"].toArray();
+    const auto& registry = histogram::strategies();
+    ASSERT_EQ(listed.size(), static_cast<qsizetype>(registry.size()));
+    for (std::size_t i = 0; i < registry.size(); ++i) {
+        const QJsonObject entry = listed[static_cast<qsizetype>(i)].toObject();
+        const auto support = registry[i]->supported(&devices()[1], {64});
+        EXPECT_EQ(entry["name"].toString().toStdString(), std::string(registry[i]->name()));
+        EXPECT_EQ(entry["description"].toString().toStdString(), std::string(registry[i]->description()));
+        EXPECT_EQ(entry["supported"].toBool(), support.ok);
+        EXPECT_EQ(entry["reason"].toString().toStdString(), support.reason);
+    }
+    const Outcome table = runCli({"strategies"});
+    ASSERT_EQ(table.exitCode, 0);
+    for (const auto* strategy : registry) EXPECT_TRUE(table.out.contains(strategy->name().data()));
+}
+
+TEST_F(Cli, ProgramCacheHitsOnTheSecondStartAndMissesOnNewOptions) {
+    const auto* strategy = deviceStrategy();
+    ASSERT_NE(strategy, nullptr) << "no device strategy with an OpenCL program in the registry";
+    QTemporaryDir cache;
+    const std::vector<std::pair<QString, QString>> env{{"HISTOSCOPE_CACHE_DIR", cache.path()}};
+    const auto cacheStats = [&](const QString& bins) {
+        const Outcome outcome = runCli({"histogram", imagePath(), "--json", "--bins", bins, "--strategy",
+                                        QString::fromUtf8(strategy->name().data())},
+                                       env);
+        EXPECT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+        const QJsonObject json = outcome.json();
+        expectHistograms(json["histograms"].toObject(), bins.toInt());
+        const QJsonObject stats = json["program_cache"].toObject();
+        return std::pair{stats["hits"].toInteger(), stats["misses"].toInteger()};
+    };
+    const auto [firstHits, firstMisses] = cacheStats("64");
+    EXPECT_EQ(firstHits, 0);
+    EXPECT_GT(firstMisses, 0);
+    const auto [secondHits, secondMisses] = cacheStats("64");
+    EXPECT_GT(secondHits, 0);
+    EXPECT_EQ(secondMisses, 0);
+    const auto [otherHits, otherMisses] = cacheStats("32");
+    EXPECT_GT(otherMisses, 0) << "a different --bins builds a different program";
+    EXPECT_EQ(otherHits, 0);
+}
+
+TEST_F(Cli, HelpExitsWithZero) {
+    const Outcome overview = runCli({"--help"});
+    EXPECT_EQ(overview.exitCode, 0);
+    for (const char* command : {"devices", "strategies", "histogram"})
+        EXPECT_TRUE(overview.out.contains(command));
+    const Outcome histogramHelp = runCli({"histogram", "--help"});
+    EXPECT_EQ(histogramHelp.exitCode, 0);
+    EXPECT_TRUE(histogramHelp.out.contains("--repeat"));
+}
+
+}  // namespace
+}  // namespace hs
