@@ -1,0 +1,131 @@
+// Rotation (linear, nearest) and convolution (3x3, 5x5, 15x15 Gaussians) per strategy. Device time is the sum
+// of the operation's device commands (kernels, and the buffer-to-image copy of the image strategies, which a
+// pipeline pays too); host transfers are excluded. GB/s counts the bytes read plus the bytes written (input +
+// output image), and the ratio is to the copy kernel moving the same bytes in the same run.
+//
+// Both operations run the same instructions whatever the pixel values, so they are measured on one pattern
+// per size (the first selected one) and on raw inputs.
+#include <cstdio>
+
+#include "bench/inputs.hpp"
+#include "bench/suite.hpp"
+#include "ops/convolve/convolve.hpp"
+#include "ops/rotate/rotate.hpp"
+#include "runtime/error.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::bench {
+
+namespace {
+
+constexpr double kAngleDegrees = 33.3;
+constexpr int kFilterSizes[] = {3, 5, 15};
+
+bool measuredOn(const Options& options, const Input& input) {
+    if (options.raw) return true;
+    for (const auto& pattern : patternNames()) {
+        if (Options::selected(options.patterns, pattern)) return pattern == input.name;
+    }
+    return false;
+}
+
+// The operation's device work: kernels and device-side copies, not host transfers.
+std::vector<Timing> deviceWork(std::vector<Timing> timings) {
+    for (auto& timing : timings) {
+        if (timing.stage == Stage::Other) timing.stage = Stage::Kernel;
+    }
+    return timings;
+}
+
+Measurement newRow(const std::string& suite, std::string subject, const Input& input) {
+    Measurement row;
+    row.suite = suite;
+    row.subject = std::move(subject);
+    row.input = input.name;
+    row.bytes = 2 * input.image.byteCount();
+    row.clock = "device";
+    row.extra["image_bytes"] = static_cast<double>(input.image.byteCount());
+    return row;
+}
+
+// Measures `run` into `row` and compares it with the copy kernel; an Error skips the row with its message.
+void measureInto(SuiteContext& context, Input& input, Measurement& row,
+                 const std::function<std::vector<Timing>()>& run) {
+    try {
+        row.stats = measureDevice(context.options.repetitions, [&] { return deviceWork(run()); });
+        const auto& copy = context.baselines->copy(input.image.byteCount());
+        const double ratio = row.gbps() / gigabytesPerSecond(2 * input.image.byteCount(), copy.medianNs);
+        row.extra["copy_ratio"] = ratio;
+        char text[48];
+        std::snprintf(text, sizeof text, "%.3f x copy", ratio);
+        row.detail = text + (row.detail.empty() ? "" : "; " + row.detail);
+    } catch (const Error& error) {
+        row.stats.reset();
+        row.extra.erase("copy_ratio");
+        row.detail = error.what();
+    }
+}
+
+// Why a row cannot be measured (no device, or the strategy cannot run on this input); empty when it can.
+std::string skipReason(const SuiteContext& context,
+                       const std::function<pipeline::Support(const DeviceInfo&)>& support) {
+    if (context.device == nullptr) return context.deviceProblem;
+    return support(context.device->info()).reason;
+}
+
+void runRotation(SuiteContext& context, Input& input) {
+    if (!measuredOn(context.options, input)) return;
+    for (const auto* strategy : rotate::strategies()) {
+        if (!Options::selected(context.options.strategies, std::string(strategy->name()))) continue;
+        for (const auto mode : {rotate::FilterMode::Linear, rotate::FilterMode::Nearest}) {
+            auto row = newRow("rotate",
+                              std::string(strategy->name()) + " " + std::string(rotate::filterModeName(mode)),
+                              input);
+            row.extra["angle_degrees"] = kAngleDegrees;
+            row.detail = skipReason(context, [&](const DeviceInfo& device) {
+                return strategy->supported(device, input.image.width, input.image.height);
+            });
+            if (row.detail.empty()) {
+                const rotate::Params params{kAngleDegrees, mode};
+                row.detail = strategy->kernelBuild(context.device->info(), params).options;
+                measureInto(context, input, row, [&] {
+                    return rotate::rotate(*context.device, input.pixels, params, *strategy).timings;
+                });
+            }
+            context.report.add(std::move(row));
+        }
+    }
+}
+
+void runConvolution(SuiteContext& context, Input& input) {
+    if (!measuredOn(context.options, input)) return;
+    for (const int size : kFilterSizes) {
+        const auto filter = convolve::gaussianFilter(size / 6.0, size);
+        for (const auto* strategy : convolve::strategies()) {
+            if (!Options::selected(context.options.strategies, std::string(strategy->name()))) continue;
+            auto row = newRow(
+                "convolve",
+                std::string(strategy->name()) + " " + std::to_string(size) + "x" + std::to_string(size),
+                input);
+            row.extra["filter_size"] = size;
+            row.detail = skipReason(context, [&](const DeviceInfo& device) {
+                return strategy->supported(device, filter, input.image.width, input.image.height);
+            });
+            if (row.detail.empty()) {
+                row.detail =
+                    filter.label + ", " + strategy->kernelBuild(context.device->info(), filter).options;
+                measureInto(context, input, row, [&] {
+                    return convolve::convolve(*context.device, input.pixels, filter, *strategy).timings;
+                });
+            }
+            context.report.add(std::move(row));
+        }
+    }
+}
+
+const RegisterSuite rotationSuite("rotate", runRotation);
+const RegisterSuite convolutionSuite("convolve", runConvolution);
+
+}  // namespace
+
+}  // namespace hs::bench
