@@ -1,0 +1,26 @@
+// histoscope-cli convolve IMAGE --filter NAME|FILE [--strategy S] --out OUT [--json]
+#include "commands/pipeline_command.hpp"
+
+namespace hs::cli::transform {
+
+namespace {
+
+int run(const QStringList& arguments) {
+    const QString command = "convolve";
+    ArgumentParser parser(command,
+                          "Filters an image on an OpenCL device (a correlation like OpenCV's filter2D, edges "
+                          "clamped, alpha kept).");
+    addImageInOut(parser);
+    addConvolutionOptions(parser, "strategy");
+    if (!parser.parse(arguments)) return 0;
+    pipeline::Spec spec;
+    spec.convolution = convolutionFrom(parser, command, "strategy");
+    return runSpec(parser, command, spec);
+}
+
+[[maybe_unused]] const bool registered = registerCommand(
+    {"convolve", "IMAGE --filter NAME|FILE [--strategy S] --out OUT [--json]", "filter an image", run});
+
+}  // namespace
+
+}  // namespace hs::cli::transform

@@ -1,0 +1,204 @@
+// histoscope-cli pipeline IMAGE [--angle DEG] [--filter NAME|FILE] [--histogram-strategy S] --out OUT
+// [--json], and the parts rotate and convolve share with it.
+#include "commands/pipeline_command.hpp"
+
+#include <QJsonArray>
+#include <cmath>
+
+#include "image/pixel_source.hpp"
+#include "io/export.hpp"
+#include "io/image_io.hpp"
+#include "runtime/error.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::cli::transform {
+
+namespace {
+
+QString text(std::string_view value) {
+    return QString::fromUtf8(value.data(), static_cast<qsizetype>(value.size()));
+}
+
+std::string required(const ArgumentParser& parser, const QString& command, const QString& option,
+                     const QString& form) {
+    if (!parser.isSet(option) || parser.value(option).isEmpty())
+        throw UsageError((command + ": --" + option + " " + form + " is required (see 'histoscope-cli " +
+                          command + " --help')")
+                             .toStdString());
+    return parser.value(option).toStdString();
+}
+
+// "a, b, c" from a strategy registry.
+template <typename Strategies>
+QString namesOf(const Strategies& strategies) {
+    QStringList names;
+    for (const auto* strategy : strategies) names += text(strategy->name());
+    return names.join(", ");
+}
+
+QJsonObject stageJson(const pipeline::StageReport& report, const pipeline::Spec& spec) {
+    QJsonObject object{{"stage", text(report.stage)}};
+    if (!report.strategy.empty()) object["strategy"] = text(report.strategy);
+    if (!report.note.empty()) object["note"] = text(report.note);
+    if (report.stage == "rotate") {
+        object["requested_strategy"] = text(spec.rotation->strategy->name());
+        object["angle_degrees"] = spec.rotation->params.angleDegrees;
+        object["filter_mode"] = text(rotate::filterModeName(spec.rotation->params.filterMode));
+    } else if (report.stage == "convolve") {
+        const auto& filter = spec.convolution->filter;
+        object["requested_strategy"] = text(spec.convolution->strategy->name());
+        object["filter"] = QJsonObject{{"label", text(filter.label)},
+                                       {"width", filter.width},
+                                       {"height", filter.height},
+                                       {"integer", filter.isInteger()}};
+    } else if (report.stage == "histogram") {
+        object["requested_strategy"] = text(spec.histogram->strategy->name());
+        object["bins"] = spec.histogram->params.bins;
+    }
+    return object;
+}
+
+QString milliseconds(std::uint64_t ns) {
+    return QString::number(static_cast<double>(ns) / 1e6, 'f', 3) + " ms";
+}
+
+QString summary(const QString& path, const ImageRGBA8& image, const QString& out, const DeviceInfo& device,
+                pipeline::Result& result, const pipeline::Spec& spec) {
+    QString lines = QString("image     %1 (%2x%3)\n").arg(path).arg(image.width).arg(image.height);
+    lines += "device    " + text(device.selector()) + "  " + text(device.name) + " (" +
+             text(device.platformName) + ")\n";
+    for (const auto& report : result.stages) {
+        if (report.strategy.empty()) continue;
+        QString what;
+        if (report.stage == "rotate")
+            what = QString("%1 degrees, %2")
+                       .arg(spec.rotation->params.angleDegrees)
+                       .arg(text(rotate::filterModeName(spec.rotation->params.filterMode)));
+        else if (report.stage == "convolve")
+            what = text(spec.convolution->filter.label);
+        else
+            what = QString("%1 bins (the counts: --json)").arg(spec.histogram->params.bins);
+        lines += QString("%1 %2 %3\n").arg(text(report.stage), -9).arg(text(report.strategy), -15).arg(what);
+        if (!report.note.empty()) lines += "note      " + text(report.note) + "\n";
+    }
+    lines += "timings\n";
+    for (const auto& timing : result.timings())
+        lines += QString("  %1 %2 %3\n")
+                     .arg(text(stageName(timing.stage)), -9)
+                     .arg(text(timing.name), -36)
+                     .arg(milliseconds(timing.durationNs()), 12);
+    lines += QString("wrote     %1 (%2x%3)\n").arg(out).arg(result.image.width()).arg(result.image.height());
+    return lines;
+}
+
+}  // namespace
+
+void addImageInOut(ArgumentParser& parser) {
+    parser.addPositional("IMAGE", "PNG, JPEG, BMP, GIF, TIFF or WebP file.");
+    parser.addOption("out", "OUT",
+                     "Where to write the processed image (png, jpg, bmp, tif, webp; required).");
+    parser.addOption("device", "SEL",
+                     "Device: P:D or part of its name (default: $HISTOSCOPE_DEVICE, a GPU, the first).");
+    parser.addFlag("json", "Print one JSON object (stages, device, timings).");
+}
+
+void addRotationOptions(ArgumentParser& parser, const QString& strategyOption) {
+    parser.addOption(
+        "angle", "DEG",
+        "Rotation about the centre in degrees, counter-clockwise on screen (negative: --angle=-45).");
+    parser.addOption("filter-mode", "MODE", "linear or nearest.", "linear");
+    parser.addOption(strategyOption, "S", "Rotation strategy: " + namesOf(rotate::strategies()) + ".",
+                     "image-sampler");
+}
+
+void addConvolutionOptions(ArgumentParser& parser, const QString& strategyOption) {
+    parser.addOption("filter", "NAME|FILE",
+                     "Filter: " + text(convolve::filterSpecHelp()) +
+                         " (rows of numbers, optional last line '/ DIVISOR').");
+    parser.addOption(strategyOption, "S", "Convolution strategy: " + namesOf(convolve::strategies()) + ".",
+                     "local-tiled");
+}
+
+pipeline::RotateStage rotationFrom(const ArgumentParser& parser, const QString& command,
+                                   const QString& strategyOption) {
+    const QString angleText = QString::fromStdString(required(parser, command, "angle", "DEG"));
+    bool ok = false;
+    const double angle = angleText.toDouble(&ok);
+    if (!ok || !std::isfinite(angle))
+        throw UsageError(
+            (command + ": --angle expects a number of degrees, got '" + angleText + "'").toStdString());
+    const auto mode = rotate::parseFilterMode(parser.value("filter-mode").toStdString());
+    return {{angle, mode}, &rotate::findStrategy(parser.value(strategyOption).toStdString())};
+}
+
+pipeline::ConvolveStage convolutionFrom(const ArgumentParser& parser, const QString& command,
+                                        const QString& strategyOption) {
+    const std::string spec = required(parser, command, "filter", "NAME|FILE");
+    const auto& strategy = convolve::findStrategy(parser.value(strategyOption).toStdString());
+    return {convolve::filterFromSpec(spec), &strategy};
+}
+
+int runSpec(const ArgumentParser& parser, const QString& command, const pipeline::Spec& spec) {
+    const QString out = QString::fromStdString(required(parser, command, "out", "OUT"));
+    const QString path = parser.positional(0);
+    const ImageRGBA8 image = io::loadImage(path);
+    Runtime runtime;
+    DeviceContext& device = runtime.open(parser.value("device").toStdString());
+    PixelSource pixels(image);
+    pipeline::Result result = pipeline::runPipeline(device, pixels, spec);
+    io::saveImage(out, result.readBack());
+
+    if (!parser.isSet("json")) {
+        printText(summary(path, image, out, device.info(), result, spec));
+        return 0;
+    }
+    QJsonArray stages;
+    for (const auto& report : result.stages) stages.append(stageJson(report, spec));
+    QJsonObject object{
+        {"image", QJsonObject{{"path", path}, {"width", image.width}, {"height", image.height}}},
+        {"output",
+         QJsonObject{{"path", out}, {"width", result.image.width()}, {"height", result.image.height()}}},
+        {"device", io::deviceJson(device.info())},
+        {"stages", stages},
+        {"timings", io::timingsJson(result.timings())},
+    };
+    if (result.histogram) {
+        object["bins"] = result.histogram->bins;
+        object["histograms"] = io::histogramJson(*result.histogram);
+    }
+    printJson(object);
+    return 0;
+}
+
+namespace {
+
+int runPipelineCommand(const QStringList& arguments) {
+    const QString command = "pipeline";
+    ArgumentParser parser(
+        command,
+        "Runs image -> rotate -> convolve -> histogram on an OpenCL device, the pixels staying on "
+        "the device between stages; rotate and convolve run when their options are given.");
+    addImageInOut(parser);
+    addRotationOptions(parser, "rotate-strategy");
+    addConvolutionOptions(parser, "convolve-strategy");
+    parser.addOption("histogram-strategy", "S", "Histogram strategy (see 'histoscope-cli strategies').",
+                     "auto");
+    parser.addOption("bins", "N", "Histogram bins, 1..256.", "256");
+    if (!parser.parse(arguments)) return 0;
+    pipeline::Spec spec;
+    if (parser.isSet("angle")) spec.rotation = rotationFrom(parser, command, "rotate-strategy");
+    if (parser.isSet("filter")) spec.convolution = convolutionFrom(parser, command, "convolve-strategy");
+    spec.histogram =
+        pipeline::HistogramStage{{parser.integer("bins", 1, histogram::kMaxBins)},
+                                 &histogram::findStrategy(parser.value("histogram-strategy").toStdString())};
+    return runSpec(parser, command, spec);
+}
+
+[[maybe_unused]] const bool registered = registerCommand(
+    {"pipeline",
+     "IMAGE [--angle DEG] [--filter NAME|FILE] [--histogram-strategy S] [--bins N] --out OUT [--json]",
+     "rotate, convolve and count an image on the device, writing the processed image", runPipelineCommand});
+
+}  // namespace
+
+}  // namespace hs::cli::transform

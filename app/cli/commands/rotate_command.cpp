@@ -1,0 +1,28 @@
+// histoscope-cli rotate IMAGE --angle DEG [--filter-mode linear|nearest] [--strategy S] --out OUT [--json]
+#include "commands/pipeline_command.hpp"
+
+namespace hs::cli::transform {
+
+namespace {
+
+int run(const QStringList& arguments) {
+    const QString command = "rotate";
+    ArgumentParser parser(
+        command,
+        "Rotates an image about its centre on an OpenCL device (the output keeps the input's size; "
+        "what leaves the frame is cut off, what enters is transparent black).");
+    addImageInOut(parser);
+    addRotationOptions(parser, "strategy");
+    if (!parser.parse(arguments)) return 0;
+    pipeline::Spec spec;
+    spec.rotation = rotationFrom(parser, command, "strategy");
+    return runSpec(parser, command, spec);
+}
+
+[[maybe_unused]] const bool registered = registerCommand(
+    {"rotate", "IMAGE --angle DEG [--filter-mode linear|nearest] [--strategy S] --out OUT [--json]",
+     "rotate an image about its centre", run});
+
+}  // namespace
+
+}  // namespace hs::cli::transform

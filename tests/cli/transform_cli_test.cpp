@@ -1,0 +1,196 @@
+// End-to-end tests of rotate, convolve and pipeline: the built histoscope-cli on files, the outputs checked
+// against transformations written out by hand here.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QImage>
+#include <QImageWriter>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <array>
+#include <functional>
+
+namespace hs {
+namespace {
+
+struct Outcome {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Outcome runCli(const QStringList& arguments) {
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove("HISTOSCOPE_DEVICE");
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(HISTOSCOPE_CLI, arguments);
+    EXPECT_TRUE(process.waitForFinished(300'000)) << arguments.join(' ').toStdString();
+    EXPECT_EQ(process.exitStatus(), QProcess::NormalExit) << "crashed: " << arguments.join(' ').toStdString();
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+// Pixel (x, y) of the 6x5 input: all channels differ between pixels, alpha too.
+QColor inputColor(int x, int y) {
+    return QColor(40 * x + y, 200 - 30 * y, 7 * x * y, 255 - 11 * x - 3 * y);
+}
+
+class TransformCli : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        ASSERT_TRUE(directory_.isValid());
+        QImage image(kWidth, kHeight, QImage::Format_RGBA8888);
+        for (int y = 0; y < kHeight; ++y) {
+            for (int x = 0; x < kWidth; ++x) image.setPixelColor(x, y, inputColor(x, y));
+        }
+        ASSERT_TRUE(QImageWriter(path("in.png"), "png").write(image));
+        // Tap (2, 1) of a 3x3 correlation reads the right-hand neighbour: out(x, y) = in(min(x + 1, w - 1),
+        // y).
+        writeText("shift.txt", "# take the right-hand neighbour\n0 0 0\n0 0 2\n0 0 0\n/ 2\n");
+    }
+
+    QString path(const QString& name) const { return directory_.filePath(name); }
+    void writeText(const QString& name, const QByteArray& text) const {
+        QFile file(path(name));
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(text);
+    }
+
+    // The written image equals `expected(x, y)` everywhere.
+    void expectImage(const QString& name, int width, int height,
+                     const std::function<QColor(int, int)>& expected) {
+        const QImage image = QImage(path(name)).convertToFormat(QImage::Format_RGBA8888);
+        ASSERT_EQ(image.width(), width);
+        ASSERT_EQ(image.height(), height);
+        for (int y = 0; y < height; ++y) {
+            for (int x = 0; x < width; ++x)
+                ASSERT_EQ(image.pixelColor(x, y), expected(x, y))
+                    << name.toStdString() << " at " << x << ", " << y;
+        }
+    }
+
+    static constexpr int kWidth = 6;
+    static constexpr int kHeight = 5;
+    QTemporaryDir directory_;
+};
+
+void expectOneErrorLine(const Outcome& outcome, int exitCode, const QString& mentioned) {
+    EXPECT_EQ(outcome.exitCode, exitCode) << outcome.err.toStdString();
+    EXPECT_EQ(outcome.err.count('\n'), 1) << outcome.err.toStdString();
+    EXPECT_TRUE(outcome.err.contains(mentioned.toUtf8()))
+        << outcome.err.toStdString() << " lacks " << mentioned.toStdString();
+    EXPECT_TRUE(outcome.out.isEmpty()) << outcome.out.toStdString();
+}
+
+TEST_F(TransformCli, RotateHalfATurnWithEitherStrategy) {
+    // Half a turn about the centre of any image maps (x, y) to (w - 1 - x, h - 1 - y), whole pixels only.
+    for (const QString strategy : {"image-sampler", "buffer"}) {
+        const Outcome outcome = runCli({"rotate", path("in.png"), "--angle", "180", "--filter-mode",
+                                        "nearest", "--strategy", strategy, "--out", path("half.png")});
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+        EXPECT_TRUE(outcome.out.contains(strategy.toUtf8())) << outcome.out.toStdString();
+        expectImage("half.png", kWidth, kHeight,
+                    [](int x, int y) { return inputColor(kWidth - 1 - x, kHeight - 1 - y); });
+    }
+}
+
+TEST_F(TransformCli, RotateAQuarterTurnLeft) {
+    // 90 degrees counter-clockwise about ((w - 1) / 2, (h - 1) / 2) = (2.5, 2): output (x, y) reads input
+    // (2.5 - (y - 2), 2 + (x - 2.5)) = (4.5 - y, x - 0.5); nearest takes floor(s + 0.5): (5 - y, x). Column
+    // x = 5 would read row 5 of a 5-row input: transparent black.
+    const Outcome outcome = runCli({"rotate", path("in.png"), "--angle=90", "--filter-mode", "nearest",
+                                    "--strategy", "buffer", "--out", path("left.png")});
+    ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+    expectImage("left.png", kWidth, kHeight, [](int x, int y) {
+        const int sx = 5 - y;
+        const int sy = x;
+        const bool inside = sx >= 0 && sx < kWidth && sy >= 0 && sy < kHeight;
+        return inside ? inputColor(sx, sy) : QColor(0, 0, 0, 0);
+    });
+}
+
+TEST_F(TransformCli, ConvolveWithAFilterFile) {
+    for (const QString strategy : {"image-sampler", "buffer-naive", "local-tiled", "separable"}) {
+        const Outcome outcome = runCli({"convolve", path("in.png"), "--filter", path("shift.txt"),
+                                        "--strategy", strategy, "--out", path("shift.png")});
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+        expectImage("shift.png", kWidth, kHeight, [](int x, int y) {
+            const QColor right = inputColor(std::min(x + 1, kWidth - 1), y);
+            return QColor(right.red(), right.green(), right.blue(), inputColor(x, y).alpha());
+        });
+    }
+}
+
+TEST_F(TransformCli, PipelineJsonDescribesEveryStage) {
+    const Outcome outcome = runCli({"pipeline", path("in.png"), "--angle", "180", "--filter-mode", "nearest",
+                                    "--filter", path("shift.txt"), "--histogram-strategy", "serial", "--bins",
+                                    "256", "--out", path("piped.png"), "--json"});
+    ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+    const auto expected = [](int x, int y) {
+        // Half a turn, then the right-hand neighbour (clamped), alpha of the rotated pixel.
+        const int rx = std::min(x + 1, kWidth - 1);
+        const QColor shifted = inputColor(kWidth - 1 - rx, kHeight - 1 - y);
+        return QColor(shifted.red(), shifted.green(), shifted.blue(),
+                      inputColor(kWidth - 1 - x, kHeight - 1 - y).alpha());
+    };
+    expectImage("piped.png", kWidth, kHeight, expected);
+
+    const QJsonObject json = QJsonDocument::fromJson(outcome.out).object();
+    EXPECT_EQ(json["image"].toObject()["width"].toInt(), kWidth);
+    EXPECT_EQ(json["output"].toObject()["path"].toString(), path("piped.png"));
+    const QJsonArray stages = json["stages"].toArray();
+    ASSERT_GE(stages.size(), 3);
+    EXPECT_EQ(stages[0].toObject()["stage"].toString(), "rotate");
+    EXPECT_EQ(stages[0].toObject()["angle_degrees"].toDouble(), 180.0);
+    EXPECT_EQ(stages[1].toObject()["stage"].toString(), "convolve");
+    EXPECT_EQ(stages[1].toObject()["filter"].toObject()["width"].toInt(), 3);
+    EXPECT_EQ(stages[2].toObject()["strategy"].toString(), "serial");
+
+    // The red histogram counts the red values of the processed image.
+    std::array<qint64, 256> red{};
+    for (int y = 0; y < kHeight; ++y) {
+        for (int x = 0; x < kWidth; ++x) ++red[static_cast<std::size_t>(expected(x, y).red())];
+    }
+    const QJsonArray counts = json["histograms"].toObject()["r"].toArray();
+    ASSERT_EQ(counts.size(), 256);
+    for (int v = 0; v < 256; ++v) EXPECT_EQ(counts[v].toInteger(), red[static_cast<std::size_t>(v)]) << v;
+
+    bool sawRotateKernel = false;
+    for (const auto& timing : json["timings"].toArray()) {
+        const QString name = timing.toObject()["name"].toString();
+        sawRotateKernel = sawRotateKernel || name.startsWith("rotate: rotate_");
+        EXPECT_FALSE(name.startsWith("convolve: upload pixels")) << "the pixels stay on the device";
+    }
+    EXPECT_TRUE(sawRotateKernel);
+}
+
+TEST_F(TransformCli, MistakesGiveOneLineAndTheRightExitCode) {
+    writeText("ragged.txt", "1 2 3\n4 5\n");
+    writeText("keep.png", "previous content");
+    const QString in = path("in.png");
+    const QString out = path("keep.png");
+    expectOneErrorLine(runCli({"convolve", in, "--filter", path("none.txt"), "--out", out}), 3,
+                       path("none.txt"));
+    expectOneErrorLine(runCli({"convolve", in, "--filter", path("ragged.txt"), "--out", out}), 3,
+                       path("ragged.txt") + ": line 2");
+    expectOneErrorLine(runCli({"convolve", in, "--filter", "box:99", "--out", out}), 2, "1..15");
+    expectOneErrorLine(runCli({"convolve", in, "--filter", "box", "--strategy", "fft", "--out", out}), 2,
+                       "fft");
+    expectOneErrorLine(runCli({"rotate", in, "--angle", "north", "--out", out}), 2, "--angle");
+    expectOneErrorLine(runCli({"rotate", in, "--angle", "10", "--filter-mode", "cubic", "--out", out}), 2,
+                       "cubic");
+    expectOneErrorLine(runCli({"rotate", in, "--angle", "10"}), 2, "--out");
+    expectOneErrorLine(runCli({"rotate", in, "--out", out}), 2, "--angle");
+    expectOneErrorLine(runCli({"rotate", path("missing.png"), "--angle", "10", "--out", out}), 3,
+                       path("missing.png"));
+    expectOneErrorLine(runCli({"pipeline", in, "--bins", "0", "--out", out}), 2, "--bins");
+    QFile kept(out);
+    ASSERT_TRUE(kept.open(QIODevice::ReadOnly));
+    EXPECT_EQ(kept.readAll(), "previous content") << "a failed command leaves the output file alone";
+}
+
+}  // namespace
+}  // namespace hs
