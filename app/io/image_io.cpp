@@ -95,7 +95,8 @@ void refuseIfTooLarge(const QString& path, std::uint64_t width, std::uint64_t he
 
 // Qt's own limit applies to its intermediate image, which is 8 bytes per pixel for 16-bit files.
 int qtAllocationLimitMiB(std::uint64_t maxDecodedBytes) {
-    const std::uint64_t mib = (maxDecodedBytes * 2 + kMiB - 1) / kMiB;
+    const std::uint64_t doubled = maxDecodedBytes > UINT64_MAX / 2 ? UINT64_MAX - kMiB : maxDecodedBytes * 2;
+    const std::uint64_t mib = (doubled + kMiB - 1) / kMiB;
     return static_cast<int>(std::clamp<std::uint64_t>(mib, 1, INT_MAX));
 }
 

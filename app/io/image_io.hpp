@@ -14,6 +14,8 @@ struct LoadOptions {
     // Default 1 GiB; $HISTOSCOPE_MAX_IMAGE_BYTES overrides the default.
     std::uint64_t maxDecodedBytes = defaultMaxDecodedBytes();
 
+    // 1 GiB, or $HISTOSCOPE_MAX_IMAGE_BYTES (bytes, or with a K/M/G suffix); throws hs::UsageError when that
+    // variable is not a positive byte count.
     static std::uint64_t defaultMaxDecodedBytes();
 };
 
