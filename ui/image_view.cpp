@@ -310,11 +310,11 @@ bool platformHostsOpenGl() {
 
 }  // namespace
 
-ImageView::ImageView(QWidget* parent) : QWidget(parent) {
+ImageView::ImageView(QWidget* parent, Renderer renderer) : QWidget(parent) {
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(200, 150);
-    if (platformHostsOpenGl())
+    if (renderer == Renderer::Automatic && platformHostsOpenGl())
         installCanvas(
             std::make_unique<GlCanvas>(this, [this](const QString& reason) { fallBackToRaster(reason); }));
     else

@@ -26,7 +26,12 @@ class ImageView : public QWidget {
     static constexpr double kMinZoom = 1.0 / 64;
     static constexpr double kMaxZoom = 64;
 
-    explicit ImageView(QWidget* parent = nullptr);
+    enum class Renderer {
+        Automatic,  // OpenGL where the platform can host it
+        Raster,     // always the plain widget
+    };
+
+    explicit ImageView(QWidget* parent = nullptr, Renderer renderer = Renderer::Automatic);
     ~ImageView() override;
 
     // Shows `image` fitted to the view. A null pointer clears the view.
