@@ -212,6 +212,11 @@ TEST_P(RotateStrategy, MatchesTheReference) {
     const Strategy& strategy = findStrategy(GetParam());
     const std::pair<int, int> sizes[] = {{1, 1}, {3, 1}, {1023, 767}, {64, 64}};
     const double angles[] = {0, 1, 33.3, 90, 180, 270, -45};
+    // The buffer kernel interpolates in float: within 1 of the exact reference. A texture unit may quantise
+    // the bilinear weights to 8 bits (NVIDIA's does, in steps of 1/256), which moves a blend of values up to
+    // 255 apart by up to 255/512 per axis; with the output rounding that is up to 2 from the rounded exact
+    // value (seen on an H100 with a 1023x767 noise image at 1, 33.3 and -45 degrees).
+    const int linearTolerance = strategy.name() == "image-sampler" ? 2 : 1;
     for (const auto& [width, height] : sizes) {
         const auto image = noiseImage(width, height, static_cast<unsigned>(width * 31 + height));
         for (const double angle : angles) {
@@ -228,7 +233,7 @@ TEST_P(RotateStrategy, MatchesTheReference) {
                 } else if (angle == 180.0 || (quarterTurn && width == height)) {
                     EXPECT_EQ(difference.differing, 0u) << "an exact permutation; " << difference.first;
                 } else if (mode == FilterMode::Linear) {
-                    EXPECT_LE(difference.maxAbs, 1) << difference.first;
+                    EXPECT_LE(difference.maxAbs, linearTolerance) << difference.first;
                 } else {
                     EXPECT_EQ(nearestMismatchesAwayFromTies(actual, expected, params), 0u)
                         << difference.first;
