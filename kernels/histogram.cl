@@ -104,11 +104,34 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void partial_reduce(__g
 #if ITEM_QUADS * 4 > 255
 #error "ITEM_QUADS * 4 pixels must fit a uchar counter"
 #endif
+// Counter rows padded to whole 16-byte blocks, so that counters are cleared and flushed 16 at a time.
+#define HIST_PAD ((HIST_SIZE + 15) / 16 * 16)
 #if INTERLEAVED
+#if WG % 16 != 0
+#error "the interleaved layout needs WG to be a multiple of 16"
+#endif
 #define COUNTER(index, item) counters[(index) * WG + (item)]
 #else
-#define COUNTER(index, item) counters[(item) * HIST_SIZE + (index)]
+#define COUNTER(index, item) counters[(item) * HIST_PAD + (index)]
 #endif
+
+// Applies INCREMENT to the counters of the four pixels of a uint4. The bins are computed on vectors of four
+// pixels (a CPU compiler turns the luma arithmetic into a handful of SIMD instructions; a GPU sees the same
+// scalar work as before); as_uchar16 keeps memory byte order on either endianness.
+#define COUNT_QUAD(quad, INCREMENT)                                                           \
+    do {                                                                                      \
+        const uchar16 bytes_ = as_uchar16(quad);                                              \
+        const uint4 r_ = convert_uint4(bytes_.s048c), g_ = convert_uint4(bytes_.s159d);       \
+        const uint4 b_ = convert_uint4(bytes_.s26ae), a_ = convert_uint4(bytes_.s37bf);       \
+        const uint4 y_ = (299u * r_ + 587u * g_ + 114u * b_ + 500u) / 1000u;                  \
+        const uint4 rb_ = (r_ * BINS) >> 8, gb_ = ((g_ * BINS) >> 8) + BINS;                  \
+        const uint4 bb_ = ((b_ * BINS) >> 8) + 2 * BINS, ab_ = ((a_ * BINS) >> 8) + 3 * BINS; \
+        const uint4 yb_ = ((y_ * BINS) >> 8) + 4 * BINS;                                      \
+        INCREMENT(rb_.x), INCREMENT(gb_.x), INCREMENT(bb_.x), INCREMENT(ab_.x), INCREMENT(yb_.x); \
+        INCREMENT(rb_.y), INCREMENT(gb_.y), INCREMENT(bb_.y), INCREMENT(ab_.y), INCREMENT(yb_.y); \
+        INCREMENT(rb_.z), INCREMENT(gb_.z), INCREMENT(bb_.z), INCREMENT(ab_.z), INCREMENT(yb_.z); \
+        INCREMENT(rb_.w), INCREMENT(gb_.w), INCREMENT(bb_.w), INCREMENT(ab_.w), INCREMENT(yb_.w); \
+    } while (0)
 
 // Per-work-item uchar counters in local memory. The image is cut into segments of WG * ITEM_QUADS uint4 loads;
 // a group takes every get_num_groups(0)-th segment, each work-item counts ITEM_QUADS loads of it (neighbouring
@@ -118,36 +141,51 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void partial_reduce(__g
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void private_uchar(__global const uint4* quads,
                                                                             uint pixel_count,
                                                                             __global uint* partials) {
-    __local uchar counters[HIST_SIZE * WG];
-    __local uint group_hist[HIST_SIZE];
+    __local uchar counters[HIST_PAD * WG];
+    __local uint group_hist[HIST_PAD];
     const uint lid = get_local_id(0);
-    for (uint i = 0; i < HIST_SIZE; ++i) COUNTER(i, lid) = 0;
-    for (uint i = lid; i < HIST_SIZE; i += WG) group_hist[i] = 0;
+    for (uint block = lid; block < HIST_PAD * WG / 16; block += WG) vstore16((uchar16)(0), block, counters);
+    for (uint i = lid; i < HIST_PAD; i += WG) group_hist[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 
     const uint quad_count = pixel_count / 4;
     const uint segment_quads = WG * ITEM_QUADS;
     const uint segment_count = (quad_count + segment_quads - 1) / segment_quads;
+#if INTERLEAVED
 #define PRIVATE_INCREMENT(index) ++COUNTER(index, lid)
+#else
+    // A pointer to this work-item's row, so each count is one increment at row + bin (no index arithmetic).
+    __local uchar* const row = counters + lid * HIST_PAD;
+#define PRIVATE_INCREMENT(index) ++row[index]
+#endif
     for (uint segment = get_group_id(0); segment < segment_count; segment += get_num_groups(0)) {
-        const uint first = segment * segment_quads + lid;
         const uint end = min(quad_count, (segment + 1) * segment_quads);
-        for (uint q = first; q < end; q += WG) {
-            const uint4 four = quads[q];
-            COUNT_PIXEL(four.x, PRIVATE_INCREMENT);
-            COUNT_PIXEL(four.y, PRIVATE_INCREMENT);
-            COUNT_PIXEL(four.z, PRIVATE_INCREMENT);
-            COUNT_PIXEL(four.w, PRIVATE_INCREMENT);
-        }
+        for (uint q = segment * segment_quads + lid; q < end; q += WG) COUNT_QUAD(quads[q], PRIVATE_INCREMENT);
         barrier(CLK_LOCAL_MEM_FENCE);
+#if INTERLEAVED
+        // Bin i's counters are the WG bytes from i * WG.
         for (uint i = lid; i < HIST_SIZE; i += WG) {
-            uint sum = 0;
-            for (uint item = 0; item < WG; ++item) {
-                sum += COUNTER(i, item);
-                COUNTER(i, item) = 0;
+            uint16 sum = (uint16)(0);
+            for (uint item = 0; item < WG; item += 16) {
+                sum += convert_uint16(vload16(0, counters + i * WG + item));
+                vstore16((uchar16)(0), 0, counters + i * WG + item);
             }
-            group_hist[i] += sum;
+            const uint8 sum8 = sum.lo + sum.hi;
+            const uint4 sum4 = sum8.lo + sum8.hi;
+            group_hist[i] += sum4.x + sum4.y + sum4.z + sum4.w;
         }
+#else
+        // Each work-item's counters of bins 16 j .. 16 j + 15 are 16 neighbouring bytes.
+        for (uint block = lid; block < HIST_PAD / 16; block += WG) {
+            uint16 sum = vload16(block, group_hist);
+            for (uint item = 0; item < WG; ++item) {
+                __local uchar* const item_row = counters + item * HIST_PAD;
+                sum += convert_uint16(vload16(block, item_row));
+                vstore16((uchar16)(0), block, item_row);
+            }
+            vstore16(sum, block, group_hist);
+        }
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 #undef PRIVATE_INCREMENT

@@ -294,9 +294,14 @@ class PrivateUcharStrategy final : public SizedGroupStrategy {
     // 63 uint4 loads are 252 pixels: the most a uchar counter can take between flushes.
     static constexpr std::size_t kItemQuads = 63;
 
-    static bool interleaved(const DeviceInfo& device) { return device.type != DeviceType::Cpu; }
+    // Bank-aware interleaving for GPUs; on a CPU a work-item's counters stay together in its core's cache.
+    static bool interleaved(const DeviceInfo& device, std::size_t workGroup) {
+        return device.type != DeviceType::Cpu && workGroup % 16 == 0;
+    }
+    // Counter rows are padded to 16-byte blocks (HIST_PAD in the kernel).
+    static std::size_t paddedSize(const Params& params) { return ceilDiv(histogramSize(params), 16) * 16; }
     std::uint64_t localBytes(const Params& params, std::size_t workGroup) const override {
-        return histogramSize(params) * workGroup + histogramBytes(params);
+        return paddedSize(params) * (workGroup + sizeof(cl_uint));
     }
     std::size_t preferredWorkGroup(const DeviceInfo& device) const override {
         return device.type == DeviceType::Cpu ? 16 : 256;
@@ -305,7 +310,7 @@ class PrivateUcharStrategy final : public SizedGroupStrategy {
                         std::size_t workGroup) const override {
         return binsOption(params) + " -D WG=" + std::to_string(workGroup) +
                " -D ITEM_QUADS=" + std::to_string(kItemQuads) +
-               " -D INTERLEAVED=" + (interleaved(device) ? "1" : "0");
+               " -D INTERLEAVED=" + (interleaved(device, workGroup) ? "1" : "0");
     }
     const char* kernelName() const override { return "private_uchar"; }
 

@@ -1,0 +1,80 @@
+// Every histogram strategy on every input: device strategies timed by their kernel events beside the
+// streaming read of the same bytes, host strategies by the steady clock. Each result is checked against the
+// reference.
+#include "bench/suite.hpp"
+#include "ops/histogram/histogram.hpp"
+#include "runtime/error.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::bench {
+
+namespace {
+
+using histogram::Params;
+using histogram::Strategy;
+
+void measureStrategy(SuiteContext& context, Input& input, const Strategy& strategy,
+                     const histogram::Histogram& expected, Measurement& row) {
+    const Params params{context.options.bins};
+    if (strategy.runsOnDevice() && context.device == nullptr) {
+        row.detail = context.deviceProblem;
+        return;
+    }
+    const auto support = strategy.supported(context.device ? &context.device->info() : nullptr, params);
+    if (!support.ok) {
+        row.detail = support.reason;
+        return;
+    }
+    std::string ranAs;
+    bool exact = true;
+    const auto runOnce = [&] {
+        auto result = histogram::computeHistogram(strategy.runsOnDevice() ? context.device : nullptr,
+                                                  input.pixels, params, strategy);
+        exact = exact && result.histogram == expected;
+        ranAs = result.strategy;
+        return std::move(result.timings);
+    };
+    if (strategy.runsOnDevice()) {
+        row.stats = measureDevice(context.options.repetitions, runOnce);
+        TimingLog noTransfer;  // the runs above left the pixels on the device
+        const auto& read =
+            context.baselines->streamRead(input.pixels.device(*context.device, noTransfer), row.bytes);
+        row.baselineRatio = row.gbps() / gigabytesPerSecond(row.bytes, read.medianNs);
+        const Strategy& built = histogram::findStrategy(ranAs);
+        if (const auto build = built.kernelBuild(context.device->info(), params)) row.detail = build->options;
+        if (ranAs != strategy.name()) row.detail = "chose " + ranAs + ": " + row.detail;
+    } else {
+        row.stats = measureHost(context.options.repetitions, [&] { runOnce(); });
+    }
+    if (!exact) row.detail = "WRONG RESULT (differs from serial); " + row.detail;
+}
+
+void runHistogram(SuiteContext& context, Input& input) {
+    const auto& image = input.image;
+    const auto expected =
+        histogram::referenceHistogram(image.pixels.data(), image.pixelCount(), context.options.bins);
+    for (const Strategy* strategy : histogram::strategies()) {
+        if (!Options::selected(context.options.strategies, std::string(strategy->name()))) continue;
+        Measurement row;
+        row.suite = "histogram";
+        row.subject = std::string(strategy->name());
+        row.input = input.name;
+        row.bytes = image.byteCount();
+        row.clock = strategy->runsOnDevice() ? "device" : "host";
+        row.extra["bins"] = context.options.bins;
+        try {
+            measureStrategy(context, input, *strategy, expected, row);
+        } catch (const Error& error) {
+            row.stats.reset();
+            row.baselineRatio.reset();
+            row.detail = error.what();
+        }
+        context.report.add(std::move(row));
+    }
+}
+
+const RegisterSuite histogramSuite("histogram", runHistogram);
+
+}  // namespace
+
+}  // namespace hs::bench

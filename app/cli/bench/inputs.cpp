@@ -1,0 +1,116 @@
+#include "bench/inputs.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "runtime/error.hpp"
+
+namespace hs::bench {
+
+namespace {
+
+// Rows of this many pixels where the pixel count allows, so a generated image has a plausible shape.
+constexpr std::size_t kRowPixels = 1024;
+
+// A fast generator for filling hundreds of MiB (std::mt19937 would dominate the bench's start-up).
+class SplitMix64 {
+  public:
+    explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+    std::uint64_t next() {
+        std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    }
+
+  private:
+    std::uint64_t state_;
+};
+
+// Quantiles of N(128, 12^2) rounded and clamped to 0..255, indexed by a 16-bit uniform number: drawing a byte
+// is one table lookup, with the distribution exact to 1/65536.
+std::vector<std::uint8_t> gaussianTable() {
+    std::vector<std::uint8_t> table(65536);
+    std::normal_distribution<double> normal(128.0, 12.0);
+    std::mt19937_64 random(12);
+    std::vector<double> samples(table.size());
+    for (auto& sample : samples) sample = normal(random);
+    std::sort(samples.begin(), samples.end());
+    for (std::size_t i = 0; i < table.size(); ++i)
+        table[i] = static_cast<std::uint8_t>(std::clamp(std::lround(samples[i]), 0L, 255L));
+    return table;
+}
+
+// Fills rows [first, last) of `image` with `pattern`; each row has its own seed, so the content does not
+// depend on how the rows were shared among threads.
+void fill(ImageRGBA8& image, const std::string& pattern, const std::vector<std::uint8_t>& gaussian, int first,
+          int last) {
+    for (int y = first; y < last; ++y) {
+        SplitMix64 random(0x5eed + static_cast<std::uint64_t>(y));
+        for (int x = 0; x < image.width; ++x) {
+            std::uint8_t* p = image.pixel(x, y);
+            if (pattern == "uniform") {
+                const std::uint64_t bits = random.next();
+                for (int c = 0; c < 4; ++c) p[c] = static_cast<std::uint8_t>(bits >> (8 * c));
+            } else if (pattern == "all-equal") {
+                p[0] = 97, p[1] = 180, p[2] = 33, p[3] = 255;
+            } else if (pattern == "gaussian") {
+                const std::uint64_t bits = random.next();
+                for (int c = 0; c < 4; ++c) p[c] = gaussian[(bits >> (16 * c)) & 0xffff];
+            } else {
+                const int w = std::max(1, image.width - 1), h = std::max(1, image.height - 1);
+                p[0] = static_cast<std::uint8_t>(x * 255 / w);
+                p[1] = static_cast<std::uint8_t>(y * 255 / h);
+                p[2] = static_cast<std::uint8_t>((x * 255 / w + y * 255 / h) / 2);
+                p[3] = 255;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+const std::vector<std::string>& patternNames() {
+    static const std::vector<std::string> names{"uniform", "all-equal", "gaussian", "gradient"};
+    return names;
+}
+
+ImageRGBA8 makePattern(const std::string& name, std::uint64_t bytes) {
+    if (std::find(patternNames().begin(), patternNames().end(), name) == patternNames().end())
+        throw UsageError("unknown pattern '" + name + "' (known: uniform, all-equal, gaussian, gradient)");
+    const std::size_t pixels = std::max<std::uint64_t>(1, bytes / 4);
+    const std::size_t width = pixels % kRowPixels == 0 ? kRowPixels : pixels;
+    ImageRGBA8 image(static_cast<int>(width), static_cast<int>(pixels / width));
+    const auto gaussian = name == "gaussian" ? gaussianTable() : std::vector<std::uint8_t>();
+    const int threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
+    const int rowsPerThread = (image.height + threads - 1) / threads;
+    {
+        std::vector<std::jthread> workers;
+        for (int first = 0; first < image.height; first += rowsPerThread)
+            workers.emplace_back([&, first] {
+                fill(image, name, gaussian, first, std::min(image.height, first + rowsPerThread));
+            });
+    }
+    return image;
+}
+
+ImageRGBA8 readRawRgba(const RawInput& raw) {
+    std::ifstream in(raw.path, std::ios::binary | std::ios::ate);
+    if (!in) throw InputError(raw.path + ": cannot open the raw RGBA file");
+    const auto expected = static_cast<std::uint64_t>(raw.width) * static_cast<std::uint64_t>(raw.height) * 4;
+    const auto actual = static_cast<std::uint64_t>(in.tellg());
+    if (actual != expected)
+        throw InputError(raw.path + ": holds " + std::to_string(actual) + " bytes, but " +
+                         std::to_string(raw.width) + "x" + std::to_string(raw.height) +
+                         " RGBA8 pixels need " + std::to_string(expected));
+    ImageRGBA8 image(raw.width, raw.height);
+    in.seekg(0);
+    in.read(reinterpret_cast<char*>(image.pixels.data()), static_cast<std::streamsize>(expected));
+    if (!in) throw InputError(raw.path + ": read failed");
+    return image;
+}
+
+}  // namespace hs::bench

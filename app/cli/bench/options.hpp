@@ -1,0 +1,34 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hs::bench {
+
+// A file of raw RGBA8 pixels to measure on instead of generated patterns.
+struct RawInput {
+    std::string path;
+    int width = 0;
+    int height = 0;
+};
+
+struct Options {
+    std::string device;  // selector; empty: the default of selectDevice()
+    std::vector<double> sizesMiB{1, 16, 64, 256};
+    std::vector<std::string> patterns;    // empty: all
+    std::vector<std::string> strategies;  // empty: all
+    std::vector<std::string> suites;      // empty: all
+    int bins = 256;
+    int repetitions = 10;
+    std::optional<std::string> jsonPath;  // "-" for stdout
+    std::optional<RawInput> raw;
+
+    // Whether `name` is selected by a list that selects everything when empty.
+    static bool selected(const std::vector<std::string>& list, const std::string& name);
+};
+
+// Throws UsageError naming the bad option. Returns nullopt when --help was printed.
+std::optional<Options> parseOptions(int argc, char** argv);
+
+}  // namespace hs::bench

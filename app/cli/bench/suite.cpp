@@ -1,0 +1,23 @@
+#include "bench/suite.hpp"
+
+namespace hs::bench {
+
+namespace {
+
+// Function-local, so registrations from other files' static initialisers find it constructed.
+std::vector<Suite>& registry() {
+    static std::vector<Suite> list;
+    return list;
+}
+
+}  // namespace
+
+const std::vector<Suite>& suites() {
+    return registry();
+}
+
+RegisterSuite::RegisterSuite(std::string name, SuiteRun run) {
+    registry().push_back({std::move(name), std::move(run)});
+}
+
+}  // namespace hs::bench

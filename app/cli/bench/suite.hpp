@@ -1,0 +1,52 @@
+#pragma once
+// A bench suite measures one operation family on every input of a run. A suite lives in its own file in
+// app/cli/bench/ and registers itself with a static RegisterSuite, so adding one touches no other file:
+//
+//     void runRotation(SuiteContext& context, Input& input) { ... context.report.add(...); }
+//     const RegisterSuite rotation("rotate", runRotation);
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench/measure.hpp"
+#include "bench/options.hpp"
+#include "image/image.hpp"
+#include "image/pixel_source.hpp"
+
+namespace hs {
+class DeviceContext;
+}
+
+namespace hs::bench {
+
+struct SuiteContext {
+    const Options& options;
+    DeviceContext* device;      // null when no OpenCL device could be opened
+    std::string deviceProblem;  // why not, then: device suites report their rows as skipped with it
+    Baselines* baselines;       // null without a device
+    Report& report;
+};
+
+// One input of the run. `pixels` is shared by the suites, so the input is uploaded to the device once.
+struct Input {
+    std::string name;  // pattern name or file name
+    const ImageRGBA8& image;
+    PixelSource& pixels;
+};
+
+using SuiteRun = std::function<void(SuiteContext&, Input&)>;
+
+struct Suite {
+    std::string name;
+    SuiteRun run;
+};
+
+// Every registered suite, in registration order.
+const std::vector<Suite>& suites();
+
+struct RegisterSuite {
+    RegisterSuite(std::string name, SuiteRun run);
+};
+
+}  // namespace hs::bench

@@ -1,0 +1,174 @@
+// histoscope-bench: measures the engine's operations on generated or given pixels (see --help). A benchmark,
+// not a test: it prints figures; a measurement that cannot run is reported as skipped with its reason.
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <new>
+#include <sstream>
+
+#include "bench/inputs.hpp"
+#include "bench/suite.hpp"
+#include "runtime/error.hpp"
+#include "runtime/runtime.hpp"
+#include "util/json_writer.hpp"
+
+namespace hs::bench {
+
+namespace {
+
+void runSuites(SuiteContext& context, const std::string& name, const ImageRGBA8& image) {
+    PixelSource pixels(image);
+    Input input{name, image, pixels};
+    for (const auto& suite : suites()) {
+        if (Options::selected(context.options.suites, suite.name)) suite.run(context, input);
+    }
+    if (context.baselines == nullptr) return;
+    try {
+        TimingLog upload;  // not timed: the baselines read what is already on the device
+        context.baselines->streamRead(pixels.device(*context.device, upload), image.byteCount());
+        context.baselines->copy(image.byteCount());
+    } catch (const OpenClError& error) {
+        std::cerr << "baselines skipped: " << error.what() << '\n';
+    }
+}
+
+void writeDevice(JsonWriter& json, const DeviceInfo& info) {
+    json.beginObject();
+    json.field("selector", info.selector()).field("platform", info.platformName).field("name", info.name);
+    json.field("vendor", info.vendor)
+        .field("driver", info.driverVersion)
+        .field("version", info.openclVersion);
+    json.field("type", deviceTypeName(info.type)).field("compute_units", info.computeUnits);
+    json.field("max_clock_mhz", info.maxClockMHz).field("local_mem_bytes", info.localMemBytes);
+    json.field("max_work_group_size", static_cast<std::uint64_t>(info.maxWorkGroupSize));
+    json.endObject();
+}
+
+void writeJson(std::ostream& out, const Options& options, const DeviceContext* device, const Report& report,
+               const Baselines* baselines) {
+    JsonWriter json(out);
+    json.beginObject();
+    json.field("tool", "histoscope-bench");
+    json.key("device");
+    if (device)
+        writeDevice(json, device->info());
+    else
+        json.null();
+    json.key("settings").beginObject();
+    json.field("repetitions", options.repetitions).field("warmup_runs", 1).field("bins", options.bins);
+    json.field("kernel_time",
+               "sum of kernel-stage profiling events of one run; host strategies: steady clock");
+    json.field("gbps", "bytes of input / median time");
+    json.endObject();
+    json.key("baselines").beginArray();
+    if (baselines) {
+        for (const auto& [key, baseline] : baselines->measured()) {
+            const auto& [kernel, bytes] = key;
+            const std::uint64_t moved = kernel == "copy" ? 2 * bytes : bytes;
+            json.beginObject().field("kernel", kernel).field("bytes", bytes).field("bytes_moved", moved);
+            writeStats(json, baseline);
+            json.field("gbps", gigabytesPerSecond(moved, baseline.medianNs));
+            json.field("shape", baseline.shape).endObject();
+        }
+    }
+    json.endArray();
+    json.key("results");
+    report.writeJson(json);
+    json.endObject();
+    out << '\n';
+}
+
+int run(const Options& options) {
+    Runtime runtime;
+    DeviceContext* device = nullptr;
+    std::string deviceProblem;
+    try {
+        device = &runtime.open(options.device);
+    } catch (const OpenClError& error) {
+        deviceProblem = error.what();
+    }
+    std::unique_ptr<Baselines> baselines;
+    if (device) baselines = std::make_unique<Baselines>(*device, options.repetitions);
+    Report report;
+    SuiteContext context{options, device, deviceProblem, baselines.get(), report};
+    const bool jsonOnStdout = options.jsonPath && *options.jsonPath == "-";
+    std::ostream& table = jsonOnStdout ? std::cerr : std::cout;
+    if (device)
+        table << "device " << device->info().selector() << ": " << device->info().name << " ("
+              << device->info().platformName << ", " << device->info().driverVersion << ")\n";
+    else
+        table << "no OpenCL device: " << deviceProblem << "\n";
+
+    for (const auto& pattern : options.patterns) {
+        if (std::find(patternNames().begin(), patternNames().end(), pattern) == patternNames().end())
+            throw UsageError("unknown pattern '" + pattern + "' (known: uniform, all-equal, gaussian, gradient)");
+    }
+    if (options.raw) {
+        const ImageRGBA8 image = readRawRgba(*options.raw);
+        runSuites(context, options.raw->path.substr(options.raw->path.find_last_of('/') + 1), image);
+    } else {
+        for (const double mib : options.sizesMiB) {
+            for (const auto& pattern : patternNames()) {
+                if (!Options::selected(options.patterns, pattern)) continue;
+                const ImageRGBA8 image = makePattern(pattern, static_cast<std::uint64_t>(mib * 1024 * 1024));
+                runSuites(context, pattern, image);
+            }
+        }
+    }
+    report.printTable(table);
+    if (baselines) {
+        for (const auto& [key, baseline] : baselines->measured()) {
+            const std::uint64_t moved = key.first == "copy" ? 2 * key.second : key.second;
+            const Stats& stats = baseline;
+            char line[256];
+            std::snprintf(line, sizeof line,
+                          "baseline %-11s %9.2f MiB  min %.3f  median %.3f  max %.3f ms  %.3f GB/s  (%s)\n",
+                          key.first.c_str(), static_cast<double>(key.second) / (1024.0 * 1024.0),
+                          stats.minNs / 1e6, stats.medianNs / 1e6, stats.maxNs / 1e6,
+                          gigabytesPerSecond(moved, stats.medianNs), baseline.shape.c_str());
+            table << line;
+        }
+    }
+    if (options.jsonPath) {
+        if (jsonOnStdout) {
+            writeJson(std::cout, options, device, report, baselines.get());
+        } else {
+            std::ostringstream text;
+            writeJson(text, options, device, report, baselines.get());
+            const std::string temporary = *options.jsonPath + ".tmp";
+            {
+                std::ofstream out(temporary, std::ios::trunc);
+                out << text.str();
+                if (!out) throw InputError(*options.jsonPath + ": cannot write the JSON file");
+            }
+            if (std::rename(temporary.c_str(), options.jsonPath->c_str()) != 0) {
+                std::remove(temporary.c_str());
+                throw InputError(*options.jsonPath + ": cannot replace the JSON file");
+            }
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
+}  // namespace hs::bench
+
+int main(int argc, char** argv) {
+    try {
+        const auto options = hs::bench::parseOptions(argc, argv);
+        return options ? hs::bench::run(*options) : 0;
+    } catch (const hs::Error& error) {
+        std::string message = error.what();
+        for (auto& c : message) {
+            if (c == '\n') c = ' ';
+        }
+        std::fprintf(stderr, "histoscope-bench: %s\n", message.c_str());
+        return hs::exitCodeFor(error.kind());
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "histoscope-bench: out of memory\n");
+        return 3;
+    }
+}

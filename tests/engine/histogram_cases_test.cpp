@@ -1,0 +1,197 @@
+// Hand-computed histograms, bin edges, luma rounding, parameter checks, device adaptation and timing records.
+#include <gtest/gtest.h>
+
+#include "histogram_test_images.hpp"
+#include "ops/histogram/histogram.hpp"
+#include "runtime/error.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::histogram {
+namespace {
+
+Runtime& runtime() {
+    static Runtime instance;
+    return instance;
+}
+
+ImageRGBA8 imageOf(const std::vector<std::array<std::uint8_t, 4>>& pixels) {
+    ImageRGBA8 image(static_cast<int>(pixels.size()), 1);
+    for (std::size_t i = 0; i < pixels.size(); ++i)
+        std::copy(pixels[i].begin(), pixels[i].end(), image.pixel(static_cast<int>(i), 0));
+    return image;
+}
+
+// Runs every strategy on `image` and hands each result to `check`.
+template <typename Check>
+void forEveryStrategy(const ImageRGBA8& image, int bins, Check check) {
+    for (const auto* strategy : strategies()) {
+        SCOPED_TRACE(std::string(strategy->name()));
+        PixelSource pixels(image);
+        DeviceContext* device = strategy->runsOnDevice() ? &runtime().open("0:0") : nullptr;
+        check(computeHistogram(device, pixels, Params{bins}, *strategy).histogram);
+    }
+}
+
+// A histogram of `bins` zeros with the given (bin, count) entries.
+std::vector<std::uint64_t> counts(int bins, std::initializer_list<std::pair<int, std::uint64_t>> entries) {
+    std::vector<std::uint64_t> row(static_cast<std::size_t>(bins), 0);
+    for (const auto& [bin, count] : entries) row[static_cast<std::size_t>(bin)] = count;
+    return row;
+}
+
+TEST(HistogramCases, TwoByTwoImageCountedByHand) {
+    // Lumas: (0,0,0) -> 500/1000 = 0; (255,255,255) -> 255500/1000 = 255;
+    // (10,20,30) -> (2990 + 11740 + 3420 + 500)/1000 = 18; (200,100,50) -> (59800 + 58700 + 5700 + 500)/1000
+    // = 124.
+    ImageRGBA8 image(2, 2);
+    const std::uint8_t values[4][4] = {
+        {0, 0, 0, 255}, {255, 255, 255, 255}, {10, 20, 30, 40}, {200, 100, 50, 0}};
+    for (int i = 0; i < 4; ++i) std::copy(values[i], values[i] + 4, image.pixel(i % 2, i / 2));
+
+    forEveryStrategy(image, 256, [](const Histogram& h) {
+        EXPECT_EQ(h[Channel::R], counts(256, {{0, 1}, {255, 1}, {10, 1}, {200, 1}}));
+        EXPECT_EQ(h[Channel::G], counts(256, {{0, 1}, {255, 1}, {20, 1}, {100, 1}}));
+        EXPECT_EQ(h[Channel::B], counts(256, {{0, 1}, {255, 1}, {30, 1}, {50, 1}}));
+        EXPECT_EQ(h[Channel::A], counts(256, {{255, 2}, {40, 1}, {0, 1}}));
+        EXPECT_EQ(h[Channel::Luma], counts(256, {{0, 1}, {255, 1}, {18, 1}, {124, 1}}));
+    });
+    // bin = v * 7 / 256: 10, 20, 30, 40, 18 -> 0; 50 -> 1; 100 -> 2; 124 -> 3; 200 -> 5; 255 -> 6.
+    forEveryStrategy(image, 7, [](const Histogram& h) {
+        EXPECT_EQ(h[Channel::R], counts(7, {{0, 2}, {5, 1}, {6, 1}}));
+        EXPECT_EQ(h[Channel::G], counts(7, {{0, 2}, {2, 1}, {6, 1}}));
+        EXPECT_EQ(h[Channel::B], counts(7, {{0, 2}, {1, 1}, {6, 1}}));
+        EXPECT_EQ(h[Channel::A], counts(7, {{6, 2}, {1, 1}, {0, 1}}));
+        EXPECT_EQ(h[Channel::Luma], counts(7, {{0, 2}, {3, 1}, {6, 1}}));
+    });
+}
+
+TEST(HistogramCases, SevenBinsSplitAtTheHandComputedEdges) {
+    // With 7 bins the edges fall between 36|37, 73|74, 109|110, 146|147, 182|183 and 219|220 (v * 7 / 256),
+    // so each bin gets exactly two of these red values. Luma is (299 R + 500) / 1000: 0..33 -> bin 0, 44..66
+    // -> bin 1, 76 -> bin 2.
+    const std::vector<int> reds{0, 36, 37, 73, 74, 109, 110, 146, 147, 182, 183, 219, 220, 255};
+    std::vector<std::array<std::uint8_t, 4>> pixels;
+    for (const int red : reds) pixels.push_back({static_cast<std::uint8_t>(red), 0, 0, 255});
+    forEveryStrategy(imageOf(pixels), 7, [](const Histogram& h) {
+        EXPECT_EQ(h[Channel::R], std::vector<std::uint64_t>(7, 2));
+        EXPECT_EQ(h[Channel::G], counts(7, {{0, 14}}));
+        EXPECT_EQ(h[Channel::A], counts(7, {{6, 14}}));
+        EXPECT_EQ(h[Channel::Luma], counts(7, {{0, 7}, {1, 6}, {2, 1}}));
+    });
+}
+
+TEST(HistogramCases, LumaRoundsHalfUpAsTheContractSays) {
+    // (1,0,0): 799/1000 = 0; (0,0,4): 956 -> 0; (2,0,0): 1098 -> 1; (0,0,5): 1070 -> 1; (0,1,0): 1087 -> 1;
+    // (1,1,1): 1500 -> 1.
+    const auto image =
+        imageOf({{1, 0, 0, 0}, {0, 0, 4, 0}, {2, 0, 0, 0}, {0, 0, 5, 0}, {0, 1, 0, 0}, {1, 1, 1, 0}});
+    forEveryStrategy(image, 256, [](const Histogram& h) {
+        EXPECT_EQ(h[Channel::Luma], counts(256, {{0, 2}, {1, 4}}));
+    });
+}
+
+TEST(HistogramCases, BinsOutsideOneTo256AreAUsageError) {
+    const ImageRGBA8 image(3, 3);
+    for (const auto* strategy : strategies()) {
+        SCOPED_TRACE(std::string(strategy->name()));
+        PixelSource pixels(image);
+        DeviceContext* device = strategy->runsOnDevice() ? &runtime().open("0:0") : nullptr;
+        for (const int bins : {0, -3, 257}) {
+            try {
+                computeHistogram(device, pixels, Params{bins}, *strategy);
+                ADD_FAILURE() << bins << " bins were accepted";
+            } catch (const UsageError& e) {
+                EXPECT_NE(std::string(e.what()).find(std::to_string(bins)), std::string::npos) << e.what();
+            }
+        }
+    }
+}
+
+DeviceInfo describedDevice(DeviceType type, std::uint64_t localMemBytes, std::size_t maxWorkGroupSize) {
+    DeviceInfo info;
+    info.name = "described device";
+    info.type = type;
+    info.computeUnits = 4;
+    info.localMemBytes = localMemBytes;
+    info.maxWorkGroupSize = maxWorkGroupSize;
+    return info;
+}
+
+TEST(HistogramSupport, StrategiesNeedingMoreLocalMemoryThanTheDeviceHasSayWhy) {
+    const DeviceInfo tiny = describedDevice(DeviceType::Gpu, 4096, 256);
+    // 256 bins: a local histogram alone is 5 * 256 * 4 bytes = 5 KiB.
+    for (const char* name : {"local-atomic", "private-uchar", "partial-reduce"}) {
+        const Support support = findStrategy(name).supported(&tiny, Params{256});
+        EXPECT_FALSE(support.ok) << name;
+        EXPECT_NE(support.reason.find("local memory"), std::string::npos) << name << ": " << support.reason;
+        EXPECT_NE(support.reason.find("4 KiB"), std::string::npos) << name << ": " << support.reason;
+        // 64 bins fit: 1280 bytes of uint counters; private-uchar needs 320 * (1 + 4) bytes for one
+        // work-item.
+        EXPECT_TRUE(findStrategy(name).supported(&tiny, Params{64}).ok) << name;
+    }
+    EXPECT_TRUE(findStrategy("global-atomic").supported(&tiny, Params{256}).ok);
+    EXPECT_TRUE(findStrategy("auto").supported(&tiny, Params{256}).ok) << "global-atomic still runs there";
+    EXPECT_TRUE(findStrategy("serial").supported(nullptr, Params{256}).ok);
+    EXPECT_TRUE(findStrategy("cpu-parallel").supported(nullptr, Params{256}).ok);
+}
+
+TEST(HistogramSupport, KernelBuildsAdaptToLocalMemoryAndWorkGroupLimits) {
+    const Strategy& privateUchar = findStrategy("private-uchar");
+    // 48 KiB: (WG + 4) * 1280 bytes must fit, so WG <= 34; halving from 256 gives 32, a multiple of 16, so
+    // the GPU's interleaved layout.
+    EXPECT_EQ(
+        privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{256})->options,
+        "-D BINS=256 -D WG=32 -D ITEM_QUADS=63 -D INTERLEAVED=1");
+    // A device allowing 8 work-items per group gets 8, too few for the interleaved layout.
+    EXPECT_EQ(privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 8), Params{256})->options,
+              "-D BINS=256 -D WG=8 -D ITEM_QUADS=63 -D INTERLEAVED=0");
+    // 7 bins: rows of 35 counters padded to 48 bytes; everything fits, so the preferred 256.
+    EXPECT_EQ(privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{7})->options,
+              "-D BINS=7 -D WG=256 -D ITEM_QUADS=63 -D INTERLEAVED=1");
+
+    const Strategy& partialReduce = findStrategy("partial-reduce");
+    // One 5 KiB sub-histogram per 32 work-items: 8 for 256 work-items; 16 KiB holds only 3.
+    EXPECT_EQ(
+        partialReduce.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{256})->options,
+        "-D BINS=256 -D WG=256 -D COPIES=8");
+    EXPECT_EQ(
+        partialReduce.kernelBuild(describedDevice(DeviceType::Gpu, 16 * 1024, 1024), Params{256})->options,
+        "-D BINS=256 -D WG=256 -D COPIES=3");
+
+    for (const char* name : {"global-atomic", "local-atomic"}) {
+        const auto build =
+            findStrategy(name).kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{64});
+        ASSERT_TRUE(build.has_value()) << name;
+        EXPECT_EQ(build->source, "histogram");
+        EXPECT_EQ(build->options, "-D BINS=64");
+    }
+    EXPECT_FALSE(
+        findStrategy("serial").kernelBuild(describedDevice(DeviceType::Cpu, 0, 0), Params{64}).has_value());
+}
+
+TEST(HistogramTimings, EveryCommandIsRecordedAndPixelsUploadOnce) {
+    auto& device = runtime().open("0:0");
+    const ImageRGBA8 image = test_images::makeImage(301, 7, test_images::Pattern::Uniform);
+    for (const auto* strategy : strategies()) {
+        if (!strategy->runsOnDevice() || strategy->name() == "auto") continue;
+        SCOPED_TRACE(std::string(strategy->name()));
+        PixelSource pixels(image);
+        const auto first = computeHistogram(&device, pixels, Params{64}, *strategy).timings;
+        const auto second = computeHistogram(&device, pixels, Params{64}, *strategy).timings;
+        const auto countStage = [](const std::vector<Timing>& timings, Stage stage) {
+            return std::count_if(timings.begin(), timings.end(),
+                                 [&](const Timing& t) { return t.stage == stage; });
+        };
+        EXPECT_EQ(countStage(first, Stage::Upload), 1);
+        EXPECT_EQ(countStage(second, Stage::Upload), 0) << "the pixels stay on the device";
+        EXPECT_EQ(countStage(second, Stage::Readback), 1);
+        EXPECT_GE(countStage(second, Stage::Kernel), 1);
+        for (const auto& timing : second) {
+            EXPECT_LE(timing.queuedNs, timing.submitNs) << timing.name;
+            EXPECT_LE(timing.startNs, timing.endNs) << timing.name;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace hs::histogram

@@ -1,0 +1,57 @@
+// The private_uchar kernel in the layouts and group sizes other devices choose (a GPU picks the interleaved,
+// bank-aware layout, which the strategy never picks on PoCL), driven directly so PoCL checks them too.
+#include <gtest/gtest.h>
+
+#include "histogram_test_images.hpp"
+#include "ops/histogram/histogram.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::histogram {
+namespace {
+
+Histogram runPrivateUchar(DeviceContext& device, const ImageRGBA8& image, int bins, int workGroup,
+                          bool interleaved, std::size_t groups) {
+    const std::string options = "-D BINS=" + std::to_string(bins) + " -D WG=" + std::to_string(workGroup) +
+                                " -D ITEM_QUADS=63 -D INTERLEAVED=" + (interleaved ? "1" : "0");
+    const cl::Program program = device.program("histogram", options);
+    const std::size_t histSize = kChannelCount * static_cast<std::size_t>(bins);
+    cl::Buffer pixels(device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, image.byteCount(),
+                      const_cast<std::uint8_t*>(image.pixels.data()));
+    cl::Buffer partials(device.context(), CL_MEM_READ_WRITE, groups * histSize * sizeof(cl_uint));
+    cl::Buffer hist(device.context(), CL_MEM_READ_WRITE, histSize * sizeof(cl_uint));
+
+    cl::Kernel count(program, "private_uchar");
+    count.setArg(0, pixels);
+    count.setArg(1, static_cast<cl_uint>(image.pixelCount()));
+    count.setArg(2, partials);
+    device.queue().enqueueNDRangeKernel(count, cl::NullRange, cl::NDRange(groups * workGroup),
+                                        cl::NDRange(workGroup));
+    cl::Kernel reduce(program, "reduce_partials");
+    reduce.setArg(0, partials);
+    reduce.setArg(1, static_cast<cl_uint>(groups));
+    reduce.setArg(2, hist);
+    device.queue().enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(histSize));
+    std::vector<cl_uint> flat(histSize);
+    device.queue().enqueueReadBuffer(hist, CL_TRUE, 0, histSize * sizeof(cl_uint), flat.data());
+    return Histogram::fromFlat(flat, bins);
+}
+
+TEST(PrivateUcharKernel, EveryLayoutAndGroupSizeCountsExactly) {
+    Runtime runtime;
+    auto& device = runtime.open("0:0");
+    // 1023 x 767 is 784641 pixels: 196160 uint4 loads and one pixel left over, several segments per group.
+    for (const auto pattern : {test_images::Pattern::Uniform, test_images::Pattern::AllEqual}) {
+        const ImageRGBA8 image = test_images::makeImage(1023, 767, pattern);
+        for (const int bins : {7, 256}) {
+            const Histogram expected = referenceHistogram(image.pixels.data(), image.pixelCount(), bins);
+            for (const auto& [interleaved, workGroup] : {std::pair{false, 16}, {true, 16}, {true, 64}}) {
+                SCOPED_TRACE(test_images::patternName(pattern) + ", " + std::to_string(bins) + " bins, WG " +
+                             std::to_string(workGroup) + (interleaved ? ", interleaved" : ", item rows"));
+                EXPECT_EQ(runPrivateUchar(device, image, bins, workGroup, interleaved, 5), expected);
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace hs::histogram
