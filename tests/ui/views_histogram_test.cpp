@@ -1,0 +1,283 @@
+// HistogramView: the plotted data against histograms built by hand, the display modes, the clip rule, range
+// selection by API and by mouse, the hover readout and the statistics labels.
+
+#include <qcustomplot.h>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QtTest/QtTest>
+
+#include "ui/histogram_view.hpp"
+
+using hs::histogram::Channel;
+using hs::histogram::Histogram;
+
+namespace {
+
+// 16 bins (values 16·b .. 16·b + 15); each channel gets its own counts so a mix-up shows.
+Histogram handMadeHistogram() {
+    Histogram histogram(16);
+    for (std::size_t bin = 0; bin < 16; ++bin) {
+        histogram[Channel::R][bin] = bin * 3;
+        histogram[Channel::G][bin] = 100 - bin;
+        histogram[Channel::B][bin] = bin % 4 == 0 ? 40 : 1;
+        histogram[Channel::A][bin] = bin == 15 ? 200 : 0;
+        histogram[Channel::Luma][bin] = (bin * 7) % 11;
+    }
+    return histogram;
+}
+
+QVector<double> asDoubles(const std::vector<std::uint64_t>& counts) {
+    QVector<double> values;
+    for (const auto count : counts) values.append(static_cast<double>(count));
+    return values;
+}
+
+QCPGraph* graphNamed(const HistogramView& view, const QString& name) {
+    for (int i = 0; i < view.plot()->graphCount(); ++i)
+        if (view.plot()->graph(i)->name() == name) return view.plot()->graph(i);
+    return nullptr;
+}
+
+QString labelText(const HistogramView& view, const char* name) {
+    const auto* label = view.findChild<QLabel*>(QString::fromLatin1(name));
+    return label ? label->text() : QStringLiteral("<no label %1>").arg(QString::fromLatin1(name));
+}
+
+// The pixel column at the middle of a bin, for mouse events on the plot.
+int pixelOfBin(const HistogramView& view, int bin, int bins) {
+    return static_cast<int>(view.plot()->xAxis->coordToPixel((bin + 0.5) * 256.0 / bins));
+}
+
+}  // namespace
+
+class HistogramViewTest : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void plotsTheHistogramItIsGiven() {
+        HistogramView view;
+        QVERIFY(!view.hasHistogram());
+        const Histogram histogram = handMadeHistogram();
+        QSignalSpy changed(&view, &HistogramView::histogramChanged);
+        view.setHistogram(histogram);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(view.histogram() == histogram);
+        for (const Channel channel : hs::histogram::kChannels)
+            QCOMPARE(view.plottedValues(channel), asDoubles(histogram[channel]));
+    }
+
+    void logScaleChangesTheAxisNotTheValues() {
+        HistogramView view;
+        view.setHistogram(handMadeHistogram());
+        view.setLogScale(true);
+        QCOMPARE(view.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QCOMPARE(view.plottedValues(Channel::G), asDoubles(handMadeHistogram()[Channel::G]));
+        QVERIFY(view.plot()->yAxis->range().lower > 0);
+        view.setLogScale(false);
+        QCOMPARE(view.plot()->yAxis->scaleType(), QCPAxis::stLinear);
+    }
+
+    void cumulativeShowsRunningSums() {
+        HistogramView view;
+        const Histogram histogram = handMadeHistogram();
+        view.setHistogram(histogram);
+        view.setCumulative(true);
+        for (const Channel channel : hs::histogram::kChannels) {
+            QVector<double> expected;
+            double sum = 0;
+            for (const auto count : histogram[channel]) expected.append(sum += static_cast<double>(count));
+            QCOMPARE(view.plottedValues(channel), expected);
+        }
+        // The axis reaches the largest total of a shown channel (G: 100 + 99 + ... + 85 = 1480).
+        QVERIFY(view.plot()->yAxis->range().upper >= 1480);
+        view.setCumulative(false);
+        QCOMPARE(view.plottedValues(Channel::R), asDoubles(histogram[Channel::R]));
+    }
+
+    void channelTogglesShowAndHideGraphs() {
+        HistogramView view;
+        view.setHistogram(handMadeHistogram());
+        view.setChannelVisible(Channel::G, false);
+        QVERIFY(!graphNamed(view, "G")->visible());
+        QVERIFY(graphNamed(view, "R")->visible());
+        view.setChannelVisible(Channel::A, true);
+        QVERIFY(graphNamed(view, "A")->visible());
+
+        view.showRgbOverlay();
+        for (const char* shown : {"R", "G", "B"}) QVERIFY2(graphNamed(view, shown)->visible(), shown);
+        for (const char* hidden : {"A", "Luma"}) QVERIFY2(!graphNamed(view, hidden)->visible(), hidden);
+
+        // The toggle buttons drive the same state.
+        auto* lumaButton = view.findChild<QToolButton*>("channelLuma");
+        QVERIFY(lumaButton);
+        lumaButton->click();
+        QVERIFY(view.channelVisible(Channel::Luma));
+        QVERIFY(graphNamed(view, "Luma")->visible());
+    }
+
+    void dominantBinIsClippedByImageJsRule() {
+        Histogram histogram(4);
+        histogram[Channel::R] = {1000, 10, 20, 5};  // 1000 > 2 × 20: the axis ends at 1.5 × 20
+        HistogramView view;
+        view.showRgbOverlay();
+        view.setChannelVisible(Channel::G, false);
+        view.setChannelVisible(Channel::B, false);
+        view.setHistogram(histogram);
+        QVERIFY(view.clipDominant());
+        QCOMPARE(view.plot()->yAxis->range().upper, 30.0);
+        view.setClipDominant(false);
+        QVERIFY(view.plot()->yAxis->range().upper >= 1000.0);
+
+        // Without a dominant bin the rule changes nothing: 30 is not more than 2 × 20.
+        histogram[Channel::R] = {30, 10, 20, 5};
+        view.setClipDominant(true);
+        view.setHistogram(histogram);
+        QVERIFY(view.plot()->yAxis->range().upper >= 30.0);
+    }
+
+    void selectedRangeShowsHandComputedStatistics() {
+        // Red (256 bins): 10, 10, 20, 40 and one 200.
+        Histogram histogram(256);
+        histogram[Channel::R][10] = 2;
+        histogram[Channel::R][20] = 1;
+        histogram[Channel::R][40] = 1;
+        histogram[Channel::R][200] = 1;
+        HistogramView view;
+        view.setHistogram(histogram);
+        view.setStatisticsChannel(Channel::R);
+        QSignalSpy selected(&view, &HistogramView::rangeSelected);
+        view.selectRange(45, 15);  // either order
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.first().at(0).toInt(), 15);
+        QCOMPARE(selected.first().at(1).toInt(), 45);
+
+        // Range 15..45 holds 20 and 40: count 2, mean 30, population std dev 10, median (rank 1) 20.
+        const auto stats = view.selectionStatistics();
+        QVERIFY(stats.has_value());
+        QCOMPARE(stats->count, std::uint64_t{2});
+        QCOMPARE(stats->mean, 30.0);
+        QCOMPARE(labelText(view, "selectionCount"), QStringLiteral("2"));
+        QCOMPARE(labelText(view, "selectionMean"), QStringLiteral("30.00"));
+        QCOMPARE(labelText(view, "selectionStdDev"), QStringLiteral("10.00"));
+        QCOMPARE(labelText(view, "selectionMedian"), QStringLiteral("20.00"));
+        QCOMPARE(labelText(view, "selectionMode"), QStringLiteral("20.00"));
+        QCOMPARE(labelText(view, "selectionMin"), QStringLiteral("20.00"));
+        QCOMPARE(labelText(view, "selectionMax"), QStringLiteral("40.00"));
+        QCOMPARE(labelText(view, "selectionPercentile"), QStringLiteral("40.00 %"));  // 2 of 5 pixels
+        QCOMPARE(labelText(view, "selectionRange"), QStringLiteral("15–45"));
+
+        // The whole image beside it: mean (10 + 10 + 20 + 40 + 200) / 5 = 56, median (rank 3) 20.
+        QCOMPARE(labelText(view, "imageCount"), QStringLiteral("5"));
+        QCOMPARE(labelText(view, "imageMean"), QStringLiteral("56.00"));
+        QCOMPARE(labelText(view, "imageMedian"), QStringLiteral("20.00"));
+        QCOMPARE(labelText(view, "imageMax"), QStringLiteral("200.00"));
+        QCOMPARE(labelText(view, "imagePercentile"), QStringLiteral("100.00 %"));
+
+        // Another channel: green is empty, so its values are dashes and its count 0.
+        view.setStatisticsChannel(Channel::G);
+        QCOMPARE(labelText(view, "selectionCount"), QStringLiteral("0"));
+        QCOMPARE(labelText(view, "selectionMean"), QStringLiteral("–"));
+
+        view.clearSelection();
+        QVERIFY(!view.selectedRange());
+        QCOMPARE(labelText(view, "selectionCount"), QStringLiteral("–"));
+    }
+
+    void draggingOverThePlotSelectsBins() {
+        HistogramView view;
+        view.resize(900, 420);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setHistogram(handMadeHistogram());
+        view.plot()->replot();
+        QSignalSpy selected(&view, &HistogramView::rangeSelected);
+        const int y = view.plot()->axisRect()->center().y();
+        QTest::mousePress(view.plot(), Qt::LeftButton, Qt::NoModifier, QPoint(pixelOfBin(view, 9, 16), y));
+        QTest::mouseMove(view.plot(), QPoint(pixelOfBin(view, 6, 16), y));
+        QTest::mouseMove(view.plot(), QPoint(pixelOfBin(view, 3, 16), y));
+        QTest::mouseRelease(view.plot(), Qt::LeftButton, Qt::NoModifier, QPoint(pixelOfBin(view, 3, 16), y));
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.first().at(0).toInt(), 3);
+        QCOMPARE(selected.first().at(1).toInt(), 9);
+        QVERIFY(view.selectedRange().has_value());
+        QCOMPARE(view.selectedRange()->first, 3);
+        QCOMPARE(view.selectedRange()->last, 9);
+        QCOMPARE(labelText(view, "selectionRange"), QStringLiteral("48–159"));
+    }
+
+    void hoverReadsOutTheBinUnderThePointer() {
+        HistogramView view;
+        view.resize(900, 420);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.showRgbOverlay();
+        view.setChannelVisible(Channel::B, false);
+        view.setHistogram(handMadeHistogram());
+        view.plot()->replot();
+        QTest::mouseMove(view.plot(), QPoint(pixelOfBin(view, 2, 16), view.plot()->axisRect()->center().y()));
+        // Bin 2 holds values 32–47; R has 6 of 360 pixels (1.67 %), G 98 of 1480 (6.62 %).
+        QCOMPARE(view.readout(), QStringLiteral("bin 2 · values 32–47 · R 6 (1.67 %) · G 98 (6.62 %)"));
+    }
+
+    void newDataKeepsTheDisplayStateAndMapsTheSelection() {
+        HistogramView view;
+        view.setHistogram(handMadeHistogram());
+        view.setLogScale(true);
+        view.setChannelVisible(Channel::R, false);
+        view.selectRange(4, 7);  // values 64..127
+        Histogram finer(256);
+        finer[Channel::G][100] = 5;
+        view.setHistogram(finer);
+        QVERIFY(view.logScale());
+        QVERIFY(!view.channelVisible(Channel::R));
+        QCOMPARE(view.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QCOMPARE(view.selectedRange()->first, 64);
+        QCOMPARE(view.selectedRange()->last, 127);
+        QCOMPARE(view.plottedValues(Channel::G).size(), 256);
+    }
+
+    void rendersForPeopleToLookAt() {
+        Histogram histogram(256);
+        // A smooth three-channel image with a dominant white background, the case the clip rule is for.
+        for (int v = 0; v < 256; ++v) {
+            const auto at = static_cast<std::size_t>(v);
+            histogram[Channel::R][at] =
+                static_cast<std::uint64_t>(2000 * std::exp(-std::pow((v - 90) / 30.0, 2)));
+            histogram[Channel::G][at] =
+                static_cast<std::uint64_t>(1500 * std::exp(-std::pow((v - 130) / 45.0, 2)));
+            histogram[Channel::B][at] =
+                static_cast<std::uint64_t>(1800 * std::exp(-std::pow((v - 170) / 25.0, 2)));
+            histogram[Channel::A][at] = v == 255 ? 60000 : 0;
+            histogram[Channel::Luma][at] =
+                static_cast<std::uint64_t>(1700 * std::exp(-std::pow((v - 125) / 40.0, 2)));
+        }
+        histogram[Channel::R][255] += 20000;
+        histogram[Channel::G][255] += 20000;
+        histogram[Channel::B][255] += 20000;
+        histogram[Channel::Luma][255] += 20000;
+        HistogramView view;
+        view.resize(1000, 420);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setHistogram(histogram);
+        view.setStatisticsChannel(Channel::Luma);
+        view.selectRange(60, 140);
+        view.plot()->replot();
+        QTest::mouseMove(view.plot(),
+                         QPoint(pixelOfBin(view, 100, 256), view.plot()->axisRect()->center().y()));
+        QVERIFY(view.grab().save(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_histogram.png")));
+        view.setLogScale(true);
+        view.showRgbOverlay();
+        view.plot()->replot();
+        QVERIFY(
+            view.grab().save(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_histogram_log_rgb.png")));
+        view.setLogScale(false);
+        view.setCumulative(true);
+        view.plot()->replot();
+        QVERIFY(
+            view.grab().save(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_histogram_cumulative.png")));
+    }
+};
+
+QTEST_MAIN(HistogramViewTest)
+#include "views_histogram_test.moc"

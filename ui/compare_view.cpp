@@ -1,0 +1,193 @@
+#include "ui/compare_view.hpp"
+
+#include <qcustomplot.h>
+#include <QBoxLayout>
+#include <QHeaderView>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <algorithm>
+#include <cmath>
+
+#include "ui/plot_style.hpp"
+
+namespace {
+
+bool supported(const CompareView::Entry& entry) {
+    return entry.unsupportedReason.isEmpty();
+}
+
+QString orDash(double value, const QString& text) {
+    return std::isfinite(value) && value > 0 ? text : QStringLiteral("–");
+}
+
+QString speedupText(double speedup) {
+    return orDash(speedup, QString::number(speedup, 'f', 2) + QStringLiteral("×"));
+}
+QString bandwidthText(double gbPerS) {
+    return orDash(gbPerS, QString::number(gbPerS, 'f', 2));
+}
+
+QTableWidgetItem* cell(const QString& text, Qt::Alignment alignment = Qt::AlignRight | Qt::AlignVCenter) {
+    auto* item = new QTableWidgetItem(text);
+    item->setTextAlignment(alignment);
+    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+    return item;
+}
+
+}  // namespace
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+    repetitions_ = new QSpinBox(this);
+    repetitions_->setObjectName("repetitions");
+    repetitions_->setRange(1, 1000);
+    repetitions_->setValue(10);
+    repetitions_->setPrefix(tr("repetitions: "));
+    repetitions_->setToolTip(tr("Timed runs per strategy after an untimed warm-up"));
+    compare_ = new QPushButton(tr("Compare"), this);
+    compare_->setObjectName("compare");
+    compare_->setToolTip(tr("Run every supported strategy on the current image and device"));
+    connect(compare_, &QPushButton::clicked, this, [this] { emit compareRequested(repetitions_->value()); });
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(compare_);
+    controls->addWidget(repetitions_);
+    controls->addStretch(1);
+
+    plot_->setMinimumHeight(260);
+    plot_->yAxis->setLabel(tr("median kernel time (ms)"));
+    plot_->xAxis->grid()->setVisible(false);
+
+    table_ = new QTableWidget(0, 7, this);
+    table_->setObjectName("compareTable");
+    table_->setHorizontalHeaderLabels({tr("Strategy"), tr("Median ms"), tr("Min ms"), tr("Max ms"),
+                                       tr("GB/s"), tr("Speed-up"), tr("Note")});
+    table_->horizontalHeaderItem(5)->setToolTip(
+        tr("Median time of serial divided by this strategy's median"));
+    table_->horizontalHeaderItem(4)->setToolTip(tr("Image bytes read per second of median kernel time"));
+    table_->verticalHeader()->setVisible(false);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setAlternatingRowColors(true);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+
+    auto* body = new QSplitter(Qt::Vertical, this);
+    body->addWidget(plot_);
+    body->addWidget(table_);
+    body->setStretchFactor(0, 2);
+    body->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(body, 1);
+
+    applyPlotStyle(plot_);
+    refreshPlot();
+}
+
+void CompareView::setEntries(const QVector<Entry>& entries) {
+    entries_ = entries;
+    refreshPlot();
+    refreshTable();
+}
+
+QStringList CompareView::plottedStrategies() const {
+    return plotted_;
+}
+
+void CompareView::refreshPlot() {
+    plot_->clearPlottables();
+    plot_->clearItems();
+    plotted_.clear();
+    auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
+    bars->setWidth(0.6);
+    const QColor barColor = seriesColor(0);
+    bars->setPen(QPen(barColor.darker(130), 1));
+    QColor fill = barColor;
+    fill.setAlpha(170);
+    bars->setBrush(fill);
+    auto* whiskers = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
+    whiskers->setDataPlottable(bars);
+    whiskers->setPen(QPen(palette().color(QPalette::WindowText), 1.2));
+    whiskers->setWhiskerWidth(10);
+
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    QVector<double> keys;
+    QVector<double> medians;
+    QVector<double> below;
+    QVector<double> above;
+    double top = 0;
+    for (const Entry& entry : entries_) {
+        if (!supported(entry)) continue;
+        const double key = static_cast<double>(keys.size());
+        keys.append(key);
+        medians.append(entry.medianMs);
+        below.append(std::max(0.0, entry.medianMs - entry.minMs));
+        above.append(std::max(0.0, entry.maxMs - entry.medianMs));
+        ticker->addTick(key, entry.strategy);
+        plotted_.append(entry.strategy);
+        top = std::max(top, entry.maxMs);
+
+        auto* label = new QCPItemText(plot_);
+        label->position->setCoords(key, std::max(entry.maxMs, entry.medianMs));
+        label->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
+        label->setTextAlignment(Qt::AlignCenter);
+        label->setPadding(QMargins(0, 0, 0, 4));
+        label->setColor(palette().color(QPalette::WindowText));
+        label->setText(QStringLiteral("%1 ms\n%2 GB/s · %3")
+                           .arg(QString::number(entry.medianMs, 'g', 3), bandwidthText(entry.gbPerS),
+                                speedupText(entry.speedupOverSerial)));
+    }
+    bars->setData(keys, medians, true);
+    whiskers->setData(below, above);
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setTickLabelRotation(keys.size() > 5 ? -30 : 0);
+    plot_->xAxis->setRange(-0.6, std::max(0.6, keys.size() - 0.4));
+    // Room above the tallest whisker for its two-line label.
+    plot_->yAxis->setRange(0, top > 0 ? top * 1.35 : 1.0);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CompareView::refreshTable() {
+    table_->setRowCount(static_cast<int>(entries_.size()));
+    double fastest = INFINITY;
+    for (const Entry& entry : entries_)
+        if (supported(entry)) fastest = std::min(fastest, entry.medianMs);
+    const QColor muted = palette().color(QPalette::Disabled, QPalette::WindowText);
+    for (int row = 0; row < static_cast<int>(entries_.size()); ++row) {
+        const Entry& entry = entries_[row];
+        const bool ran = supported(entry);
+        const auto number = [ran](double ms) {
+            return ran ? QString::number(ms, 'f', 3) : QStringLiteral("–");
+        };
+        const QList<QTableWidgetItem*> items{
+            cell(entry.strategy, Qt::AlignLeft | Qt::AlignVCenter),
+            cell(number(entry.medianMs)),
+            cell(number(entry.minMs)),
+            cell(number(entry.maxMs)),
+            cell(ran ? bandwidthText(entry.gbPerS) : QStringLiteral("–")),
+            cell(ran ? speedupText(entry.speedupOverSerial) : QStringLiteral("–")),
+            cell(ran ? (entry.medianMs == fastest ? tr("fastest") : QString())
+                     : tr("unsupported: %1").arg(entry.unsupportedReason),
+                 Qt::AlignLeft | Qt::AlignVCenter)};
+        for (int column = 0; column < items.size(); ++column) {
+            QTableWidgetItem* item = items[column];
+            if (!ran) item->setForeground(muted);
+            if (ran && entry.medianMs == fastest) {
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+            }
+            if (!ran) item->setToolTip(entry.unsupportedReason);
+            table_->setItem(row, column, item);
+        }
+    }
+}
+
+void CompareView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange) return;
+    applyPlotStyle(plot_);
+    refreshPlot();
+}

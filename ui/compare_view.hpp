@@ -1,0 +1,54 @@
+#pragma once
+// Strategy comparison: median kernel time per strategy as bars with min–max whiskers, GB/s and speed-up over
+// serial as labels and in a table; unsupported strategies are listed with their reason.
+
+#include <QString>
+#include <QVector>
+#include <QWidget>
+
+class QCustomPlot;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+class CompareView : public QWidget {
+    Q_OBJECT
+
+  public:
+    // One strategy's measurement; an empty unsupportedReason means it ran. speedupOverSerial is NaN where
+    // serial was not measured.
+    struct Entry {
+        QString strategy;
+        QString unsupportedReason;
+        double minMs = 0;
+        double medianMs = 0;
+        double maxMs = 0;
+        double gbPerS = 0;
+        double speedupOverSerial = 0;
+    };
+
+    explicit CompareView(QWidget* parent = nullptr);
+
+    void setEntries(const QVector<Entry>& entries);
+    const QVector<Entry>& entries() const { return entries_; }
+    // The strategies that have a bar, left to right.
+    QStringList plottedStrategies() const;
+    QCustomPlot* plot() const { return plot_; }
+
+  signals:
+    void compareRequested(int repetitions);
+
+  protected:
+    void changeEvent(QEvent* event) override;
+
+  private:
+    void refreshPlot();
+    void refreshTable();
+
+    QVector<Entry> entries_;
+    QStringList plotted_;
+    QCustomPlot* plot_ = nullptr;
+    QTableWidget* table_ = nullptr;
+    QSpinBox* repetitions_ = nullptr;
+    QPushButton* compare_ = nullptr;
+};

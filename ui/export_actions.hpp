@@ -1,0 +1,52 @@
+#pragma once
+// The File ▸ Export menu: the histogram plot as PNG/PDF/SVG, the histogram as CSV/JSON, the kept timings as
+// CSV/JSON and as a Chrome trace, and the histogram as CSV on the clipboard. Every file is written through
+// QSaveFile, so a failed write leaves the previous file; the export functions throw hs::InputError naming the
+// file and the reason, the actions show that line in a message box.
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+class HistogramView;
+class QAction;
+class QWidget;
+class TimingView;
+
+class ExportActions : public QObject {
+    Q_OBJECT
+
+  public:
+    ExportActions(HistogramView* histogram, TimingView* timings, QWidget* dialogParent);
+
+    QList<QAction*> actions() const;
+    // The device the timings were measured on, named in the Chrome trace.
+    void setDeviceName(const QString& name) { deviceName_ = name; }
+
+    // The format follows the suffix: .png, .pdf or .svg; the plot is drawn at its on-screen size.
+    void exportPlot(const QString& path) const;
+    // .csv or .json
+    void exportHistogram(const QString& path) const;
+    // .csv or .json, every kept run
+    void exportTimings(const QString& path) const;
+    void exportTrace(const QString& path) const;
+    void copyHistogram() const;
+
+  private:
+    void updateEnabled();
+    // Asks for a file (adding the chosen filter's suffix when the name has none), exports, and reports a
+    // failure in a message box.
+    void runExport(const QString& title, const QString& filters,
+                   void (ExportActions::*exporter)(const QString&) const);
+
+    HistogramView* histogram_;
+    TimingView* timings_;
+    QWidget* dialogParent_;
+    QString deviceName_;
+    QString lastDirectory_;
+    QAction* plotAction_;
+    QAction* histogramAction_;
+    QAction* timingsAction_;
+    QAction* traceAction_;
+    QAction* copyAction_;
+};

@@ -1,0 +1,479 @@
+#include "ui/histogram_view.hpp"
+
+#include <qcustomplot.h>
+#include <QBoxLayout>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QLabel>
+#include <QToolButton>
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "ui/plot_style.hpp"
+
+using hs::histogram::BinRange;
+using hs::histogram::Channel;
+using hs::histogram::Statistics;
+
+namespace {
+
+constexpr double kValueAxisEnd = 256.0;
+
+// ImageJ's rule (ij.gui.HistogramWindow): when the tallest bin holds more than twice as many pixels as the
+// second tallest, the count axis ends at 1.5 × the second tallest, so one dominant bin (a white background,
+// say) does not flatten the rest; the clipped bin runs off the top.
+constexpr const char* kClipRuleText =
+    "Clip a dominant bin (ImageJ's rule): when the tallest bin of a shown channel holds more than twice the "
+    "count of its second tallest, the count axis ends at 1.5 × the second tallest.";
+
+double countAxisCeiling(const std::vector<std::uint64_t>& counts, bool clipDominant) {
+    std::uint64_t tallest = 0;
+    std::uint64_t second = 0;
+    for (const auto count : counts) {
+        if (count > tallest) {
+            second = tallest;
+            tallest = count;
+        } else if (count > second) {
+            second = count;
+        }
+    }
+    if (clipDominant && second > 0 && tallest > 2 * second) return 1.5 * static_cast<double>(second);
+    return static_cast<double>(tallest);
+}
+
+std::size_t indexOf(Channel channel) {
+    return static_cast<std::size_t>(channel);
+}
+
+QString channelLabel(Channel channel) {
+    return channel == Channel::Luma
+               ? QStringLiteral("Luma")
+               : QString::fromLatin1(hs::histogram::channelName(channel).data()).toUpper();
+}
+
+double lowerEdge(int bin, int bins) {
+    return bin * kValueAxisEnd / bins;
+}
+
+QString formatValue(double value) {
+    return std::isnan(value) ? QStringLiteral("–") : QString::number(value, 'f', 2);
+}
+
+QIcon swatch(const QColor& color) {
+    QPixmap pixmap(12, 12);
+    pixmap.fill(color);
+    return QIcon(pixmap);
+}
+
+const std::array<const char*, 8> kStatisticNames{"Count", "Mean", "Std dev", "Median",
+                                                 "Mode",  "Min",  "Max",     "Percentile"};
+const std::array<const char*, 8> kStatisticKeys{"Count", "Mean", "StdDev", "Median",
+                                                "Mode",  "Min",  "Max",    "Percentile"};
+
+QStringList statisticTexts(const std::optional<Statistics>& stats) {
+    if (!stats) return QStringList(static_cast<int>(kStatisticNames.size()), QStringLiteral("–"));
+    return {QString::number(stats->count), formatValue(stats->mean),
+            formatValue(stats->stdDev),    formatValue(stats->median),
+            formatValue(stats->mode),      formatValue(stats->min),
+            formatValue(stats->max),       QString::number(stats->percentOfChannel, 'f', 2) + " %"};
+}
+
+}  // namespace
+
+HistogramView::HistogramView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+    auto* toolbar = new QWidget(this);
+    buildToolbar(toolbar);
+
+    plot_->setMouseTracking(true);
+    plot_->setMinimumSize(320, 200);
+    plot_->xAxis->setRange(0, kValueAxisEnd);
+    plot_->xAxis->setLabel(tr("value (8-bit)"));
+    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    ticker->setTickStep(32);
+    plot_->xAxis->setTicker(ticker);
+    for (const Channel channel : hs::histogram::kChannels) {
+        QCPGraph* graph = plot_->addGraph();
+        graph->setName(channelLabel(channel));
+        graph->setLineStyle(QCPGraph::lsStepLeft);
+        graphs_[indexOf(channel)] = graph;
+    }
+    selectionRect_ = new QCPItemRect(plot_);
+    selectionRect_->topLeft->setTypeX(QCPItemPosition::ptPlotCoords);
+    selectionRect_->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    selectionRect_->bottomRight->setTypeX(QCPItemPosition::ptPlotCoords);
+    selectionRect_->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    selectionRect_->setPen(Qt::NoPen);
+    selectionRect_->setVisible(false);
+    connect(plot_, &QCustomPlot::mousePress, this, &HistogramView::onMousePress);
+    connect(plot_, &QCustomPlot::mouseMove, this, &HistogramView::onMouseMove);
+    connect(plot_, &QCustomPlot::mouseRelease, this, &HistogramView::onMouseRelease);
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { clearSelection(); });
+    plot_->installEventFilter(this);
+
+    readout_ = new QLabel(this);
+    readout_->setObjectName("histogramReadout");
+    readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    readout_->setMinimumHeight(readout_->fontMetrics().height());
+    readout_->setToolTip(
+        tr("Point at the plot to read a bin; drag to select a range; double-click clears it."));
+
+    auto* plotColumn = new QVBoxLayout;
+    plotColumn->addWidget(plot_, 1);
+    plotColumn->addWidget(readout_);
+    auto* body = new QHBoxLayout;
+    body->addLayout(plotColumn, 1);
+    body->addWidget(buildStatisticsPanel());
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(toolbar);
+    layout->addLayout(body, 1);
+
+    applyPlotStyle(plot_);
+    refreshPlot();
+    refreshSelection();
+    refreshStatistics();
+}
+
+void HistogramView::buildToolbar(QWidget* toolbar) {
+    auto* row = new QHBoxLayout(toolbar);
+    row->setContentsMargins(0, 0, 0, 0);
+    const auto addToggle = [&](const QString& text, const QString& tip, bool checked) {
+        auto* button = new QToolButton(toolbar);
+        button->setText(text);
+        button->setToolTip(tip);
+        button->setCheckable(true);
+        button->setChecked(checked);
+        button->setAutoRaise(true);
+        button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        row->addWidget(button);
+        return button;
+    };
+    for (const Channel channel : hs::histogram::kChannels) {
+        const bool shownAtStart = channel != Channel::A;
+        auto* button = addToggle(channelLabel(channel), tr("Show the %1 channel").arg(channelLabel(channel)),
+                                 shownAtStart);
+        button->setObjectName(QStringLiteral("channel") + channelLabel(channel));
+        channelButtons_[indexOf(channel)] = button;
+        connect(button, &QToolButton::toggled, this, [this] { refreshPlot(); });
+    }
+    auto* overlay = new QToolButton(toolbar);
+    overlay->setText(tr("RGB"));
+    overlay->setToolTip(tr("Overlay red, green and blue; hide alpha and luma"));
+    overlay->setAutoRaise(true);
+    connect(overlay, &QToolButton::clicked, this, &HistogramView::showRgbOverlay);
+    row->addWidget(overlay);
+    row->addSpacing(12);
+    logButton_ = addToggle(tr("Log"), tr("Logarithmic count axis"), false);
+    cumulativeButton_ = addToggle(tr("Cumulative"), tr("Running sum of the counts up to each bin"), false);
+    clipButton_ = addToggle(tr("Clip peak"), tr(kClipRuleText), true);
+    for (auto* button : {logButton_, cumulativeButton_, clipButton_})
+        connect(button, &QToolButton::toggled, this, [this] { refreshPlot(); });
+    row->addStretch(1);
+}
+
+QWidget* HistogramView::buildStatisticsPanel() {
+    auto* panel = new QWidget(this);
+    auto* grid = new QGridLayout(panel);
+    grid->setContentsMargins(8, 0, 0, 0);
+    grid->setHorizontalSpacing(12);
+    grid->setVerticalSpacing(2);
+
+    statisticsChannel_ = new QComboBox(panel);
+    statisticsChannel_->setObjectName("statisticsChannel");
+    for (const Channel channel : hs::histogram::kChannels)
+        statisticsChannel_->addItem(channelLabel(channel), static_cast<int>(channel));
+    statisticsChannel_->setCurrentIndex(static_cast<int>(Channel::Luma));
+    statisticsChannel_->setToolTip(tr("The channel the statistics describe"));
+    connect(statisticsChannel_, &QComboBox::currentIndexChanged, this, [this] { refreshStatistics(); });
+    grid->addWidget(new QLabel(tr("Statistics of"), panel), 0, 0);
+    grid->addWidget(statisticsChannel_, 0, 1, 1, 2);
+
+    auto* selectionHeader = new QLabel(tr("<b>Selection</b>"), panel);
+    auto* imageHeader = new QLabel(tr("<b>Image</b>"), panel);
+    grid->addWidget(selectionHeader, 1, 1, Qt::AlignRight);
+    grid->addWidget(imageHeader, 1, 2, Qt::AlignRight);
+    selectionRangeLabel_ = new QLabel(panel);
+    selectionRangeLabel_->setObjectName("selectionRange");
+    grid->addWidget(new QLabel(tr("Values"), panel), 2, 0);
+    grid->addWidget(selectionRangeLabel_, 2, 1, Qt::AlignRight);
+    grid->addWidget(new QLabel(tr("0–255"), panel), 2, 2, Qt::AlignRight);
+
+    const QString valueTip =
+        tr("Values are 8-bit; with fewer than 256 bins each pixel counts as its bin's centre.");
+    for (std::size_t row = 0; row < kStatisticNames.size(); ++row) {
+        auto* name = new QLabel(tr(kStatisticNames[row]), panel);
+        selectionLabels_[row] = new QLabel(panel);
+        selectionLabels_[row]->setObjectName(QStringLiteral("selection") + kStatisticKeys[row]);
+        imageLabels_[row] = new QLabel(panel);
+        imageLabels_[row]->setObjectName(QStringLiteral("image") + kStatisticKeys[row]);
+        for (QLabel* label : {selectionLabels_[row], imageLabels_[row]})
+            label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        name->setToolTip(valueTip);
+        const int gridRow = static_cast<int>(row) + 3;
+        grid->addWidget(name, gridRow, 0);
+        grid->addWidget(selectionLabels_[row], gridRow, 1, Qt::AlignRight);
+        grid->addWidget(imageLabels_[row], gridRow, 2, Qt::AlignRight);
+    }
+    grid->itemAtPosition(3 + 3, 0)->widget()->setToolTip(tr("Median by cumulative count (lower median). ") +
+                                                         valueTip);
+    grid->itemAtPosition(3 + 7, 0)->widget()->setToolTip(
+        tr("Share of the channel's pixels that lie in the range: 100 × count / all pixels."));
+    grid->setRowStretch(static_cast<int>(kStatisticNames.size()) + 3, 1);
+    return panel;
+}
+
+void HistogramView::setHistogram(const hs::histogram::Histogram& histogram) {
+    if (selection_ && histogram.bins != histogram_.bins) {
+        const int lowest = hs::histogram::binValues(selection_->first, histogram_.bins).lower;
+        const int highest = hs::histogram::binValues(selection_->last, histogram_.bins).upper;
+        selection_ = BinRange{hs::histogram::binOf(lowest, histogram.bins),
+                              hs::histogram::binOf(highest, histogram.bins)};
+    }
+    histogram_ = histogram;
+    hasHistogram_ = true;
+    refreshPlot();
+    refreshSelection();
+    refreshStatistics();
+    emit histogramChanged();
+}
+
+QVector<double> HistogramView::plottedValues(Channel channel) const {
+    QVector<double> values;
+    const auto points = graphs_[indexOf(channel)]->data();
+    // The graph carries one extra point at the axis end that closes the last step.
+    for (int i = 0; i < histogram_.bins && i < points->size(); ++i) values.append(points->at(i)->value);
+    return values;
+}
+
+void HistogramView::setLogScale(bool on) {
+    logButton_->setChecked(on);
+}
+bool HistogramView::logScale() const {
+    return logButton_->isChecked();
+}
+void HistogramView::setCumulative(bool on) {
+    cumulativeButton_->setChecked(on);
+}
+bool HistogramView::cumulative() const {
+    return cumulativeButton_->isChecked();
+}
+void HistogramView::setClipDominant(bool on) {
+    clipButton_->setChecked(on);
+}
+bool HistogramView::clipDominant() const {
+    return clipButton_->isChecked();
+}
+
+void HistogramView::setChannelVisible(Channel channel, bool visible) {
+    channelButtons_[indexOf(channel)]->setChecked(visible);
+}
+
+bool HistogramView::channelVisible(Channel channel) const {
+    return channelButtons_[indexOf(channel)]->isChecked();
+}
+
+void HistogramView::showRgbOverlay() {
+    for (const Channel channel : hs::histogram::kChannels)
+        setChannelVisible(channel, channel != Channel::A && channel != Channel::Luma);
+}
+
+void HistogramView::refreshPlot() {
+    const QColor text = palette().color(QPalette::WindowText);
+    const std::array<QColor, hs::histogram::kChannelCount> colors{
+        QColor(214, 39, 40), QColor(44, 160, 44), QColor(31, 119, 220), QColor(127, 127, 127), text};
+    const std::array<int, hs::histogram::kChannelCount> fillAlpha{60, 60, 60, 40, 35};
+    const int bins = histogram_.bins;
+    const bool running = cumulative();
+    double tallestShown = 0;
+    double axisCeiling = 0;
+    for (const Channel channel : hs::histogram::kChannels) {
+        const auto& counts = histogram_[channel];
+        QVector<double> keys;
+        QVector<double> values;
+        double sum = 0;
+        for (int bin = 0; bin < bins; ++bin) {
+            const auto count = static_cast<double>(counts[static_cast<std::size_t>(bin)]);
+            sum += count;
+            keys.append(lowerEdge(bin, bins));
+            values.append(running ? sum : count);
+        }
+        keys.append(kValueAxisEnd);
+        values.append(values.back());
+        QCPGraph* graph = graphs_[indexOf(channel)];
+        graph->setData(keys, values, true);
+        const QColor color = colors[indexOf(channel)];
+        QColor fill = color;
+        fill.setAlpha(fillAlpha[indexOf(channel)]);
+        graph->setPen(QPen(color, 1.5));
+        graph->setBrush(fill);
+        graph->setVisible(channelVisible(channel));
+        channelButtons_[indexOf(channel)]->setIcon(swatch(color));
+        if (!channelVisible(channel)) continue;
+        tallestShown = std::max(tallestShown, *std::max_element(values.begin(), values.end()));
+        axisCeiling =
+            std::max(axisCeiling, running ? sum : countAxisCeiling(counts, clipDominant() && !logScale()));
+    }
+
+    QCPAxis* countAxis = plot_->yAxis;
+    countAxis->setLabel(running ? tr("pixels (cumulative)") : tr("pixels"));
+    if (logScale()) {
+        countAxis->setScaleType(QCPAxis::stLogarithmic);
+        countAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        countAxis->setNumberFormat("eb");
+        countAxis->setNumberPrecision(0);
+        // Counts start at 1; doubling the top keeps the tallest bin off the frame on a log axis.
+        countAxis->setRange(0.5, std::max(tallestShown, 1.0) * 2);
+    } else {
+        countAxis->setScaleType(QCPAxis::stLinear);
+        countAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        countAxis->setNumberFormat("gb");
+        countAxis->setNumberPrecision(6);
+        // A clipped axis ends exactly at the rule's ceiling; an unclipped one leaves 5 % air above the peak.
+        const bool clipped = axisCeiling < tallestShown;
+        countAxis->setRange(0, std::max(clipped ? axisCeiling : tallestShown * 1.05, 1.0));
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    if (hoverPixelX_) updateReadout(*hoverPixelX_);
+}
+
+void HistogramView::selectRange(int firstBin, int lastBin) {
+    const int lastValidBin = histogram_.bins - 1;
+    const int low = std::clamp(std::min(firstBin, lastBin), 0, lastValidBin);
+    const int high = std::clamp(std::max(firstBin, lastBin), 0, lastValidBin);
+    selection_ = BinRange{low, high};
+    refreshSelection();
+    refreshStatistics();
+    emit rangeSelected(low, high);
+}
+
+void HistogramView::clearSelection() {
+    selection_.reset();
+    refreshSelection();
+    refreshStatistics();
+}
+
+void HistogramView::setStatisticsChannel(Channel channel) {
+    statisticsChannel_->setCurrentIndex(statisticsChannel_->findData(static_cast<int>(channel)));
+}
+
+Channel HistogramView::statisticsChannel() const {
+    return static_cast<Channel>(statisticsChannel_->currentData().toInt());
+}
+
+std::optional<Statistics> HistogramView::selectionStatistics() const {
+    if (!selection_) return std::nullopt;
+    return hs::histogram::computeStatistics(histogram_, statisticsChannel(), *selection_);
+}
+
+Statistics HistogramView::imageStatistics() const {
+    return hs::histogram::computeStatistics(histogram_, statisticsChannel());
+}
+
+QString HistogramView::readout() const {
+    return readout_->text();
+}
+
+void HistogramView::refreshSelection() {
+    selectionRect_->setVisible(selection_.has_value());
+    if (selection_) {
+        const int bins = histogram_.bins;
+        selectionRect_->topLeft->setCoords(lowerEdge(selection_->first, bins), 0);
+        selectionRect_->bottomRight->setCoords(lowerEdge(selection_->last + 1, bins), 1);
+        QColor highlight = palette().color(QPalette::Highlight);
+        highlight.setAlpha(50);
+        selectionRect_->setBrush(highlight);
+        selectionRangeLabel_->setText(QStringLiteral("%1–%2")
+                                          .arg(hs::histogram::binValues(selection_->first, bins).lower)
+                                          .arg(hs::histogram::binValues(selection_->last, bins).upper));
+    } else {
+        selectionRangeLabel_->setText(tr("drag a range"));
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HistogramView::refreshStatistics() {
+    const QStringList selectionTexts = statisticTexts(hasHistogram_ ? selectionStatistics() : std::nullopt);
+    const QStringList imageTexts =
+        statisticTexts(hasHistogram_ ? std::optional<Statistics>(imageStatistics()) : std::nullopt);
+    for (std::size_t row = 0; row < kStatisticNames.size(); ++row) {
+        selectionLabels_[row]->setText(selectionTexts[static_cast<int>(row)]);
+        imageLabels_[row]->setText(imageTexts[static_cast<int>(row)]);
+    }
+}
+
+int HistogramView::binAt(double pixelX) const {
+    const double value = plot_->xAxis->pixelToCoord(pixelX);
+    const int bin = static_cast<int>(std::floor(value * histogram_.bins / kValueAxisEnd));
+    return std::clamp(bin, 0, histogram_.bins - 1);
+}
+
+void HistogramView::updateReadout(double pixelX) {
+    hoverPixelX_ = pixelX;
+    const double value = plot_->xAxis->pixelToCoord(pixelX);
+    if (!hasHistogram_ || value < 0 || value >= kValueAxisEnd) {
+        readout_->clear();
+        return;
+    }
+    const int bin = binAt(pixelX);
+    const auto values = hs::histogram::binValues(bin, histogram_.bins);
+    QStringList parts{values.lower == values.upper
+                          ? tr("value %1").arg(values.lower)
+                          : tr("bin %1 · values %2–%3").arg(bin).arg(values.lower).arg(values.upper)};
+    for (const Channel channel : hs::histogram::kChannels) {
+        if (!channelVisible(channel)) continue;
+        const auto& counts = histogram_[channel];
+        const auto end = counts.begin() + bin + 1;
+        const std::uint64_t count = cumulative() ? std::accumulate(counts.begin(), end, std::uint64_t{0})
+                                                 : counts[static_cast<std::size_t>(bin)];
+        const auto total = histogram_.total(channel);
+        const double percent =
+            total == 0 ? 0.0 : 100.0 * static_cast<double>(count) / static_cast<double>(total);
+        parts.append(QStringLiteral("%1 %2%3 (%4 %)")
+                         .arg(channelLabel(channel), cumulative() ? QStringLiteral("≤ ") : QString())
+                         .arg(count)
+                         .arg(percent, 0, 'f', 2));
+    }
+    readout_->setText(parts.join(QStringLiteral(" · ")));
+}
+
+void HistogramView::onMousePress(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton || !hasHistogram_) return;
+    if (!plot_->axisRect()->rect().contains(event->position().toPoint())) return;
+    const int bin = binAt(event->position().x());
+    dragAnchorBin_ = bin;
+    selection_ = BinRange{bin, bin};
+    refreshSelection();
+    refreshStatistics();
+}
+
+void HistogramView::onMouseMove(QMouseEvent* event) {
+    updateReadout(event->position().x());
+    if (!dragAnchorBin_) return;
+    const int bin = binAt(event->position().x());
+    selection_ = BinRange{std::min(*dragAnchorBin_, bin), std::max(*dragAnchorBin_, bin)};
+    refreshSelection();
+    refreshStatistics();
+}
+
+void HistogramView::onMouseRelease(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton || !dragAnchorBin_) return;
+    dragAnchorBin_.reset();
+    selectRange(selection_->first, selection_->last);
+}
+
+bool HistogramView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Leave) {
+        hoverPixelX_.reset();
+        readout_->clear();
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void HistogramView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange) return;
+    applyPlotStyle(plot_);
+    refreshPlot();
+    refreshSelection();
+}

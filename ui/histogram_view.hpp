@@ -1,0 +1,100 @@
+#pragma once
+// The histogram window: per-channel curves over the 8-bit value axis, linear/log/cumulative display, a
+// dominant-bin clip, a hover readout, and statistics of a dragged range beside those of the whole image.
+
+#include <QVector>
+#include <QWidget>
+#include <array>
+#include <optional>
+
+#include "ops/histogram/histogram.hpp"
+#include "ops/histogram/statistics.hpp"
+
+class QCPGraph;
+class QCPItemRect;
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QMouseEvent;
+class QToolButton;
+
+class HistogramView : public QWidget {
+    Q_OBJECT
+
+  public:
+    explicit HistogramView(QWidget* parent = nullptr);
+
+    // Replaces the data and keeps the display state; a selection keeps its value range across bin counts.
+    void setHistogram(const hs::histogram::Histogram& histogram);
+    const hs::histogram::Histogram& histogram() const { return histogram_; }
+    // False until the first setHistogram().
+    bool hasHistogram() const { return hasHistogram_; }
+
+    // What the graph of the channel shows now, one value per bin (after the cumulative transform).
+    QVector<double> plottedValues(hs::histogram::Channel channel) const;
+    QCustomPlot* plot() const { return plot_; }
+
+    void setLogScale(bool on);
+    bool logScale() const;
+    void setCumulative(bool on);
+    bool cumulative() const;
+    void setChannelVisible(hs::histogram::Channel channel, bool visible);
+    bool channelVisible(hs::histogram::Channel channel) const;
+    // Shows R, G and B together and hides alpha and luma.
+    void showRgbOverlay();
+    void setClipDominant(bool on);
+    bool clipDominant() const;
+
+    // Bins first..last (either order); emits rangeSelected with first <= last.
+    void selectRange(int firstBin, int lastBin);
+    void clearSelection();
+    std::optional<hs::histogram::BinRange> selectedRange() const { return selection_; }
+
+    // The channel the statistics describe.
+    void setStatisticsChannel(hs::histogram::Channel channel);
+    hs::histogram::Channel statisticsChannel() const;
+    std::optional<hs::histogram::Statistics> selectionStatistics() const;
+    hs::histogram::Statistics imageStatistics() const;
+    // The text of the hover readout (empty while the pointer is outside the plot).
+    QString readout() const;
+
+  signals:
+    // A range chosen by dragging over the plot or through selectRange().
+    void rangeSelected(int firstBin, int lastBin);
+    void histogramChanged();
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+  private:
+    void buildToolbar(QWidget* toolbar);
+    QWidget* buildStatisticsPanel();
+    void refreshPlot();
+    void refreshSelection();
+    void refreshStatistics();
+    void updateReadout(double pixelX);
+    int binAt(double pixelX) const;
+    void onMousePress(QMouseEvent* event);
+    void onMouseMove(QMouseEvent* event);
+    void onMouseRelease(QMouseEvent* event);
+
+    hs::histogram::Histogram histogram_;
+    bool hasHistogram_ = false;
+    std::optional<hs::histogram::BinRange> selection_;
+    std::optional<int> dragAnchorBin_;
+    std::optional<double> hoverPixelX_;  // where the pointer is, so the readout follows display changes
+
+    QCustomPlot* plot_ = nullptr;
+    std::array<QCPGraph*, hs::histogram::kChannelCount> graphs_{};
+    QCPItemRect* selectionRect_ = nullptr;
+    std::array<QToolButton*, hs::histogram::kChannelCount> channelButtons_{};
+    QToolButton* logButton_ = nullptr;
+    QToolButton* cumulativeButton_ = nullptr;
+    QToolButton* clipButton_ = nullptr;
+    QComboBox* statisticsChannel_ = nullptr;
+    QLabel* readout_ = nullptr;
+    QLabel* selectionRangeLabel_ = nullptr;
+    std::array<QLabel*, 8> selectionLabels_{};
+    std::array<QLabel*, 8> imageLabels_{};
+};
