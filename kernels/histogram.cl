@@ -115,24 +115,6 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void partial_reduce(__g
 #define COUNTER(index, item) counters[(item) * HIST_PAD + (index)]
 #endif
 
-// Applies INCREMENT to the counters of the four pixels of a uint4. The bins are computed on vectors of four
-// pixels (a CPU compiler turns the luma arithmetic into a handful of SIMD instructions; a GPU sees the same
-// scalar work as before); as_uchar16 keeps memory byte order on either endianness.
-#define COUNT_QUAD(quad, INCREMENT)                                                           \
-    do {                                                                                      \
-        const uchar16 bytes_ = as_uchar16(quad);                                              \
-        const uint4 r_ = convert_uint4(bytes_.s048c), g_ = convert_uint4(bytes_.s159d);       \
-        const uint4 b_ = convert_uint4(bytes_.s26ae), a_ = convert_uint4(bytes_.s37bf);       \
-        const uint4 y_ = (299u * r_ + 587u * g_ + 114u * b_ + 500u) / 1000u;                  \
-        const uint4 rb_ = (r_ * BINS) >> 8, gb_ = ((g_ * BINS) >> 8) + BINS;                  \
-        const uint4 bb_ = ((b_ * BINS) >> 8) + 2 * BINS, ab_ = ((a_ * BINS) >> 8) + 3 * BINS; \
-        const uint4 yb_ = ((y_ * BINS) >> 8) + 4 * BINS;                                      \
-        INCREMENT(rb_.x), INCREMENT(gb_.x), INCREMENT(bb_.x), INCREMENT(ab_.x), INCREMENT(yb_.x); \
-        INCREMENT(rb_.y), INCREMENT(gb_.y), INCREMENT(bb_.y), INCREMENT(ab_.y), INCREMENT(yb_.y); \
-        INCREMENT(rb_.z), INCREMENT(gb_.z), INCREMENT(bb_.z), INCREMENT(ab_.z), INCREMENT(yb_.z); \
-        INCREMENT(rb_.w), INCREMENT(gb_.w), INCREMENT(bb_.w), INCREMENT(ab_.w), INCREMENT(yb_.w); \
-    } while (0)
-
 // Per-work-item uchar counters in local memory. The image is cut into segments of WG * ITEM_QUADS uint4 loads;
 // a group takes every get_num_groups(0)-th segment, each work-item counts ITEM_QUADS loads of it (neighbouring
 // work-items read neighbouring uint4s), then the group flushes the uchar counters into its uint histogram
@@ -160,7 +142,13 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void private_uchar(__gl
 #endif
     for (uint segment = get_group_id(0); segment < segment_count; segment += get_num_groups(0)) {
         const uint end = min(quad_count, (segment + 1) * segment_quads);
-        for (uint q = segment * segment_quads + lid; q < end; q += WG) COUNT_QUAD(quads[q], PRIVATE_INCREMENT);
+        for (uint q = segment * segment_quads + lid; q < end; q += WG) {
+            const uint4 four = quads[q];
+            COUNT_PIXEL(four.x, PRIVATE_INCREMENT);
+            COUNT_PIXEL(four.y, PRIVATE_INCREMENT);
+            COUNT_PIXEL(four.z, PRIVATE_INCREMENT);
+            COUNT_PIXEL(four.w, PRIVATE_INCREMENT);
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
 #if INTERLEAVED
         // Bin i's counters are the WG bytes from i * WG.
