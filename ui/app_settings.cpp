@@ -22,88 +22,70 @@ const QString kRecentFiles = QStringLiteral("files/recent");
 QString canonicalEntry(const QString& path) {
     return QDir::cleanPath(QFileInfo(path).absoluteFilePath());
 }
+
+bool validBins(int bins) {
+    return bins >= 1 && bins <= histogram::kMaxBins;
+}
 }  // namespace
 
 AppSettings::AppSettings()
-    : settings_(std::make_unique<QSettings>(QSettings::IniFormat, QSettings::UserScope,
-                                            QStringLiteral("HistoScope"), QStringLiteral("histoscope"))) {}
-
-AppSettings::AppSettings(const QString& path)
-    : settings_(std::make_unique<QSettings>(path, QSettings::IniFormat)) {}
-
-AppSettings::~AppSettings() = default;
-
-QByteArray AppSettings::windowGeometry() const {
-    return settings_->value(kGeometry).toByteArray();
-}
-void AppSettings::setWindowGeometry(const QByteArray& geometry) {
-    settings_->setValue(kGeometry, geometry);
-}
-QByteArray AppSettings::windowState() const {
-    return settings_->value(kState).toByteArray();
-}
-void AppSettings::setWindowState(const QByteArray& state) {
-    settings_->setValue(kState, state);
+    : path_(QSettings(QSettings::IniFormat, QSettings::UserScope, QStringLiteral("HistoScope"),
+                      QStringLiteral("histoscope"))
+                .fileName()) {
+    load();
 }
 
-QString AppSettings::deviceName() const {
-    return settings_->value(kDeviceName).toString();
+AppSettings::AppSettings(const QString& path) : path_(path) {
+    load();
 }
-QString AppSettings::platformName() const {
-    return settings_->value(kPlatformName).toString();
+
+void AppSettings::load() {
+    const QSettings settings(path_, QSettings::IniFormat);
+    windowGeometry_ = settings.value(kGeometry).toByteArray();
+    windowState_ = settings.value(kState).toByteArray();
+    deviceName_ = settings.value(kDeviceName).toString();
+    platformName_ = settings.value(kPlatformName).toString();
+    strategy_ = settings.value(kStrategy).toString();
+    setBins(settings.value(kBins, histogram::kMaxBins).toInt());
+    lastFolder_ = settings.value(kLastFolder).toString();
+    for (const QString& path : settings.value(kRecentFiles).toStringList()) {
+        if (recentFiles_.size() < kMaxRecentFiles && !recentFiles_.contains(canonicalEntry(path)))
+            recentFiles_ << canonicalEntry(path);
+    }
 }
+
+bool AppSettings::save() const {
+    QSettings settings(path_, QSettings::IniFormat);
+    settings.setValue(kGeometry, windowGeometry_);
+    settings.setValue(kState, windowState_);
+    settings.setValue(kDeviceName, deviceName_);
+    settings.setValue(kPlatformName, platformName_);
+    settings.setValue(kStrategy, strategy_);
+    settings.setValue(kBins, bins_);
+    settings.setValue(kLastFolder, lastFolder_);
+    settings.setValue(kRecentFiles, recentFiles_);
+    settings.sync();
+    return settings.status() == QSettings::NoError;
+}
+
 void AppSettings::setDevice(const QString& platformName, const QString& deviceName) {
-    settings_->setValue(kPlatformName, platformName);
-    settings_->setValue(kDeviceName, deviceName);
+    platformName_ = platformName;
+    deviceName_ = deviceName;
 }
 
-QString AppSettings::strategy() const {
-    return settings_->value(kStrategy).toString();
-}
-void AppSettings::setStrategy(const QString& strategy) {
-    settings_->setValue(kStrategy, strategy);
-}
-
-int AppSettings::bins() const {
-    const int bins = settings_->value(kBins, histogram::kMaxBins).toInt();
-    return bins >= 1 && bins <= histogram::kMaxBins ? bins : histogram::kMaxBins;
-}
 void AppSettings::setBins(int bins) {
-    settings_->setValue(kBins, bins);
-}
-
-QString AppSettings::lastFolder() const {
-    return settings_->value(kLastFolder).toString();
-}
-void AppSettings::setLastFolder(const QString& folder) {
-    settings_->setValue(kLastFolder, folder);
-}
-
-QStringList AppSettings::recentFiles() const {
-    return settings_->value(kRecentFiles).toStringList();
+    bins_ = validBins(bins) ? bins : histogram::kMaxBins;
 }
 
 void AppSettings::addRecentFile(const QString& path) {
     const QString entry = canonicalEntry(path);
-    QStringList files = recentFiles();
-    files.removeAll(entry);
-    files.prepend(entry);
-    while (files.size() > kMaxRecentFiles) files.removeLast();
-    settings_->setValue(kRecentFiles, files);
+    recentFiles_.removeAll(entry);
+    recentFiles_.prepend(entry);
+    while (recentFiles_.size() > kMaxRecentFiles) recentFiles_.removeLast();
 }
 
 void AppSettings::removeRecentFile(const QString& path) {
-    QStringList files = recentFiles();
-    files.removeAll(canonicalEntry(path));
-    settings_->setValue(kRecentFiles, files);
-}
-
-void AppSettings::clearRecentFiles() {
-    settings_->remove(kRecentFiles);
-}
-
-void AppSettings::sync() {
-    settings_->sync();
+    recentFiles_.removeAll(canonicalEntry(path));
 }
 
 }  // namespace hs::ui

@@ -3,54 +3,62 @@
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
-#include <memory>
-
-class QSettings;
 
 namespace hs::ui {
 
-// What the app remembers between sessions. A thin typed layer over QSettings so the keys live in one place
-// and tests can point it at a private file instead of the user's configuration.
+// What the app remembers between sessions. Read once when constructed and written by save() (the window
+// saves when it closes): QSettings would otherwise write and fsync the file from the event loop after every
+// change, which costs tens of milliseconds on a busy disk. Tests point it at a private file.
 class AppSettings {
   public:
     static constexpr int kMaxRecentFiles = 10;
 
-    // The user's settings (organisation "HistoScope", application "histoscope").
+    // The user's settings (organisation "HistoScope", application "histoscope", INI format).
     AppSettings();
     // Settings kept in the INI file at `path`.
     explicit AppSettings(const QString& path);
-    ~AppSettings();
-    AppSettings(const AppSettings&) = delete;
-    AppSettings& operator=(const AppSettings&) = delete;
 
-    QByteArray windowGeometry() const;
-    void setWindowGeometry(const QByteArray& geometry);
-    QByteArray windowState() const;
-    void setWindowState(const QByteArray& state);
+    // Writes every value; false when the file could not be written.
+    bool save() const;
+    QString fileName() const { return path_; }
+
+    QByteArray windowGeometry() const { return windowGeometry_; }
+    void setWindowGeometry(const QByteArray& geometry) { windowGeometry_ = geometry; }
+    QByteArray windowState() const { return windowState_; }
+    void setWindowState(const QByteArray& state) { windowState_ = state; }
 
     // The device is remembered by name and platform: indices change when drivers come and go.
-    QString deviceName() const;
-    QString platformName() const;
+    QString deviceName() const { return deviceName_; }
+    QString platformName() const { return platformName_; }
     void setDevice(const QString& platformName, const QString& deviceName);
 
-    QString strategy() const;
-    void setStrategy(const QString& strategy);
-    int bins() const;
+    QString strategy() const { return strategy_; }
+    void setStrategy(const QString& strategy) { strategy_ = strategy; }
+    // Within 1..256; 256 when unset or out of range.
+    int bins() const { return bins_; }
     void setBins(int bins);
 
-    QString lastFolder() const;
-    void setLastFolder(const QString& folder);
+    QString lastFolder() const { return lastFolder_; }
+    void setLastFolder(const QString& folder) { lastFolder_ = folder; }
 
-    // Most recent first, at most kMaxRecentFiles, no duplicates.
-    QStringList recentFiles() const;
+    // Absolute paths, most recent first, at most kMaxRecentFiles, no duplicates.
+    QStringList recentFiles() const { return recentFiles_; }
     void addRecentFile(const QString& path);
     void removeRecentFile(const QString& path);
-    void clearRecentFiles();
-
-    void sync();
+    void clearRecentFiles() { recentFiles_.clear(); }
 
   private:
-    std::unique_ptr<QSettings> settings_;
+    void load();
+
+    QString path_;
+    QByteArray windowGeometry_;
+    QByteArray windowState_;
+    QString deviceName_;
+    QString platformName_;
+    QString strategy_;
+    int bins_ = 256;
+    QString lastFolder_;
+    QStringList recentFiles_;
 };
 
 }  // namespace hs::ui

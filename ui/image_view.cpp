@@ -1,22 +1,19 @@
-// GLEW must come before every header that includes GL/gl.h (Qt's OpenGL headers among them).
-#include <GL/glew.h>
-
 #include "ui/image_view.hpp"
 
 #include <QGuiApplication>
 #include <QLabel>
-#include <QMetaObject>
 #include <QMouseEvent>
-#include <QOpenGLWidget>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
 #include <QPainter>
 #include <QResizeEvent>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 #include "ops/histogram/histogram.hpp"
+#include "ui/gl_image_renderer.hpp"
 
 namespace hs::ui {
 
@@ -32,23 +29,15 @@ class ImageCanvas {
 
 namespace {
 
-// A dark neutral grey around the image, as darktable and GIMP use: colours are judged against it.
-const QColor kBackground(43, 43, 43);
-// Transparent pixels are shown over a checkerboard of this cell size (logical pixels).
-constexpr int kCheckerCell = 8;
-const QColor kCheckerDark(102, 102, 102);
-const QColor kCheckerLight(153, 153, 153);
-
-QImage wrapPixels(const ImageRGBA8& image) {
-    return QImage(image.pixels.data(), image.width, image.height, image.width * 4, QImage::Format_RGBA8888);
-}
+const QColor kBackground(kBackgroundGrey, kBackgroundGrey, kBackgroundGrey);
 
 QPixmap checkerTile() {
     QPixmap tile(2 * kCheckerCell, 2 * kCheckerCell);
-    tile.fill(kCheckerLight);
+    tile.fill(QColor(kCheckerLightGrey, kCheckerLightGrey, kCheckerLightGrey));
     QPainter painter(&tile);
-    painter.fillRect(0, 0, kCheckerCell, kCheckerCell, kCheckerDark);
-    painter.fillRect(kCheckerCell, kCheckerCell, kCheckerCell, kCheckerCell, kCheckerDark);
+    const QColor dark(kCheckerDarkGrey, kCheckerDarkGrey, kCheckerDarkGrey);
+    painter.fillRect(0, 0, kCheckerCell, kCheckerCell, dark);
+    painter.fillRect(kCheckerCell, kCheckerCell, kCheckerCell, kCheckerCell, dark);
     return tile;
 }
 
@@ -62,7 +51,9 @@ class RasterCanvas final : public QWidget, public ImageCanvas {
     bool usesOpenGl() const override { return false; }
     void setImage(std::shared_ptr<const ImageRGBA8> image) override {
         image_ = std::move(image);
-        wrapped_ = image_ ? wrapPixels(*image_) : QImage();
+        wrapped_ = image_ ? QImage(image_->pixels.data(), image_->width, image_->height, image_->width * 4,
+                                   QImage::Format_RGBA8888)
+                          : QImage();
         update();
     }
     void setView(double zoom, QPointF offset) override {
@@ -89,220 +80,111 @@ class RasterCanvas final : public QWidget, public ImageCanvas {
 
   private:
     std::shared_ptr<const ImageRGBA8> image_;
-    QImage wrapped_;
+    QImage wrapped_;  // borrows image_'s pixels
     QPixmap checker_;
     double zoom_ = 1;
     QPointF offset_;
 };
 
-const char* const kVertexShader = R"(#version 330 core
-layout(location = 0) in vec2 corner;  // of the unit square
-uniform vec4 imageRect;               // top-left corner and size in normalised device coordinates
-out vec2 texCoord;
-void main() {
-    texCoord = corner;
-    gl_Position = vec4(imageRect.xy + corner * imageRect.zw, 0.0, 1.0);
-}
-)";
-
-const char* const kFragmentShader = R"(#version 330 core
-in vec2 texCoord;
-uniform sampler2D image;
-uniform float checkerCell;  // device pixels
-uniform vec3 checkerDark;
-uniform vec3 checkerLight;
-out vec4 colour;
-void main() {
-    vec4 texel = texture(image, texCoord);
-    vec2 cell = floor(gl_FragCoord.xy / checkerCell);
-    vec3 checker = mod(cell.x + cell.y, 2.0) < 1.0 ? checkerLight : checkerDark;
-    colour = vec4(mix(checker, texel.rgb, texel.a), 1.0);
-}
-)";
-
-// The image as one texture on a quad; core-profile GL 3.3 (a VAO and a VBO, one tiny shader program).
-class GlCanvas final : public QOpenGLWidget, public ImageCanvas {
+// The image drawn by OpenGL (GlImageRenderer) into a framebuffer object of an offscreen context, read back
+// and painted as a QImage. The frame is re-rendered only when the image, the view or the size changed.
+//
+// Why not a QOpenGLWidget: it makes Qt compose the whole top-level window with OpenGL on every repaint of any
+// widget in it. Under software OpenGL (Mesa llvmpipe, as on Xvfb and GPU-less machines) that costs 20-45 ms
+// per repaint, and a result that updates the plots and tables would stall the event loop beyond the 50 ms the
+// app promises. Here only changes of this view touch OpenGL and the rest of the window stays on Qt's raster
+// backing store; the read-back of a view-sized frame costs about a millisecond.
+class GlCanvas final : public QWidget, public ImageCanvas {
   public:
-    GlCanvas(QWidget* parent, std::function<void(const QString&)> onFailure)
-        : QOpenGLWidget(parent), onFailure_(std::move(onFailure)) {
+    explicit GlCanvas(QWidget* parent) : QWidget(parent) { setAttribute(Qt::WA_OpaquePaintEvent); }
+
+    ~GlCanvas() override {
+        if (renderer_ && context_.makeCurrent(&surface_)) {
+            renderer_.reset();
+            context_.doneCurrent();
+        }
+    }
+
+    // False, with the reason, when OpenGL 3.3 cannot be used; the canvas must then not be shown.
+    bool initialise(QString& problem) {
         QSurfaceFormat format = QSurfaceFormat::defaultFormat();
         format.setVersion(3, 3);
         format.setProfile(QSurfaceFormat::CoreProfile);
-        setFormat(format);
-    }
-
-    ~GlCanvas() override {
-        if (!ready_) return;
-        makeCurrent();
-        glDeleteTextures(1, &texture_);
-        glDeleteBuffers(1, &vertexBuffer_);
-        glDeleteVertexArrays(1, &vertexArray_);
-        glDeleteProgram(program_);
-        doneCurrent();
+        context_.setFormat(format);
+        surface_.setFormat(format);
+        surface_.create();
+        if (!context_.create() || !surface_.isValid() || !context_.makeCurrent(&surface_)) {
+            problem = QStringLiteral("no OpenGL 3.3 core context");
+            return false;
+        }
+        std::string reason;
+        renderer_ = GlImageRenderer::create(reason);
+        context_.doneCurrent();
+        problem = QString::fromStdString(reason);
+        return renderer_ != nullptr;
     }
 
     QWidget* widget() override { return this; }
     bool usesOpenGl() const override { return true; }
     void setImage(std::shared_ptr<const ImageRGBA8> image) override {
-        image_ = std::move(image);
-        textureDirty_ = true;
+        image_ = image;
+        pendingImage_ = std::move(image);
+        imagePending_ = true;
+        frameDirty_ = true;
         update();
     }
     void setView(double zoom, QPointF offset) override {
         zoom_ = zoom;
         offset_ = offset;
+        frameDirty_ = true;
         update();
     }
 
   protected:
-    void initializeGL() override {
-        glewExperimental = GL_TRUE;
-        const GLenum status = glewInit();
-        // Debian's GLEW is GLX-only: on EGL it reports "no GLX display" although the entry points loaded.
-        if (status != GLEW_OK && status != GLEW_ERROR_NO_GLX_DISPLAY)
-            return fail(QStringLiteral("GLEW could not load OpenGL: %1")
-                            .arg(reinterpret_cast<const char*>(glewGetErrorString(status))));
-        // glewInit queries extensions the compatibility way, which leaves GL_INVALID_ENUM on core profiles.
-        while (glGetError() != GL_NO_ERROR) {
-        }
-        if (!GLEW_VERSION_3_3)
-            return fail(QStringLiteral("OpenGL 3.3 is not available (got %1)")
-                            .arg(reinterpret_cast<const char*>(glGetString(GL_VERSION))));
-        QString problem;
-        program_ = linkProgram(problem);
-        if (!program_) return fail(problem);
-        imageRectLocation_ = glGetUniformLocation(program_, "imageRect");
-        checkerCellLocation_ = glGetUniformLocation(program_, "checkerCell");
-        glUseProgram(program_);
-        glUniform1i(glGetUniformLocation(program_, "image"), 0);
-        glUniform3f(glGetUniformLocation(program_, "checkerDark"), kCheckerDark.redF(), kCheckerDark.greenF(),
-                    kCheckerDark.blueF());
-        glUniform3f(glGetUniformLocation(program_, "checkerLight"), kCheckerLight.redF(),
-                    kCheckerLight.greenF(), kCheckerLight.blueF());
+    void resizeEvent(QResizeEvent*) override { frameDirty_ = true; }
 
-        const GLfloat corners[] = {0, 0, 1, 0, 0, 1, 1, 1};
-        glGenVertexArrays(1, &vertexArray_);
-        glBindVertexArray(vertexArray_);
-        glGenBuffers(1, &vertexBuffer_);
-        glBindBuffer(GL_ARRAY_BUFFER, vertexBuffer_);
-        glBufferData(GL_ARRAY_BUFFER, sizeof(corners), corners, GL_STATIC_DRAW);
-        glEnableVertexAttribArray(0);
-        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-        glBindVertexArray(0);
-
-        glGenTextures(1, &texture_);
-        glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTextureSize_);
-        textureDirty_ = true;
-        ready_ = true;
-    }
-
-    void paintGL() override {
-        glClearColor(kBackground.redF(), kBackground.greenF(), kBackground.blueF(), 1);
-        glClear(GL_COLOR_BUFFER_BIT);
-        if (!ready_ || !image_) return;
-        glActiveTexture(GL_TEXTURE0);
-        glBindTexture(GL_TEXTURE_2D, texture_);
-        if (textureDirty_) upload();
-
-        const double w = width();
-        const double h = height();
-        glUseProgram(program_);
-        glUniform4f(imageRectLocation_, static_cast<GLfloat>(2 * offset_.x() / w - 1),
-                    static_cast<GLfloat>(1 - 2 * offset_.y() / h),
-                    static_cast<GLfloat>(2 * image_->width * zoom_ / w),
-                    static_cast<GLfloat>(-2 * image_->height * zoom_ / h));
-        glUniform1f(checkerCellLocation_, static_cast<GLfloat>(kCheckerCell * devicePixelRatioF()));
-        glBindVertexArray(vertexArray_);
-        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-        glBindVertexArray(0);
+    void paintEvent(QPaintEvent*) override {
+        const qreal ratio = devicePixelRatioF();
+        const QSize frameSize = (QSizeF(size()) * ratio).toSize();
+        if (frameDirty_ || frame_.size() != frameSize) render(frameSize, ratio);
+        QPainter painter(this);
+        painter.drawImage(rect(), frame_);
     }
 
   private:
-    void fail(const QString& reason) {
-        // The canvas cannot be replaced from inside its own initializeGL.
-        QMetaObject::invokeMethod(
-            this, [this, reason] { onFailure_(reason); }, Qt::QueuedConnection);
+    void render(QSize frameSize, qreal ratio) {
+        frame_ = QImage(frameSize, QImage::Format_RGBA8888);
+        frame_.setDevicePixelRatio(ratio);
+        frame_.fill(kBackground);
+        frameDirty_ = false;
+        if (frameSize.isEmpty() ||
+            std::max(frameSize.width(), frameSize.height()) > renderer_->maxFrameSide() ||
+            !context_.makeCurrent(&surface_))
+            return;
+        if (imagePending_) renderer_->setImage(std::move(pendingImage_));
+        imagePending_ = false;
+        const ImagePlacement placement{offset_.x() * ratio, offset_.y() * ratio,
+                                       image_ ? image_->width * zoom_ * ratio : 0,
+                                       image_ ? image_->height * zoom_ * ratio : 0};
+        renderer_->render(frameSize.width(), frameSize.height(), placement, kCheckerCell * ratio,
+                          frame_.bits());
+        context_.doneCurrent();
     }
 
-    static GLuint compileShader(GLenum type, const char* source, QString& problem) {
-        const GLuint shader = glCreateShader(type);
-        glShaderSource(shader, 1, &source, nullptr);
-        glCompileShader(shader);
-        GLint ok = GL_FALSE;
-        glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-        if (ok) return shader;
-        char log[1024] = {};
-        glGetShaderInfoLog(shader, sizeof(log), nullptr, log);
-        problem =
-            QStringLiteral("the image shader does not compile: %1").arg(QString::fromUtf8(log).trimmed());
-        glDeleteShader(shader);
-        return 0;
-    }
-
-    static GLuint linkProgram(QString& problem) {
-        const GLuint vertex = compileShader(GL_VERTEX_SHADER, kVertexShader, problem);
-        const GLuint fragment = vertex ? compileShader(GL_FRAGMENT_SHADER, kFragmentShader, problem) : 0;
-        if (!fragment) {
-            glDeleteShader(vertex);
-            return 0;
-        }
-        const GLuint program = glCreateProgram();
-        glAttachShader(program, vertex);
-        glAttachShader(program, fragment);
-        glLinkProgram(program);
-        glDeleteShader(vertex);
-        glDeleteShader(fragment);
-        GLint ok = GL_FALSE;
-        glGetProgramiv(program, GL_LINK_STATUS, &ok);
-        if (ok) return program;
-        char log[1024] = {};
-        glGetProgramInfoLog(program, sizeof(log), nullptr, log);
-        problem = QStringLiteral("the image shader does not link: %1").arg(QString::fromUtf8(log).trimmed());
-        glDeleteProgram(program);
-        return 0;
-    }
-
-    // Images larger than the GL texture limit are shown subsampled; the readout still uses the full image.
-    void upload() {
-        const ImageRGBA8* pixels = image_.get();
-        ImageRGBA8 reduced;
-        const int step = (std::max(image_->width, image_->height) + maxTextureSize_ - 1) / maxTextureSize_;
-        if (step > 1) {
-            reduced = ImageRGBA8((image_->width + step - 1) / step, (image_->height + step - 1) / step);
-            for (int y = 0; y < reduced.height; ++y) {
-                for (int x = 0; x < reduced.width; ++x)
-                    std::copy_n(image_->pixel(x * step, y * step), 4, reduced.pixel(x, y));
-            }
-            pixels = &reduced;
-        }
-        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, pixels->width, pixels->height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-                     pixels->pixels.data());
-        glGenerateMipmap(GL_TEXTURE_2D);
-        // Zoomed in, pixels stay crisp squares, as in every image tool; zoomed out, mipmaps avoid aliasing.
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-        textureDirty_ = false;
-    }
-
-    std::function<void(const QString&)> onFailure_;
+    QOpenGLContext context_;
+    QOffscreenSurface surface_;
+    std::unique_ptr<GlImageRenderer> renderer_;
     std::shared_ptr<const ImageRGBA8> image_;
+    std::shared_ptr<const ImageRGBA8> pendingImage_;  // handed to the renderer with the context current
+    bool imagePending_ = false;
+    QImage frame_;
     double zoom_ = 1;
     QPointF offset_;
-    bool ready_ = false;
-    bool textureDirty_ = true;
-    GLint maxTextureSize_ = 0;
-    GLuint program_ = 0;
-    GLuint vertexArray_ = 0;
-    GLuint vertexBuffer_ = 0;
-    GLuint texture_ = 0;
-    GLint imageRectLocation_ = -1;
-    GLint checkerCellLocation_ = -1;
+    bool frameDirty_ = true;
 };
 
-// Qt 6.4 crashes when a QOpenGLWidget is shown on these platforms (see shared/PLATFORM.md).
+// No OpenGL on these platforms: Qt 6.4 has no GL integration for them (a QOpenGLWidget even crashes there,
+// see shared/PLATFORM.md).
 bool platformHostsOpenGl() {
     const QString platform = QGuiApplication::platformName();
     return platform != QLatin1String("offscreen") && platform != QLatin1String("minimal");
@@ -314,11 +196,16 @@ ImageView::ImageView(QWidget* parent, Renderer renderer) : QWidget(parent) {
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(200, 150);
-    if (renderer == Renderer::Automatic && platformHostsOpenGl())
-        installCanvas(
-            std::make_unique<GlCanvas>(this, [this](const QString& reason) { fallBackToRaster(reason); }));
-    else
-        installCanvas(std::make_unique<RasterCanvas>(this));
+    if (renderer == Renderer::Automatic && platformHostsOpenGl()) {
+        auto canvas = std::make_unique<GlCanvas>(this);
+        QString problem;
+        if (canvas->initialise(problem))
+            installCanvas(std::move(canvas));
+        else
+            qWarning("histoscope: OpenGL image view unavailable (%s); drawing without OpenGL",
+                     qUtf8Printable(problem));
+    }
+    if (!canvas_) installCanvas(std::make_unique<RasterCanvas>(this));
 
     placeholder_ = new QLabel(tr("Open an image (Ctrl+O) or drop one here"), this);
     placeholder_->setAlignment(Qt::AlignCenter);
@@ -342,12 +229,6 @@ void ImageView::installCanvas(std::unique_ptr<ImageCanvas> canvas) {
     widget->show();
     canvas_->setImage(image_);
     canvas_->setView(zoom_, offset_);
-}
-
-void ImageView::fallBackToRaster(const QString& reason) {
-    qWarning("histoscope: OpenGL image view unavailable (%s); drawing without OpenGL",
-             qUtf8Printable(reason));
-    installCanvas(std::make_unique<RasterCanvas>(this));
 }
 
 void ImageView::setImage(std::shared_ptr<const ImageRGBA8> image) {

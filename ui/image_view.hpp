@@ -15,9 +15,9 @@ namespace hs::ui {
 class ImageCanvas;
 
 // The central image: fit, zoom with the wheel about the cursor, pan by dragging, 1:1, and a readout of the
-// pixel under the cursor. Drawing is done by a canvas child: an OpenGL texture (QOpenGLWidget, GL through
-// GLEW) normally, a plain QWidget painting a QImage on the offscreen/minimal platforms where Qt 6.4 cannot
-// host a GL widget, or when OpenGL fails to initialise. This widget keeps the view state and handles the
+// pixel under the cursor. Drawing is done by a canvas child: the image as an OpenGL texture (GL through GLEW,
+// rendered offscreen; image_view.cpp says why not a QOpenGLWidget) normally; QPainter drawing a QImage on the
+// offscreen/minimal platforms, or when OpenGL cannot start. This widget keeps the view state and handles the
 // input.
 class ImageView : public QWidget {
     Q_OBJECT
@@ -73,7 +73,6 @@ class ImageView : public QWidget {
 
   private:
     void installCanvas(std::unique_ptr<ImageCanvas> canvas);
-    void fallBackToRaster(const QString& reason);
     void setView(double zoom, QPointF offset, bool fitting);
     void updateReadout(QPointF widgetPosition);
 

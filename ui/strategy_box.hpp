@@ -19,6 +19,8 @@ class StrategyBox : public QWidget {
     explicit StrategyBox(QWidget* parent = nullptr);
 
     QString currentStrategy() const;
+    // The user's choice, which may differ from the current strategy while the device cannot run it.
+    QString wantedStrategy() const { return wanted_; }
     // Makes `name` the wanted strategy and selects it if it is enabled (emitting strategyChanged when the
     // selection changes); false when it is unknown or not available on the current device.
     bool setCurrentStrategy(const QString& name);

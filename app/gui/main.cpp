@@ -1,0 +1,68 @@
+// histoscope: the desktop workbench. Everything but the command line and the application identity lives in
+// histoscope_ui, which the GUI tests drive directly.
+#include <QApplication>
+#include <QDir>
+#include <QIcon>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <iostream>
+#include <memory>
+
+#include "runtime/error.hpp"
+#include "ui/app_settings.hpp"
+#include "ui/launch.hpp"
+#include "ui/main_window.hpp"
+
+namespace {
+
+// The sample image: beside the executable as laid out by the build tree and by the install prefix
+// (bin/ and share/histoscope/), in the system data folders, and where this build generated it.
+QStringList sampleCandidates() {
+    const QString relative = QStringLiteral("histoscope/sample.png");
+    QStringList candidates{
+        QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../share/") + relative)};
+    if (const QString installed = QStandardPaths::locate(QStandardPaths::GenericDataLocation, relative);
+        !installed.isEmpty())
+        candidates << installed;
+    candidates << QStringLiteral(HISTOSCOPE_SAMPLE_IMAGE);
+    return candidates;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("HistoScope"));
+    QApplication::setApplicationName(QStringLiteral("histoscope"));
+    QApplication::setApplicationDisplayName(QStringLiteral("HistoScope"));
+    QApplication::setApplicationVersion(QStringLiteral(HISTOSCOPE_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("histoscope"));
+    QApplication::setWindowIcon(
+        QIcon::fromTheme(QStringLiteral("histoscope"), QIcon(QStringLiteral(":/histoscope.svg"))));
+
+    std::optional<hs::ui::LaunchOptions> options;
+    try {
+        options = hs::ui::parseLaunchOptions(QApplication::arguments());
+    } catch (const hs::Error& e) {
+        std::cerr << "histoscope: " << e.what() << '\n';
+        return hs::exitCodeFor(e.kind());
+    }
+    if (!options) return 0;  // --help or --version
+
+    // A scripted run starts from defaults and leaves the user's settings alone.
+    QTemporaryDir scratch;
+    const auto settings =
+        options->quit
+            ? std::make_unique<hs::ui::AppSettings>(scratch.filePath(QStringLiteral("settings.ini")))
+            : std::make_unique<hs::ui::AppSettings>();
+
+    hs::ui::MainWindow window(*settings);
+    const QString image =
+        options->image.isEmpty() ? hs::ui::startupImage(*settings, sampleCandidates()) : options->image;
+    hs::ui::Launcher launcher(window, *options);
+    QObject::connect(&launcher, &hs::ui::Launcher::finished, &app,
+                     [](int exitCode) { QApplication::exit(exitCode); });
+    window.show();
+    launcher.start(image);
+    return QApplication::exec();
+}

@@ -1,0 +1,336 @@
+// The window end to end on PoCL: images opened through the same path as the dialog, device and strategy
+// picked through the combo boxes, results compared with the reference histogram of the pixels the test
+// generated, errors reported in words, latest request wins, settings persist.
+#include <QComboBox>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include "io/image_io.hpp"
+#include "ops/histogram/histogram.hpp"
+#include "shell_test_support.hpp"
+#include "ui/app_settings.hpp"
+#include "ui/device_panel.hpp"
+#include "ui/histogram_view.hpp"
+#include "ui/image_view.hpp"
+#include "ui/kernel_view.hpp"
+#include "ui/main_window.hpp"
+#include "ui/strategy_box.hpp"
+#include "ui/timing_view.hpp"
+
+using namespace hs;
+using namespace hs::ui;
+
+namespace {
+
+constexpr int kResultTimeoutMs = 120000;
+
+histogram::Histogram referenceOf(const ImageRGBA8& image, int bins) {
+    return histogram::referenceHistogram(image.pixels.data(), image.pixelCount(), bins);
+}
+
+bool showsResultFor(const MainWindow& window, const QString& device, const QString& strategy, int bins,
+                    const ImageRGBA8* image) {
+    const auto& outcome = window.lastOutcome();
+    return outcome && outcome->request.device == device && outcome->request.strategy == strategy &&
+           outcome->request.bins == bins && outcome->request.image.get() == image;
+}
+
+}  // namespace
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+
+  private:
+    QTemporaryDir dir_;
+    ImageRGBA8 first_ = test::randomImage(173, 91, 11);
+    ImageRGBA8 second_ = test::randomImage(64, 48, 12);
+    QString firstPath_;
+    QString secondPath_;
+    std::unique_ptr<AppSettings> settings_;
+    std::unique_ptr<MainWindow> window_;
+    QList<ErrorReport> reports_;
+
+    // Opens through MainWindow::openImage, as the File ▸ Open dialog, drops and recent files do.
+    void openAndWait(const QString& path) {
+        QSignalSpy loaded(window_.get(), &MainWindow::imageLoaded);
+        window_->openImage(path);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kResultTimeoutMs);
+    }
+
+    void selectStrategy(const QString& name) {
+        QComboBox* box = window_->strategyBox()->comboBox();
+        box->setCurrentIndex(box->findText(name));
+    }
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        firstPath_ = dir_.filePath(QStringLiteral("first.png"));
+        secondPath_ = dir_.filePath(QStringLiteral("second.png"));
+        io::saveImage(firstPath_, first_);
+        io::saveImage(secondPath_, second_);
+        settings_ = std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini")));
+        window_ = std::make_unique<MainWindow>(*settings_);
+        window_->setErrorReporter([this](const ErrorReport& report) { reports_ << report; });
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+        QSignalSpy devices(window_.get(), &MainWindow::devicesShown);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->controller().devicesKnown(), kResultTimeoutMs);
+        QVERIFY2(window_->controller().devices().size() >= 2,
+                 "the tests expect POCL_DEVICES=\"pthread pthread\"");
+    }
+
+    void everyStrategyOnTheDeviceMatchesTheReference() {
+        openAndWait(firstPath_);
+        QVERIFY(window_->image());
+        QCOMPARE(*window_->image(), first_);  // the PNG round trip is lossless
+        QCOMPARE(window_->imageView()->image(), window_->image().get());
+
+        window_->devicePanel()->deviceBox()->setCurrentIndex(0);
+        const auto device = window_->devicePanel()->currentDevice();
+        QVERIFY(device);
+        window_->binsBox()->setValue(256);
+        const auto* model = qobject_cast<QStandardItemModel*>(window_->strategyBox()->comboBox()->model());
+        int ran = 0;
+        for (const auto* strategy : histogram::strategies()) {
+            const QString name = QString::fromUtf8(strategy->name());
+            const int index = window_->strategyBox()->comboBox()->findText(name);
+            QVERIFY2(index >= 0, qPrintable(name));
+            const auto support = strategy->supported(&*device, histogram::Params{256});
+            QCOMPARE(model->item(index)->isEnabled(), support.ok);
+            if (!support.ok) {
+                QVERIFY(model->item(index)->toolTip().contains(QString::fromStdString(support.reason)));
+                continue;
+            }
+            selectStrategy(name);
+            QTRY_VERIFY_WITH_TIMEOUT(showsResultFor(*window_, QString::fromStdString(device->selector()),
+                                                    name, 256, window_->image().get()),
+                                     kResultTimeoutMs);
+            QCOMPARE(window_->histogramView()->histogram(), referenceOf(first_, 256));
+            QVERIFY(!window_->lastOutcome()->result.timings.empty());
+            QCOMPARE(window_->timingView()->runs().back().size(),
+                     window_->lastOutcome()->result.timings.size());
+            // The kernel view shows the source of device strategies and says so for host ones.
+            const auto build = strategy->kernelBuild(*device, histogram::Params{256});
+            const QString ranName = QString::fromStdString(window_->lastOutcome()->result.strategy);
+            if (ranName == name) QCOMPARE(window_->kernelView()->source().isEmpty(), !build.has_value());
+            QVERIFY(window_->statusSummary().contains(QStringLiteral("173 × 91")));
+            ++ran;
+        }
+        qInfo("%d strategies ran on %s", ran, device->name.c_str());
+        QVERIFY(ran >= 1);
+        QVERIFY(reports_.isEmpty());
+    }
+
+    void binsFromTheSpinBox() {
+        selectStrategy(QString::fromUtf8(histogram::strategies().front()->name()));
+        for (const int bins : {1, 37, 256}) {
+            window_->binsBox()->setValue(bins);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                showsResultFor(*window_, window_->devicePanel()->currentSelector(),
+                               window_->strategyBox()->currentStrategy(), bins, window_->image().get()),
+                kResultTimeoutMs);
+            QCOMPARE(window_->histogramView()->histogram(), referenceOf(first_, bins));
+        }
+    }
+
+    void switchingDeviceReRuns() {
+        DevicePanel* panel = window_->devicePanel();
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->controller().busy(), kResultTimeoutMs);
+        const int other = panel->deviceBox()->currentIndex() == 0 ? 1 : 0;
+        panel->deviceBox()->setCurrentIndex(other);
+        const QString selector = panel->currentSelector();
+        QCOMPARE(QString::fromStdString(panel->currentDevice()->selector()), selector);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window_->lastOutcome()->request.device == selector && !window_->controller().busy(),
+            kResultTimeoutMs);
+        QCOMPARE(QString::fromStdString(window_->lastOutcome()->device->selector()), selector);
+        QCOMPARE(window_->histogramView()->histogram(),
+                 referenceOf(first_, window_->lastOutcome()->request.bins));
+        // The capability table follows the device.
+        QTableWidget* table = panel->propertiesTable();
+        QVERIFY(table->rowCount() >= 20);
+        QCOMPARE(table->item(0, 1)->text(), selector);
+    }
+
+    void unreadableFileKeepsThePreviousImage() {
+        const QString broken = dir_.filePath(QStringLiteral("broken.png"));
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("this is not a PNG file");
+        file.close();
+        const auto before = window_->image();
+        const auto histogramBefore = window_->histogramView()->histogram();
+        reports_.clear();
+        QSignalSpy failed(window_.get(), &MainWindow::imageLoadFailed);
+        window_->openImage(broken);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kResultTimeoutMs);
+        QCOMPARE(reports_.size(), 1);
+        QCOMPARE(reports_.front().kind, ErrorKind::Input);
+        QVERIFY2(reports_.front().message.contains(QStringLiteral("broken.png")),
+                 qPrintable(reports_.front().message));
+        QVERIFY(!reports_.front().message.contains(QLatin1Char('\n')));
+        QCOMPARE(window_->image(), before);
+        QCOMPARE(window_->imagePath(), QFileInfo(firstPath_).absoluteFilePath());
+        QCOMPARE(window_->imageView()->image(), before.get());
+        QCOMPARE(window_->histogramView()->histogram(), histogramBefore);
+        QVERIFY(!settings_->recentFiles().contains(QFileInfo(broken).absoluteFilePath()));
+    }
+
+    void latestRequestWins() {
+        // Big enough that one run outlasts the ten requests by far.
+        const auto big = std::make_shared<const ImageRGBA8>(test::randomImage(2048, 2048, 13));
+        Controller& controller = window_->controller();
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
+        QSignalSpy results(&controller, &Controller::histogramReady);
+        const int startedBefore = controller.startedRequests();
+        RunRequest request{big, window_->devicePanel()->currentSelector(),
+                           QString::fromUtf8(histogram::strategies().front()->name()), 1};
+        for (int bins = 1; bins <= 10; ++bins) {
+            request.bins = bins;
+            controller.runHistogram(request);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
+        QCOMPARE(results.count(), 1);
+        QCOMPARE(window_->lastOutcome()->request.bins, 10);
+        QCOMPARE(window_->histogramView()->histogram(), referenceOf(*big, 10));
+        // At most the first (if the worker took it at once) and the last ran; the others were replaced while
+        // waiting.
+        const int started = controller.startedRequests() - startedBefore;
+        QVERIFY2(started >= 1 && started <= 2, qPrintable(QString::number(started)));
+    }
+
+    void dropOpensImages() {
+        QMimeData text;
+        text.setUrls({QUrl::fromLocalFile(dir_.filePath(QStringLiteral("notes.txt")))});
+        QDragEnterEvent refused(QPoint(10, 10), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(window_.get(), &refused);
+        QVERIFY(!refused.isAccepted());
+
+        QMimeData image;
+        image.setUrls({QUrl::fromLocalFile(secondPath_)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &image, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(window_.get(), &enter);
+        QVERIFY(enter.isAccepted());
+        QSignalSpy loaded(window_.get(), &MainWindow::imageLoaded);
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &image, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(window_.get(), &drop);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kResultTimeoutMs);
+        QCOMPARE(*window_->image(), second_);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->lastOutcome()->request.image == window_->image(), kResultTimeoutMs);
+        QCOMPARE(window_->histogramView()->histogram(),
+                 referenceOf(second_, window_->lastOutcome()->request.bins));
+    }
+
+    void recentFilesReopen() {
+        const QStringList recent = settings_->recentFiles();
+        QCOMPARE(recent.value(0), QFileInfo(secondPath_).absoluteFilePath());
+        QCOMPARE(recent.value(1), QFileInfo(firstPath_).absoluteFilePath());
+        QMenu* menu = nullptr;
+        for (auto* candidate : window_->findChildren<QMenu*>()) {
+            if (candidate->title() == QStringLiteral("Open &Recent")) menu = candidate;
+        }
+        QVERIFY(menu);
+        emit menu->aboutToShow();
+        QAction* firstEntry = nullptr;
+        for (auto* action : menu->actions()) {
+            if (action->toolTip() == recent.value(1)) firstEntry = action;
+        }
+        QVERIFY(firstEntry);
+        QSignalSpy loaded(window_.get(), &MainWindow::imageLoaded);
+        firstEntry->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kResultTimeoutMs);
+        QCOMPARE(*window_->image(), first_);
+        QCOMPARE(settings_->recentFiles().value(0), QFileInfo(firstPath_).absoluteFilePath());
+    }
+
+    void failuresAreReportedInWords() {
+        reports_.clear();
+        const QString selector = window_->devicePanel()->currentSelector();
+        emit window_->controller().failed(RunFailure{
+            0, ErrorKind::OpenCl, selector, QStringLiteral("device X: building histogram.cl failed"),
+            QStringLiteral("<kernel>:3:1: error: use of undeclared identifier 'bins'")});
+        QCOMPARE(reports_.size(), 1);
+        QCOMPARE(reports_.front().title, QStringLiteral("Kernel build failed"));
+        QCOMPARE(reports_.front().details,
+                 QStringLiteral("<kernel>:3:1: error: use of undeclared identifier 'bins'"));
+
+        emit window_->controller().failed(
+            RunFailure{0, ErrorKind::OpenCl, selector, QStringLiteral("device X: CL_OUT_OF_RESOURCES"), {}});
+        QCOMPARE(reports_.size(), 2);
+        QCOMPARE(reports_.back().title, QStringLiteral("Device problem"));
+        QVERIFY(!reports_.back().hint.isEmpty());
+        QComboBox* devices = window_->devicePanel()->deviceBox();
+        QVERIFY(devices->itemData(devices->currentIndex(), Qt::ToolTipRole)
+                    .toString()
+                    .contains("CL_OUT_OF_RESOURCES"));
+        QVERIFY(!devices->itemIcon(devices->currentIndex()).isNull());
+        QVERIFY(devices->isEnabled());  // another device can be chosen
+    }
+
+    void defaultReporterShowsAMessageBox() {
+        AppSettings settings(dir_.filePath(QStringLiteral("dialog.ini")));
+        MainWindow window(settings);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QString missing = dir_.filePath(QStringLiteral("missing.png"));
+        window.openImage(missing);
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((box = window.findChild<QMessageBox*>()) && box->isVisible(),
+                                 kResultTimeoutMs);
+        QVERIFY2(box->text().contains(QStringLiteral("missing.png")), qPrintable(box->text()));
+        box->accept();
+        QVERIFY(!window.image());
+    }
+
+    void settingsPersist() {
+        const QString file = dir_.filePath(QStringLiteral("persist.ini"));
+        QString strategy;
+        QString device;
+        QSize size;
+        {
+            AppSettings settings(file);
+            MainWindow window(settings);
+            window.resize(1201, 851);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QTRY_VERIFY_WITH_TIMEOUT(window.controller().devicesKnown(), kResultTimeoutMs);
+            window.binsBox()->setValue(99);
+            QComboBox* devices = window.devicePanel()->deviceBox();
+            devices->setCurrentIndex(devices->count() - 1);
+            device = window.devicePanel()->currentSelector();
+            QComboBox* strategies = window.strategyBox()->comboBox();
+            strategies->setCurrentIndex(strategies->count() - 1);
+            if (strategies->currentIndex() != strategies->count() - 1) strategies->setCurrentIndex(0);
+            strategy = window.strategyBox()->currentStrategy();
+            size = window.size();
+            window.close();
+        }
+        AppSettings reread(file);
+        MainWindow restored(reread);
+        QSignalSpy shown(&restored, &MainWindow::devicesShown);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kResultTimeoutMs);
+        QCOMPARE(restored.binsBox()->value(), 99);
+        QCOMPARE(restored.strategyBox()->currentStrategy(), strategy);
+        QCOMPARE(restored.devicePanel()->currentSelector(), device);
+        restored.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&restored));
+        QCOMPARE(restored.size(), size);
+    }
+
+    void screenshotArtifact() {
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->controller().busy(), kResultTimeoutMs);
+        QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("shell_main_window.png"))));
+    }
+
+    void cleanupTestCase() { window_.reset(); }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "shell_main_window_test.moc"

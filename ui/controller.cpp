@@ -1,0 +1,261 @@
+#include "ui/controller.hpp"
+
+#include <QMetaObject>
+#include <QThread>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "image/pixel_source.hpp"
+#include "runtime/runtime.hpp"
+#include "runtime/timing.hpp"
+
+namespace hs::ui {
+
+namespace {
+
+// Issue 3 states compare speed-ups relative to the golden reference strategy.
+constexpr std::string_view kBaselineStrategy = "serial";
+
+double kernelMs(const std::vector<Timing>& timings) {
+    return static_cast<double>(totalNs(timings, Stage::Kernel)) / 1e6;
+}
+
+// Median of a sorted, non-empty list; the mean of the middle two for an even count (as TimingView does).
+double medianOfSorted(const std::vector<double>& sorted) {
+    const std::size_t middle = sorted.size() / 2;
+    return sorted.size() % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+}  // namespace
+
+Controller::Controller(QObject* parent)
+    : QObject(parent), thread_(new QThread(this)), workerContext_(new QObject) {
+    thread_->setObjectName(QStringLiteral("histoscope-worker"));
+    workerContext_->moveToThread(thread_);
+    thread_->start();
+}
+
+Controller::~Controller() {
+    {
+        std::lock_guard lock(waitingMutex_);
+        waiting_.reset();
+    }
+    // Whatever runs stops at its next repetition; the runtime is released on the thread that used it.
+    latestId_.store(std::numeric_limits<quint64>::max());
+    QMetaObject::invokeMethod(
+        workerContext_, [this] { runtime_.reset(); }, Qt::BlockingQueuedConnection);
+    thread_->quit();
+    thread_->wait();
+    delete workerContext_;
+}
+
+void Controller::start() {
+    QMetaObject::invokeMethod(
+        workerContext_,
+        [this] {
+            std::vector<DeviceInfo> devices;
+            QString problem;
+            try {
+                runtime_ = std::make_unique<Runtime>();
+                devices = runtime_->devices();
+            } catch (const std::exception& e) {
+                problem = QString::fromStdString(e.what());
+            }
+            QMetaObject::invokeMethod(
+                this,
+                [this, devices, problem] {
+                    devices_ = devices;
+                    devicesKnown_ = true;
+                    if (!problem.isEmpty())
+                        emit failed(RunFailure{0, ErrorKind::OpenCl, {}, "OpenCL runtime: " + problem, {}});
+                    emit devicesReady();
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+}
+
+quint64 Controller::runHistogram(const RunRequest& request) {
+    return submit(JobKind::Histogram, request, 1);
+}
+
+quint64 Controller::runRepeated(const RunRequest& request, int count) {
+    return submit(JobKind::Repeated, request, std::max(count, 1));
+}
+
+quint64 Controller::runCompare(const RunRequest& request, int repetitions) {
+    return submit(JobKind::Compare, request, std::max(repetitions, 1));
+}
+
+void Controller::cancel() {
+    cancelledId_.store(latestId_.load());
+}
+
+quint64 Controller::submit(JobKind kind, const RunRequest& request, int count) {
+    Q_ASSERT(request.image);
+    const bool wasBusy = busy();
+    const quint64 id = latestId_.load() + 1;
+    // The id is published before the job: the worker must never see its own job as superseded.
+    latestId_.store(id);
+    {
+        std::lock_guard lock(waitingMutex_);
+        waiting_ = Job{id, kind, request, count};
+    }
+    if (!wasBusy) emit busyChanged(true);
+    QMetaObject::invokeMethod(
+        workerContext_, [this] { drain(); }, Qt::QueuedConnection);
+    return id;
+}
+
+void Controller::drain() {
+    for (;;) {
+        std::optional<Job> job;
+        {
+            std::lock_guard lock(waitingMutex_);
+            job.swap(waiting_);
+        }
+        if (!job) return;
+        ++startedRequests_;
+        execute(*job);
+        QMetaObject::invokeMethod(
+            this, [this, id = job->id] { finished(id); }, Qt::QueuedConnection);
+    }
+}
+
+bool Controller::stillWanted(const Job& job) const {
+    return latestId_.load() == job.id && cancelledId_.load() != job.id;
+}
+
+template <typename Deliver>
+void Controller::post(quint64 id, Deliver&& deliver) {
+    QMetaObject::invokeMethod(
+        this,
+        [this, id, deliver = std::forward<Deliver>(deliver)]() mutable {
+            if (id == latestId_.load()) deliver();
+        },
+        Qt::QueuedConnection);
+}
+
+void Controller::finished(quint64 id) {
+    finishedId_ = std::max(finishedId_, id);
+    if (!busy()) emit busyChanged(false);
+}
+
+void Controller::execute(const Job& job) {
+    RunFailure failure{job.id, ErrorKind::OpenCl, job.request.device, {}, {}};
+    try {
+        switch (job.kind) {
+            case JobKind::Histogram: {
+                RunOutcome outcome = measure(job);
+                post(job.id, [this, outcome] { emit histogramReady(outcome); });
+                return;
+            }
+            case JobKind::Repeated:
+                for (int done = 1; done <= job.count && stillWanted(job); ++done) {
+                    RunOutcome outcome = measure(job);
+                    post(job.id, [this, outcome, done, total = job.count] {
+                        emit histogramReady(outcome);
+                        emit progress(done, total);
+                    });
+                }
+                return;
+            case JobKind::Compare:
+                executeCompare(job);
+                return;
+        }
+    } catch (const OpenClError& e) {
+        failure.message = QString::fromStdString(e.what());
+        failure.buildLog = QString::fromStdString(e.buildLog());
+    } catch (const Error& e) {
+        failure.kind = e.kind();
+        failure.message = QString::fromStdString(e.what());
+    } catch (const std::exception& e) {
+        failure.message = QString::fromStdString(e.what());
+    }
+    post(job.id, [this, failure] { emit failed(failure); });
+}
+
+DeviceContext* Controller::openDevice(const QString& selector) {
+    if (selector.isEmpty()) return nullptr;
+    if (!runtime_)
+        throw OpenClError("opening device " + selector.toStdString(), 0, "no OpenCL runtime is available");
+    return &runtime_->open(selector.toStdString());
+}
+
+RunOutcome Controller::measure(const Job& job) {
+    const auto& strategy = histogram::findStrategy(job.request.strategy.toStdString());
+    DeviceContext* device = openDevice(job.request.device);
+    PixelSource pixels(*job.request.image);
+    RunOutcome outcome;
+    outcome.requestId = job.id;
+    outcome.request = job.request;
+    if (device) outcome.device = device->info();
+    outcome.result =
+        histogram::computeHistogram(device, pixels, histogram::Params{job.request.bins}, strategy);
+    return outcome;
+}
+
+void Controller::executeCompare(const Job& job) {
+    DeviceContext* device = openDevice(job.request.device);
+    const DeviceInfo* info = device ? &device->info() : nullptr;
+    const histogram::Params params{job.request.bins};
+    const ImageRGBA8& image = *job.request.image;
+
+    std::vector<const histogram::Strategy*> runnable;
+    QVector<CompareView::Entry> entries;
+    for (const auto* strategy : histogram::strategies()) {
+        CompareView::Entry entry{QString::fromUtf8(strategy->name()), {}, 0, 0, 0, 0, 0};
+        const auto support = strategy->runsOnDevice() && !info
+                                 ? histogram::Support::no("needs an OpenCL device")
+                                 : strategy->supported(info, params);
+        if (!support.ok) entry.unsupportedReason = QString::fromStdString(support.reason);
+        entries.push_back(entry);
+    }
+    const int total =
+        static_cast<int>(std::count_if(entries.begin(), entries.end(),
+                                       [](const auto& entry) { return entry.unsupportedReason.isEmpty(); })) *
+        job.count;
+    int done = 0;
+    for (auto& entry : entries) {
+        if (!entry.unsupportedReason.isEmpty()) continue;
+        const auto& strategy = histogram::findStrategy(entry.strategy.toStdString());
+        const int doneBefore = done;
+        try {
+            // Untimed warm-up: program builds and first-enqueue costs are not what is being compared.
+            PixelSource warmUpPixels(image);
+            const auto warmUp = histogram::computeHistogram(device, warmUpPixels, params, strategy);
+            if (warmUp.strategy != strategy.name())
+                entry.strategy += " → " + QString::fromStdString(warmUp.strategy);
+            std::vector<double> kernelTimes;
+            for (int repetition = 0; repetition < job.count; ++repetition) {
+                if (!stillWanted(job)) return;
+                PixelSource pixels(image);
+                kernelTimes.push_back(
+                    kernelMs(histogram::computeHistogram(device, pixels, params, strategy).timings));
+                post(job.id, [this, done = ++done, total] { emit progress(done, total); });
+            }
+            std::sort(kernelTimes.begin(), kernelTimes.end());
+            entry.minMs = kernelTimes.front();
+            entry.medianMs = medianOfSorted(kernelTimes);
+            entry.maxMs = kernelTimes.back();
+            if (entry.medianMs > 0)
+                entry.gbPerS = static_cast<double>(image.byteCount()) / (entry.medianMs * 1e6);
+        } catch (const Error& e) {
+            entry.unsupportedReason = QString::fromStdString(e.what());
+            done = doneBefore + job.count;
+        }
+    }
+    const auto baseline = std::find_if(entries.begin(), entries.end(), [](const auto& entry) {
+        return entry.strategy == QString::fromUtf8(kBaselineStrategy) && entry.unsupportedReason.isEmpty();
+    });
+    for (auto& entry : entries) {
+        const bool measured = entry.unsupportedReason.isEmpty() && entry.medianMs > 0;
+        entry.speedupOverSerial = measured && baseline != entries.end()
+                                      ? baseline->medianMs / entry.medianMs
+                                      : std::numeric_limits<double>::quiet_NaN();
+    }
+    post(job.id, [this, entries] { emit compareReady(entries); });
+}
+
+}  // namespace hs::ui

@@ -1,0 +1,131 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QVector>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "image/image.hpp"
+#include "ops/histogram/histogram.hpp"
+#include "runtime/device_info.hpp"
+#include "runtime/error.hpp"
+#include "ui/compare_view.hpp"
+
+class QThread;
+
+namespace hs {
+class DeviceContext;
+class Runtime;
+}  // namespace hs
+
+namespace hs::ui {
+
+// What to compute: an image, on which device, with which strategy and bin count.
+struct RunRequest {
+    std::shared_ptr<const ImageRGBA8> image;
+    QString device;  // selector "P:D"; empty runs host strategies without a device
+    QString strategy;
+    int bins = histogram::kMaxBins;
+};
+
+struct RunOutcome {
+    quint64 requestId = 0;
+    RunRequest request;
+    std::optional<DeviceInfo> device;
+    histogram::Result result;  // result.strategy names the strategy that ran (auto's choice)
+};
+
+// A failure in words: the one-line message names the device or step; a kernel build failure carries the log.
+struct RunFailure {
+    quint64 requestId = 0;
+    ErrorKind kind = ErrorKind::OpenCl;
+    QString device;  // selector of the device involved, empty when none
+    QString message;
+    QString buildLog;
+};
+
+// Turns UI intents into engine calls on one worker thread. The GUI thread never makes an OpenCL call.
+//
+// Latest request wins: a new request replaces the one waiting (at most one waits), a run in flight finishes
+// but its result is dropped when a newer request exists, and Run ×N / Compare stop between repetitions once
+// superseded or cancelled. Results arrive as signals on the thread that owns the controller.
+class Controller : public QObject {
+    Q_OBJECT
+
+  public:
+    explicit Controller(QObject* parent = nullptr);
+    ~Controller() override;
+
+    // Creates the OpenCL runtime on the worker thread; devicesReady() follows.
+    void start();
+    bool devicesKnown() const { return devicesKnown_; }
+    const std::vector<DeviceInfo>& devices() const { return devices_; }
+
+    // Each returns the request's id; results carry it.
+    quint64 runHistogram(const RunRequest& request);
+    // `count` measured runs, each reported by histogramReady() and progress().
+    quint64 runRepeated(const RunRequest& request, int count);
+    // Every strategy of the registry on the request's image and device: one untimed warm-up, then
+    // `repetitions` measured runs each.
+    quint64 runCompare(const RunRequest& request, int repetitions);
+    // Stops the current Run ×N or Compare at the next repetition.
+    void cancel();
+
+    // A request is waiting or running.
+    bool busy() const { return finishedId_ != latestId_.load(); }
+    // Requests the worker actually started; superseded waiting requests never start.
+    int startedRequests() const { return startedRequests_.load(); }
+
+  signals:
+    void devicesReady();
+    // One measured run finished (each repetition of Run ×N too).
+    void histogramReady(const hs::ui::RunOutcome& outcome);
+    // Run ×N and Compare: `done` of `total` measured runs.
+    void progress(int done, int total);
+    void compareReady(const QVector<CompareView::Entry>& entries);
+    void failed(const hs::ui::RunFailure& failure);
+    void busyChanged(bool busy);
+
+  private:
+    enum class JobKind { Histogram, Repeated, Compare };
+    struct Job {
+        quint64 id = 0;
+        JobKind kind = JobKind::Histogram;
+        RunRequest request;
+        int count = 1;
+    };
+
+    quint64 submit(JobKind kind, const RunRequest& request, int count);
+    // Worker thread: runs waiting jobs until none is left.
+    void drain();
+    void execute(const Job& job);
+    void executeCompare(const Job& job);
+    RunOutcome measure(const Job& job);
+    // Null for an empty selector (host strategies only); throws OpenClError when the device cannot be opened.
+    DeviceContext* openDevice(const QString& selector);
+    bool stillWanted(const Job& job) const;
+    // Queues `deliver` onto the controller's thread, where it runs only while `id` is still the latest.
+    template <typename Deliver>
+    void post(quint64 id, Deliver&& deliver);
+    void finished(quint64 id);
+
+    QThread* thread_ = nullptr;
+    QObject* workerContext_ = nullptr;  // lives on thread_; the target of the work posted there
+    std::unique_ptr<Runtime> runtime_;  // created, used and destroyed on thread_ only
+
+    std::vector<DeviceInfo> devices_;
+    bool devicesKnown_ = false;
+
+    std::mutex waitingMutex_;
+    std::optional<Job> waiting_;
+    std::atomic<quint64> latestId_{0};
+    std::atomic<quint64> cancelledId_{0};
+    std::atomic<int> startedRequests_{0};
+    quint64 finishedId_ = 0;
+};
+
+}  // namespace hs::ui

@@ -1,0 +1,67 @@
+#pragma once
+// The OpenGL half of the image view, apart from Qt's OpenGL headers: GLEW and qopenglcontext.h cannot share a
+// translation unit (see shared/PLATFORM.md), so ImageView owns the context and this class makes the GL calls.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "image/image.hpp"
+
+namespace hs::ui {
+
+// The look shared by both canvases: a dark neutral grey around the image, as darktable and GIMP use (colours
+// are judged against it), and a checkerboard behind transparent pixels.
+inline constexpr std::uint8_t kBackgroundGrey = 43;
+inline constexpr std::uint8_t kCheckerDarkGrey = 102;
+inline constexpr std::uint8_t kCheckerLightGrey = 153;
+inline constexpr int kCheckerCell = 8;  // logical pixels
+
+// Where the image lies in the frame, in frame pixels from the top-left corner.
+struct ImagePlacement {
+    double x = 0;
+    double y = 0;
+    double width = 0;
+    double height = 0;
+};
+
+// Draws an RGBA8 image as one texture on a quad (core-profile GL 3.3: a VAO, a VBO, one tiny shader) into a
+// framebuffer object and reads the frame back. Every call needs the caller's GL 3.3 core context current.
+class GlImageRenderer {
+  public:
+    // Loads OpenGL through GLEW and creates the GL objects; null with `problem` set when it cannot.
+    static std::unique_ptr<GlImageRenderer> create(std::string& problem);
+    ~GlImageRenderer();
+    GlImageRenderer(const GlImageRenderer&) = delete;
+    GlImageRenderer& operator=(const GlImageRenderer&) = delete;
+
+    // Uploaded at the next render. Images beyond the texture size limit are subsampled.
+    void setImage(std::shared_ptr<const ImageRGBA8> image);
+    // Largest frame side render() accepts.
+    int maxFrameSide() const { return maxFrameSide_; }
+    // Renders a width × height frame and writes it to `rgba` (width * height * 4 bytes), top row first.
+    void render(int width, int height, const ImagePlacement& placement, double checkerCell,
+                std::uint8_t* rgba);
+
+  private:
+    GlImageRenderer() = default;
+    bool createObjects(std::string& problem);
+    void upload();
+
+    std::shared_ptr<const ImageRGBA8> image_;
+    bool textureDirty_ = false;
+    int maxTextureSide_ = 0;
+    int maxFrameSide_ = 0;
+    int framebufferWidth_ = 0;
+    int framebufferHeight_ = 0;
+    unsigned program_ = 0;
+    unsigned vertexArray_ = 0;
+    unsigned vertexBuffer_ = 0;
+    unsigned texture_ = 0;
+    unsigned framebuffer_ = 0;
+    unsigned colourBuffer_ = 0;
+    int imageRectLocation_ = -1;
+    int checkerCellLocation_ = -1;
+};
+
+}  // namespace hs::ui

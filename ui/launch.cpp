@@ -1,0 +1,170 @@
+#include "ui/launch.hpp"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QImage>
+#include <QPixmap>
+#include <QSaveFile>
+#include <QTimer>
+#include <iostream>
+
+#include "ops/histogram/histogram.hpp"
+#include "ui/app_settings.hpp"
+#include "ui/device_panel.hpp"
+#include "ui/main_window.hpp"
+#include "ui/strategy_box.hpp"
+
+namespace hs::ui {
+
+namespace {
+
+// Long enough for the docks' plots to lay out and repaint after the result arrived.
+constexpr int kSettleMs = 200;
+
+QString strategyNames() {
+    QStringList names;
+    for (const auto* strategy : histogram::strategies()) names << QString::fromUtf8(strategy->name());
+    return names.join(QStringLiteral(", "));
+}
+
+}  // namespace
+
+std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("HistoScope: a workbench for OpenCL image kernels."));
+    const auto helpOption = parser.addHelpOption();
+    const auto versionOption = parser.addVersionOption();
+    const QCommandLineOption open({QStringLiteral("o"), QStringLiteral("open")},
+                                  QStringLiteral("Open IMAGE."), QStringLiteral("IMAGE"));
+    const QCommandLineOption device(QStringLiteral("device"),
+                                    QStringLiteral("Run on SEL: \"P:D\" indices or part of the device name."),
+                                    QStringLiteral("SEL"));
+    const QCommandLineOption strategy(QStringLiteral("strategy"),
+                                      QStringLiteral("Histogram strategy: one of %1.").arg(strategyNames()),
+                                      QStringLiteral("NAME"));
+    const QCommandLineOption bins(QStringLiteral("bins"), QStringLiteral("Number of bins, 1 to 256."),
+                                  QStringLiteral("N"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("After the first result, save the window to FILE (PNG)."), QStringLiteral("FILE"));
+    const QCommandLineOption quit(
+        QStringLiteral("quit"),
+        QStringLiteral("Exit after the first result (and the screenshot); problems go "
+                       "to stderr and set the exit code."));
+    parser.addOptions({open, device, strategy, bins, screenshot, quit});
+    parser.addPositionalArgument(QStringLiteral("image"), QStringLiteral("Image to open."),
+                                 QStringLiteral("[IMAGE]"));
+
+    if (!parser.parse(arguments)) throw UsageError(parser.errorText().toStdString());
+    if (parser.isSet(helpOption)) {
+        std::cout << parser.helpText().toStdString();
+        return std::nullopt;
+    }
+    if (parser.isSet(versionOption)) {
+        std::cout << QCoreApplication::applicationName().toStdString() << ' '
+                  << QCoreApplication::applicationVersion().toStdString() << '\n';
+        return std::nullopt;
+    }
+
+    LaunchOptions options;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1 || (positional.size() == 1 && parser.isSet(open)))
+        throw UsageError(
+            "expected one image to open, got " + positional.join(' ').toStdString() +
+            (parser.isSet(open) ? " and --open " + parser.value(open).toStdString() : std::string()));
+    options.image = parser.isSet(open) ? parser.value(open) : positional.value(0);
+    options.device = parser.value(device);
+    if (parser.isSet(strategy)) {
+        options.strategy = parser.value(strategy);
+        histogram::findStrategy(options.strategy.toStdString());  // throws UsageError naming the known ones
+    }
+    if (parser.isSet(bins)) {
+        bool ok = false;
+        const int value = parser.value(bins).toInt(&ok);
+        if (!ok || value < 1 || value > histogram::kMaxBins)
+            throw UsageError("--bins must be within 1..256, got '" + parser.value(bins).toStdString() + "'");
+        options.bins = value;
+    }
+    options.screenshot = parser.value(screenshot);
+    if (!options.screenshot.isEmpty() &&
+        QFileInfo(options.screenshot).suffix().toLower() != QLatin1String("png"))
+        throw UsageError("--screenshot writes PNG files: '" + options.screenshot.toStdString() +
+                         "' does not end in .png");
+    options.quit = parser.isSet(quit);
+    return options;
+}
+
+QString startupImage(const AppSettings& settings, const QStringList& sampleCandidates) {
+    for (const QString& path : settings.recentFiles() + sampleCandidates) {
+        if (QFileInfo(path).isFile()) return path;
+    }
+    return {};
+}
+
+Launcher::Launcher(MainWindow& window, LaunchOptions options, QObject* parent)
+    : QObject(parent), window_(window), options_(std::move(options)) {
+    if (options_.quit)
+        window_.setErrorReporter(
+            [this](const ErrorReport& problem) { finish(exitCodeFor(problem.kind), problem.message); });
+    if (!options_.device.isEmpty()) window_.preferDevice(options_.device);
+    if (!options_.strategy.isEmpty()) window_.strategyBox()->setCurrentStrategy(options_.strategy);
+    if (options_.bins) window_.binsBox()->setValue(*options_.bins);
+    connect(&window_, &MainWindow::devicesShown, this, &Launcher::checkStrategy);
+    connect(&window_, &MainWindow::resultShown, this, &Launcher::firstResult);
+}
+
+void Launcher::start(const QString& image) {
+    if (!image.isEmpty()) {
+        window_.openImage(image);
+    } else if (options_.quit) {
+        // Nothing would ever produce the result the scripted mode waits for.
+        fail(ErrorKind::Input, tr("No image"), tr("no image to open: name one with --open"));
+    }
+}
+
+void Launcher::checkStrategy() {
+    // The strategy box falls back to a supported strategy; a scripted run must not silently measure another.
+    const StrategyBox& box = *window_.strategyBox();
+    if (options_.strategy.isEmpty() || box.currentStrategy() == options_.strategy) return;
+    const auto device = window_.devicePanel()->currentDevice();
+    const QString where =
+        device ? tr("device %1").arg(QString::fromStdString(device->name)) : tr("no OpenCL device");
+    fail(ErrorKind::OpenCl, tr("Strategy not available"),
+         tr("%1: strategy %2 unsupported: %3")
+             .arg(where, options_.strategy, box.unsupportedReason(options_.strategy)));
+}
+
+void Launcher::firstResult() {
+    if (done_ || shot_) return;
+    shot_ = true;
+    if (options_.screenshot.isEmpty()) {
+        if (options_.quit) finish(0);
+        return;
+    }
+    QTimer::singleShot(kSettleMs, this, [this] {
+        saveScreenshot();
+        if (options_.quit) finish(0);
+    });
+}
+
+void Launcher::saveScreenshot() {
+    const QImage shot = window_.grab().toImage();
+    QSaveFile file(options_.screenshot);
+    if (!file.open(QIODevice::WriteOnly) || !shot.save(&file, "PNG") || !file.commit())
+        fail(ErrorKind::Input, tr("Screenshot not saved"),
+             QStringLiteral("%1: %2").arg(options_.screenshot, file.errorString()));
+}
+
+void Launcher::fail(ErrorKind kind, const QString& title, const QString& message) {
+    window_.reportProblem({kind, title, message, {}, {}});
+}
+
+void Launcher::finish(int exitCode, const QString& problem) {
+    if (done_) return;
+    done_ = true;
+    if (!problem.isEmpty()) std::cerr << "histoscope: " << problem.toStdString() << std::endl;
+    emit finished(exitCode);
+}
+
+}  // namespace hs::ui

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+#include "runtime/error.hpp"
+
+namespace hs::ui {
+
+class AppSettings;
+class MainWindow;
+
+// What the command line asks for. `histoscope IMAGE` opens a file; the scripted mode
+// `histoscope --open IMG --device SEL --strategy NAME --bins N --screenshot OUT.png --quit` renders the
+// window after the first result, saves it, and exits.
+struct LaunchOptions {
+    QString image;
+    QString device;
+    QString strategy;
+    std::optional<int> bins;
+    QString screenshot;
+    bool quit = false;
+};
+
+// Throws hs::UsageError with a one-line reason. Returns nullopt after printing --help or --version.
+std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments);
+
+// The image to open when the command line names none: the most recent file that still exists, else the first
+// existing sample candidate (so the bundled sample opens on first start); empty when there is neither.
+QString startupImage(const AppSettings& settings, const QStringList& sampleCandidates);
+
+// Applies the options to the window and drives the scripted mode: after the first result it saves the
+// screenshot and, with --quit, finishes. With --quit every problem finishes the run with the exit code of its
+// kind (2 usage, 3 input, 4 OpenCL) and one line on stderr instead of a dialog.
+class Launcher : public QObject {
+    Q_OBJECT
+
+  public:
+    Launcher(MainWindow& window, LaunchOptions options, QObject* parent = nullptr);
+    // Opens the image (which may come from startupImage() when the options name none).
+    void start(const QString& image);
+
+  signals:
+    // With --quit only: the run is over and the process should exit with `exitCode`.
+    void finished(int exitCode);
+
+  private:
+    void checkStrategy();
+    void firstResult();
+    void saveScreenshot();
+    void fail(ErrorKind kind, const QString& title, const QString& message);
+    void finish(int exitCode, const QString& problem = {});
+
+    MainWindow& window_;
+    LaunchOptions options_;
+    bool done_ = false;
+    bool shot_ = false;
+};
+
+}  // namespace hs::ui

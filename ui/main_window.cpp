@@ -1,0 +1,624 @@
+#include "ui/main_window.hpp"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QScreen>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "io/image_io.hpp"
+#include "runtime/kernel_sources.hpp"
+#include "ui/app_settings.hpp"
+#include "ui/compare_view.hpp"
+#include "ui/device_panel.hpp"
+#include "ui/export_actions.hpp"
+#include "ui/histogram_view.hpp"
+#include "ui/image_view.hpp"
+#include "ui/kernel_view.hpp"
+#include "ui/strategy_box.hpp"
+#include "ui/timing_view.hpp"
+
+namespace hs::ui {
+
+namespace {
+
+// The registry's order is the presentation order; `auto` is the natural first choice where it exists
+// (histoscope-cli defaults to it too).
+constexpr std::string_view kPreferredDefaultStrategy = "auto";
+constexpr int kDefaultRepetitions = 10;
+
+QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
+    return QIcon::fromTheme(QLatin1String(name), QApplication::style()->standardIcon(fallback));
+}
+
+// Qt's standard icons have nothing that reads as zoom: without an icon theme these actions show text only.
+QIcon themed(const char* name) {
+    return QIcon::fromTheme(QLatin1String(name));
+}
+
+QString formatMs(double ms) {
+    return ms >= 100 ? QStringLiteral("%1 ms").arg(ms, 0, 'f', 0)
+                     : QStringLiteral("%1 ms").arg(ms, 0, 'f', 3);
+}
+
+QString droppedImage(const QMimeData* mime) {
+    if (!mime || !mime->hasUrls() || mime->urls().isEmpty() || !mime->urls().first().isLocalFile()) return {};
+    const QString path = mime->urls().first().toLocalFile();
+    return io::readableSuffixes().contains(QFileInfo(path).suffix().toLower()) ? path : QString();
+}
+
+struct Decoded {
+    std::shared_ptr<const ImageRGBA8> image;
+    QString error;
+};
+
+}  // namespace
+
+MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
+    : QMainWindow(parent), settings_(settings), controller_(new Controller(this)) {
+    setWindowTitle(QStringLiteral("HistoScope"));
+    setAcceptDrops(true);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    reporter_ = [this](const ErrorReport& problem) {
+        auto* box =
+            new QMessageBox(QMessageBox::Warning, problem.title, problem.message, QMessageBox::Ok, this);
+        box->setInformativeText(problem.hint);
+        box->setDetailedText(problem.details);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    };
+
+    imageView_ = new ImageView(this);
+    setCentralWidget(imageView_);
+    buildActions();
+    buildDocks();
+    buildToolBar();
+    buildMenus();
+    buildStatusBar();
+    restoreLayout();
+
+    connect(controller_, &Controller::devicesReady, this, &MainWindow::onDevicesReady);
+    connect(controller_, &Controller::histogramReady, this, &MainWindow::onHistogramReady);
+    connect(controller_, &Controller::failed, this, &MainWindow::onRunFailed);
+    connect(controller_, &Controller::busyChanged, this, &MainWindow::onBusyChanged);
+    connect(controller_, &Controller::compareReady, this, [this](const QVector<CompareView::Entry>& entries) {
+        compareView_->setEntries(entries);
+        compareDock_->raise();
+    });
+    connect(controller_, &Controller::progress, this, [this](int done, int total) {
+        if (progressTarget_ == ProgressTarget::Timings) {
+            timingView_->setProgress(done, total);
+        } else {
+            busyBar_->setRange(0, total);
+            busyBar_->setValue(done);
+            busyBar_->show();
+        }
+    });
+    controller_->start();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::setErrorReporter(ErrorReporter reporter) {
+    reporter_ = std::move(reporter);
+}
+
+void MainWindow::reportProblem(const ErrorReport& problem) {
+    statusBar()->showMessage(problem.message, 10000);
+    reporter_(problem);
+}
+
+// ---- building the window ----
+
+void MainWindow::buildActions() {
+    openAction_ = new QAction(themed("document-open", QStyle::SP_DialogOpenButton), tr("&Open Image…"), this);
+    openAction_->setShortcut(QKeySequence::Open);
+    openAction_->setStatusTip(tr("Open an image file"));
+    connect(openAction_, &QAction::triggered, this, &MainWindow::chooseOpenFile);
+
+    quitAction_ = new QAction(themed("application-exit", QStyle::SP_DialogCloseButton), tr("&Quit"), this);
+    quitAction_->setShortcut(QKeySequence::Quit);
+    quitAction_->setMenuRole(QAction::QuitRole);
+    connect(quitAction_, &QAction::triggered, this, &QWidget::close);
+
+    runAction_ = new QAction(themed("media-playback-start", QStyle::SP_MediaPlay), tr("&Run"), this);
+    runAction_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
+    runAction_->setToolTip(tr("Compute the histogram again (F5)"));
+    connect(runAction_, &QAction::triggered, this, &MainWindow::runHistogram);
+
+    runRepeatedAction_ = new QAction(themed("view-refresh", QStyle::SP_BrowserReload), tr("Run ×&N…"), this);
+    runRepeatedAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    runRepeatedAction_->setToolTip(tr("Measure the current strategy several times"));
+    connect(runRepeatedAction_, &QAction::triggered, this, [this] {
+        bool ok = false;
+        const int count = QInputDialog::getInt(this, tr("Run ×N"), tr("Repetitions:"),
+                                               kDefaultRepetitions * 2, 1, 10000, 1, &ok);
+        if (ok) runRepeated(count);
+    });
+
+    compareAction_ =
+        new QAction(themed("view-statistics", QStyle::SP_FileDialogDetailedView), tr("&Compare…"), this);
+    compareAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    compareAction_->setToolTip(tr("Run every supported strategy and compare their kernel times"));
+    connect(compareAction_, &QAction::triggered, this, [this] {
+        bool ok = false;
+        const int repetitions =
+            QInputDialog::getInt(this, tr("Compare strategies"), tr("Repetitions per strategy:"),
+                                 kDefaultRepetitions, 1, 1000, 1, &ok);
+        if (ok) runCompare(repetitions);
+    });
+
+    cancelAction_ = new QAction(themed("process-stop", QStyle::SP_BrowserStop), tr("C&ancel"), this);
+    cancelAction_->setShortcut(QKeySequence(Qt::Key_Escape));
+    cancelAction_->setEnabled(false);
+    connect(cancelAction_, &QAction::triggered, controller_, &Controller::cancel);
+
+    fitAction_ = new QAction(themed("zoom-fit-best"), tr("&Fit to Window"), this);
+    fitAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    connect(fitAction_, &QAction::triggered, imageView_, &ImageView::fitToWindow);
+    actualSizeAction_ = new QAction(themed("zoom-original"), tr("&Actual Pixels"), this);
+    actualSizeAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    connect(actualSizeAction_, &QAction::triggered, imageView_, &ImageView::zoomToActualSize);
+    zoomInAction_ = new QAction(themed("zoom-in"), tr("Zoom &In"), this);
+    zoomInAction_->setShortcut(QKeySequence::ZoomIn);
+    connect(zoomInAction_, &QAction::triggered, imageView_, &ImageView::zoomIn);
+    zoomOutAction_ = new QAction(themed("zoom-out"), tr("Zoom &Out"), this);
+    zoomOutAction_->setShortcut(QKeySequence::ZoomOut);
+    connect(zoomOutAction_, &QAction::triggered, imageView_, &ImageView::zoomOut);
+}
+
+void MainWindow::buildDocks() {
+    const auto dock = [this](const QString& title, const QString& name, QWidget* content,
+                             Qt::DockWidgetArea area) {
+        auto* widget = new QDockWidget(title, this);
+        widget->setObjectName(name);
+        widget->setWidget(content);
+        addDockWidget(area, widget);
+        return widget;
+    };
+    // The device column runs the full height on the left (room for more panels there, such as transforms);
+    // the histogram sits beside the image; timings, comparison and kernel source share the bottom.
+    setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+
+    devicePanel_ = new DevicePanel;
+    auto* deviceDock = dock(tr("Device"), QStringLiteral("deviceDock"), devicePanel_, Qt::LeftDockWidgetArea);
+    histogramView_ = new HistogramView;
+    auto* histogramDock =
+        dock(tr("Histogram"), QStringLiteral("histogramDock"), histogramView_, Qt::RightDockWidgetArea);
+    timingView_ = new TimingView;
+    auto* timingDock =
+        dock(tr("Timings"), QStringLiteral("timingDock"), timingView_, Qt::BottomDockWidgetArea);
+    compareView_ = new CompareView;
+    compareDock_ = dock(tr("Compare"), QStringLiteral("compareDock"), compareView_, Qt::BottomDockWidgetArea);
+    kernelView_ = new KernelView;
+    auto* kernelDock =
+        dock(tr("Kernel"), QStringLiteral("kernelDock"), kernelView_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(timingDock, compareDock_);
+    tabifyDockWidget(compareDock_, kernelDock);
+    timingDock->raise();
+
+    resizeDocks({deviceDock, histogramDock}, {290, 620}, Qt::Horizontal);
+    resizeDocks({timingDock}, {340}, Qt::Vertical);
+
+    exportActions_ = new ExportActions(histogramView_, timingView_, this);
+
+    connect(devicePanel_, &DevicePanel::deviceChanged, this, &MainWindow::onDeviceChanged);
+    connect(timingView_, &TimingView::runRepeatedRequested, this, &MainWindow::runRepeated);
+    connect(timingView_, &TimingView::cancelRequested, controller_, &Controller::cancel);
+    connect(compareView_, &CompareView::compareRequested, this, &MainWindow::runCompare);
+}
+
+void MainWindow::buildToolBar() {
+    auto* toolBar = addToolBar(tr("Main"));
+    toolBar->setObjectName(QStringLiteral("mainToolBar"));
+    toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolBar->addAction(openAction_);
+    toolBar->addSeparator();
+
+    strategyBox_ = new StrategyBox;
+    if (!strategyBox_->setCurrentStrategy(settings_.strategy()))
+        strategyBox_->setCurrentStrategy(QString::fromUtf8(kPreferredDefaultStrategy));
+    auto* strategyLabel = new QLabel(tr("Strategy "));
+    strategyLabel->setBuddy(strategyBox_->comboBox());
+    toolBar->addWidget(strategyLabel);
+    toolBar->addWidget(strategyBox_);
+
+    bins_ = new QSpinBox;
+    bins_->setRange(1, histogram::kMaxBins);
+    bins_->setValue(settings_.bins());
+    bins_->setToolTip(tr("Number of equal bins over 0…255 (bin = value · N / 256)"));
+    bins_->setKeyboardTracking(false);
+    auto* binsLabel = new QLabel(tr("  Bins "));
+    binsLabel->setBuddy(bins_);
+    toolBar->addWidget(binsLabel);
+    toolBar->addWidget(bins_);
+    toolBar->addSeparator();
+    toolBar->addAction(runAction_);
+    toolBar->addAction(runRepeatedAction_);
+    toolBar->addAction(compareAction_);
+    toolBar->addAction(cancelAction_);
+    toolBar->addSeparator();
+    toolBar->addAction(fitAction_);
+    toolBar->addAction(actualSizeAction_);
+
+    connect(strategyBox_, &StrategyBox::strategyChanged, this, &MainWindow::onStrategyChanged);
+    connect(bins_, &QSpinBox::valueChanged, this, &MainWindow::onBinsChanged);
+}
+
+void MainWindow::buildMenus() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(openAction_);
+    recentMenu_ = file->addMenu(themed("document-open-recent", QStyle::SP_DirIcon), tr("Open &Recent"));
+    connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    file->addSeparator();
+    auto* exportMenu = file->addMenu(themed("document-save-as", QStyle::SP_DialogSaveButton), tr("&Export"));
+    exportMenu->addActions(exportActions_->actions());
+    file->addSeparator();
+    file->addAction(quitAction_);
+
+    viewMenu_ = menuBar()->addMenu(tr("&View"));
+    viewMenu_->addAction(fitAction_);
+    viewMenu_->addAction(actualSizeAction_);
+    viewMenu_->addAction(zoomInAction_);
+    viewMenu_->addAction(zoomOutAction_);
+    viewMenu_->addSeparator();
+    for (auto* dock : findChildren<QDockWidget*>()) viewMenu_->addAction(dock->toggleViewAction());
+    for (auto* toolBar : findChildren<QToolBar*>()) viewMenu_->addAction(toolBar->toggleViewAction());
+
+    auto* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(runAction_);
+    run->addAction(runRepeatedAction_);
+    run->addAction(compareAction_);
+    run->addSeparator();
+    run->addAction(cancelAction_);
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About HistoScope"), this, [this] {
+        QMessageBox::about(this, tr("About HistoScope"),
+                           tr("<h3>HistoScope %1</h3><p>A workbench for OpenCL image kernels: histograms by "
+                              "several strategies on every OpenCL device, with the time of every command.</p>"
+                              "<p>Licensed under the GNU General Public License, version 3 or later.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::buildStatusBar() {
+    readoutLabel_ = new QLabel;
+    readoutLabel_->setMinimumWidth(340);
+    statusBar()->addWidget(readoutLabel_, 1);
+    busyBar_ = new QProgressBar;
+    busyBar_->setMaximumWidth(160);
+    busyBar_->setMaximumHeight(14);
+    busyBar_->setTextVisible(false);
+    busyBar_->hide();
+    statusBar()->addPermanentWidget(busyBar_);
+    busyLabel_ = new QLabel(tr("running…"));
+    busyLabel_->hide();
+    statusBar()->addPermanentWidget(busyLabel_);
+    zoomLabel_ = new QLabel;
+    zoomLabel_->setToolTip(tr("Zoom"));
+    imageLabel_ = new QLabel(tr("no image"));
+    imageLabel_->setToolTip(tr("Image size"));
+    deviceLabel_ = new QLabel;
+    deviceLabel_->setToolTip(tr("OpenCL device"));
+    strategyLabel_ = new QLabel;
+    strategyLabel_->setToolTip(tr("Strategy that ran"));
+    kernelTimeLabel_ = new QLabel;
+    kernelTimeLabel_->setToolTip(tr("Kernel time of the last run"));
+    for (auto* label : {zoomLabel_, imageLabel_, deviceLabel_, strategyLabel_, kernelTimeLabel_})
+        statusBar()->addPermanentWidget(label);
+
+    connect(imageView_, &ImageView::pixelHovered, readoutLabel_, &QLabel::setText);
+    connect(imageView_, &ImageView::zoomChanged, this, [this](double zoom) {
+        zoomLabel_->setText(QStringLiteral("%1 %").arg(zoom * 100, 0, 'f', zoom < 0.1 ? 1 : 0));
+    });
+}
+
+void MainWindow::restoreLayout() {
+    if (restoreGeometry(settings_.windowGeometry())) {
+        restoreState(settings_.windowState());
+        return;
+    }
+    // First start: a generous window that still fits small screens.
+    const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
+    resize(std::min(1560, available.width() * 95 / 100), std::min(980, available.height() * 95 / 100));
+}
+
+QString MainWindow::statusSummary() const {
+    QStringList parts;
+    for (const auto* label : {imageLabel_, deviceLabel_, strategyLabel_, kernelTimeLabel_, readoutLabel_}) {
+        if (!label->text().isEmpty()) parts << label->text();
+    }
+    return parts.join(QStringLiteral(" | "));
+}
+
+// ---- opening images ----
+
+void MainWindow::chooseOpenFile() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Image"), settings_.lastFolder(), io::openDialogFilter());
+    if (!path.isEmpty()) openImage(path);
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList files = settings_.recentFiles();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString& path = files[i];
+        auto* action =
+            recentMenu_->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()), this,
+                                   [this, path] { openImage(path); });
+        action->setToolTip(path);
+        action->setStatusTip(path);
+    }
+    if (!files.isEmpty()) recentMenu_->addSeparator();
+    auto* clear = recentMenu_->addAction(tr("&Clear Menu"), this, [this] {
+        settings_.clearRecentFiles();
+        rebuildRecentMenu();
+    });
+    clear->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::openImage(const QString& path) {
+    const quint64 generation = ++loadGeneration_;
+    statusBar()->showMessage(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
+    auto* watcher = new QFutureWatcher<Decoded>(this);
+    connect(watcher, &QFutureWatcher<Decoded>::finished, this, [this, watcher, generation, path] {
+        const Decoded decoded = watcher->result();
+        watcher->deleteLater();
+        imageDecoded(generation, path, decoded.image, decoded.error);
+    });
+    watcher->setFuture(QtConcurrent::run([path] {
+        try {
+            return Decoded{std::make_shared<const ImageRGBA8>(io::loadImage(path)), {}};
+        } catch (const std::exception& e) {
+            return Decoded{nullptr, QString::fromUtf8(e.what())};
+        }
+    }));
+}
+
+void MainWindow::imageDecoded(quint64 generation, const QString& path,
+                              std::shared_ptr<const ImageRGBA8> image, const QString& error) {
+    if (generation != loadGeneration_) return;  // a newer open superseded this one
+    statusBar()->clearMessage();
+    if (!image) {
+        settings_.removeRecentFile(path);
+        reportProblem({ErrorKind::Input, tr("Cannot open image"), error, {}, {}});
+        emit imageLoadFailed(path, error);
+        return;
+    }
+    const QFileInfo file(path);
+    settings_.addRecentFile(path);
+    settings_.setLastFolder(file.absolutePath());
+    imagePath_ = file.absoluteFilePath();
+    showImage(std::move(image), file.fileName());
+    emit imageLoaded(path);
+}
+
+void MainWindow::showImage(std::shared_ptr<const ImageRGBA8> image, const QString& title) {
+    image_ = std::move(image);
+    imageView_->setImage(image_);
+    setWindowTitle(QStringLiteral("%1 — HistoScope").arg(title));
+    imageLabel_->setText(image_ ? QStringLiteral("%1 × %2").arg(image_->width).arg(image_->height)
+                                : tr("no image"));
+    // Measurements of another image are not comparable.
+    compareView_->setEntries({});
+    runHistogram();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!droppedImage(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QString path = droppedImage(event->mimeData());
+    if (path.isEmpty()) return;
+    event->acceptProposedAction();
+    openImage(path);
+}
+
+// ---- devices, strategy, bins ----
+
+void MainWindow::preferDevice(const QString& selector) {
+    preferredDevice_ = selector;
+    if (controller_->devicesKnown()) onDevicesReady();
+}
+
+void MainWindow::onDevicesReady() {
+    const auto& devices = controller_->devices();
+    {
+        const QSignalBlocker blocker(devicePanel_);
+        devicePanel_->setDevices(devices);
+    }
+    QString selector;
+    if (!preferredDevice_.isEmpty()) {
+        try {
+            selector =
+                QString::fromStdString(selectDevice(devices, preferredDevice_.toStdString()).selector());
+        } catch (const Error& e) {
+            reportProblem({e.kind(), tr("Device not found"), QString::fromUtf8(e.what()), {}, {}});
+        }
+    } else {
+        for (const auto& device : devices) {
+            if (QString::fromStdString(device.name) == settings_.deviceName() &&
+                QString::fromStdString(device.platformName) == settings_.platformName())
+                selector = QString::fromStdString(device.selector());
+        }
+        if (selector.isEmpty() && !devices.empty()) {
+            try {
+                selector = QString::fromStdString(selectDevice(devices, {}).selector());
+            } catch (const Error&) {
+                // $HISTOSCOPE_DEVICE names no device: the panel's first device stands.
+                selector = devicePanel_->currentSelector();
+            }
+        }
+    }
+    {
+        const QSignalBlocker blocker(devicePanel_);
+        devicePanel_->selectDevice(selector);
+    }
+    deviceLabel_->setText(devices.empty() ? tr("no OpenCL device")
+                                          : QString::fromStdString(devicePanel_->currentDevice()->name));
+    refreshSupport();
+    emit devicesShown();
+    runHistogram();
+}
+
+void MainWindow::onDeviceChanged() {
+    if (const auto device = devicePanel_->currentDevice())
+        deviceLabel_->setText(QString::fromStdString(device->name));
+    // Measurements from another device are not comparable.
+    compareView_->setEntries({});
+    refreshSupport();
+    runHistogram();
+}
+
+void MainWindow::refreshSupport() {
+    if (!controller_->devicesKnown()) return;  // no device yet is not "no device"
+    const auto device = devicePanel_->currentDevice();
+    const QSignalBlocker blocker(strategyBox_);
+    strategyBox_->updateSupport(device ? &*device : nullptr, bins_->value());
+}
+
+void MainWindow::onStrategyChanged() {
+    runHistogram();
+}
+
+void MainWindow::onBinsChanged() {
+    refreshSupport();
+    runHistogram();
+}
+
+// ---- running ----
+
+bool MainWindow::canRun() const {
+    return image_ && controller_->devicesKnown();
+}
+
+RunRequest MainWindow::currentRequest() const {
+    return RunRequest{image_, devicePanel_->currentSelector(), strategyBox_->currentStrategy(),
+                      bins_->value()};
+}
+
+void MainWindow::runHistogram() {
+    if (canRun()) controller_->runHistogram(currentRequest());
+}
+
+void MainWindow::runRepeated(int count) {
+    if (!canRun()) return;
+    progressTarget_ = ProgressTarget::Timings;
+    timingView_->setProgress(0, count);
+    controller_->runRepeated(currentRequest(), count);
+}
+
+void MainWindow::runCompare(int repetitions) {
+    if (!canRun()) return;
+    progressTarget_ = ProgressTarget::StatusBar;
+    compareDock_->raise();
+    statusBar()->showMessage(tr("Comparing every strategy, %1 runs each…").arg(repetitions));
+    controller_->runCompare(currentRequest(), repetitions);
+}
+
+void MainWindow::onBusyChanged(bool busy) {
+    cancelAction_->setEnabled(busy);
+    // A still label, not an animated bar: with a GL widget in the window every repaint recomposes the whole
+    // window, which software OpenGL pays for on every animation frame.
+    busyLabel_->setVisible(busy);
+    if (busy) return;
+    busyBar_->hide();
+    timingView_->setProgress(0, 0);
+    statusBar()->clearMessage();
+}
+
+void MainWindow::onHistogramReady(const RunOutcome& outcome) {
+    lastOutcome_ = outcome;
+    const QString ran = QString::fromStdString(outcome.result.strategy);
+    histogramView_->setHistogram(outcome.result.histogram);
+    timingView_->addRun(outcome.result.timings, ran);
+    strategyBox_->showStrategyThatRan(ran);
+    strategyLabel_->setText(
+        ran == outcome.request.strategy ? ran : QStringLiteral("%1 → %2").arg(outcome.request.strategy, ran));
+    kernelTimeLabel_->setText(
+        tr("kernel %1")
+            .arg(formatMs(static_cast<double>(totalNs(outcome.result.timings, Stage::Kernel)) / 1e6)));
+    if (outcome.device) exportActions_->setDeviceName(QString::fromStdString(outcome.device->name));
+    showKernelSource(outcome);
+    emit resultShown();
+}
+
+void MainWindow::showKernelSource(const RunOutcome& outcome) {
+    const auto& strategy = histogram::findStrategy(outcome.result.strategy);
+    const histogram::Params params{outcome.request.bins};
+    const auto build = outcome.device ? strategy.kernelBuild(*outcome.device, params) : std::nullopt;
+    const QString key = QStringLiteral("%1|%2|%3")
+                            .arg(QString::fromStdString(outcome.result.strategy), outcome.request.device)
+                            .arg(outcome.request.bins);
+    if (key == shownKernelKey_) return;
+    shownKernelKey_ = key;
+    const QString name = QString::fromStdString(outcome.result.strategy);
+    if (!build) {
+        kernelView_->setKernel(tr("%1 — %2 (runs on the host, no OpenCL kernel)")
+                                   .arg(name, QString::fromUtf8(strategy.description())),
+                               {}, {});
+        return;
+    }
+    kernelView_->setKernel(
+        tr("%1 — kernels/%2.cl on %3")
+            .arg(name, QString::fromStdString(build->source), QString::fromStdString(outcome.device->name)),
+        QString::fromUtf8(kernelSource(build->source)), QString::fromStdString(build->options));
+}
+
+void MainWindow::onRunFailed(const RunFailure& failure) {
+    if (!failure.buildLog.isEmpty()) {
+        reportProblem({failure.kind, tr("Kernel build failed"), failure.message, {}, failure.buildLog});
+    } else if (failure.kind == ErrorKind::OpenCl && !failure.device.isEmpty()) {
+        devicePanel_->markFailed(failure.device, failure.message);
+        reportProblem({failure.kind,
+                       tr("Device problem"),
+                       failure.message,
+                       tr("Choose another device in the Device panel."),
+                       {}});
+    } else {
+        reportProblem({failure.kind, tr("Cannot run"), failure.message, {}, {}});
+    }
+    emit runFailed(failure.message);
+}
+
+// ---- closing ----
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    settings_.setWindowGeometry(saveGeometry());
+    settings_.setWindowState(saveState());
+    if (const auto device = devicePanel_->currentDevice())
+        settings_.setDevice(QString::fromStdString(device->platformName),
+                            QString::fromStdString(device->name));
+    settings_.setStrategy(strategyBox_->wantedStrategy());
+    settings_.setBins(bins_->value());
+    if (!settings_.save())
+        qWarning("histoscope: %s: the settings could not be written", qUtf8Printable(settings_.fileName()));
+    QMainWindow::closeEvent(event);
+}
+
+}  // namespace hs::ui
