@@ -1,0 +1,166 @@
+// The command line: option parsing, the startup image, and the scripted mode both in process (the screenshot
+// has the window's size) and as the real executable (exit codes and the one-line reason on stderr).
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include "io/image_io.hpp"
+#include "ops/histogram/histogram.hpp"
+#include "runtime/error.hpp"
+#include "shell_test_support.hpp"
+#include "ui/app_settings.hpp"
+#include "ui/histogram_view.hpp"
+#include "ui/launch.hpp"
+#include "ui/main_window.hpp"
+#include "ui/strategy_box.hpp"
+
+using namespace hs;
+using namespace hs::ui;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;
+
+LaunchOptions parse(QStringList arguments) {
+    arguments.prepend(QStringLiteral("histoscope"));
+    const auto options = parseLaunchOptions(arguments);
+    if (!options) throw std::runtime_error("no options");
+    return *options;
+}
+
+struct Run {
+    int exitCode = -1;
+    QByteArray standardError;
+};
+
+Run runApp(const QStringList& arguments) {
+    QProcess process;
+    process.start(QStringLiteral(HISTOSCOPE_GUI_EXECUTABLE), arguments);
+    process.waitForFinished(kTimeoutMs);
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            process.readAllStandardError()};
+}
+
+}  // namespace
+
+class LaunchTest : public QObject {
+    Q_OBJECT
+
+  private:
+    QTemporaryDir dir_;
+    ImageRGBA8 image_ = test::randomImage(120, 80, 31);
+    QString imagePath_;
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        imagePath_ = dir_.filePath(QStringLiteral("image.png"));
+        io::saveImage(imagePath_, image_);
+    }
+
+    void parsesTheScriptedMode() {
+        const QString strategy = QString::fromUtf8(histogram::strategies().back()->name());
+        const auto options = parse({"--open", "a.png", "--device", "0:1", "--strategy", strategy, "--bins",
+                                    "64", "--screenshot", "out.png", "--quit"});
+        QCOMPARE(options.image, QStringLiteral("a.png"));
+        QCOMPARE(options.device, QStringLiteral("0:1"));
+        QCOMPARE(options.strategy, strategy);
+        QCOMPARE(options.bins, std::optional<int>(64));
+        QCOMPARE(options.screenshot, QStringLiteral("out.png"));
+        QVERIFY(options.quit);
+
+        const auto positional = parse({"b.jpg"});
+        QCOMPARE(positional.image, QStringLiteral("b.jpg"));
+        QVERIFY(!positional.quit && !positional.bins && positional.strategy.isEmpty());
+    }
+
+    void refusesBadOptions_data() {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("bins zero") << QStringList{"--bins", "0"} << "--bins must be within 1..256, got '0'";
+        QTest::newRow("bins 257") << QStringList{"--bins", "257"}
+                                  << "--bins must be within 1..256, got '257'";
+        QTest::newRow("bins word") << QStringList{"--bins", "many"}
+                                   << "--bins must be within 1..256, got 'many'";
+        QTest::newRow("strategy") << QStringList{"--strategy", "fastest"} << "unknown strategy 'fastest'";
+        QTest::newRow("two images") << QStringList{"a.png", "b.png"} << "expected one image to open";
+        QTest::newRow("screenshot") << QStringList{"--screenshot", "out.jpg"} << "does not end in .png";
+        QTest::newRow("unknown") << QStringList{"--frobnicate"} << "frobnicate";
+    }
+
+    void refusesBadOptions() {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, reason);
+        try {
+            parse(arguments);
+            QFAIL("accepted");
+        } catch (const UsageError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(reason), e.what());
+        }
+    }
+
+    void startupImagePrefersRecentThenSample() {
+        AppSettings settings(dir_.filePath(QStringLiteral("startup.ini")));
+        const QString sample = dir_.filePath(QStringLiteral("sample.png"));
+        io::saveImage(sample, image_);
+        const QString missing = dir_.filePath(QStringLiteral("gone.png"));
+        QCOMPARE(startupImage(settings, {missing, sample}), sample);  // first start: the sample
+        settings.addRecentFile(missing);
+        QCOMPARE(startupImage(settings, {sample}), sample);  // a recent file that vanished is passed over
+        settings.addRecentFile(imagePath_);
+        QCOMPARE(startupImage(settings, {sample}), QFileInfo(imagePath_).absoluteFilePath());
+        QCOMPARE(startupImage(AppSettings(dir_.filePath(QStringLiteral("empty.ini"))), {missing}), QString());
+    }
+
+    void scriptedScreenshotHasTheWindowSize() {
+        AppSettings settings(dir_.filePath(QStringLiteral("scripted.ini")));
+        MainWindow window(settings);
+        LaunchOptions options;
+        options.strategy = QString::fromUtf8(histogram::strategies().front()->name());
+        options.bins = 64;
+        options.screenshot = test::artifactPath(QStringLiteral("shell_scripted_window.png"));
+        options.quit = true;
+        QFile::remove(options.screenshot);
+        Launcher launcher(window, options);
+        QSignalSpy finished(&launcher, &Launcher::finished);
+        window.show();
+        launcher.start(imagePath_);
+        QVERIFY(finished.wait(kTimeoutMs));
+        QCOMPARE(finished.front().at(0).toInt(), 0);
+        QCOMPARE(window.binsBox()->value(), 64);
+        QCOMPARE(window.histogramView()->histogram(),
+                 histogram::referenceHistogram(image_.pixels.data(), image_.pixelCount(), 64));
+        const QImage shot(options.screenshot);
+        QVERIFY(!shot.isNull());
+        QCOMPARE(shot.size(), window.size() * window.devicePixelRatio());
+        // Not blank: the dark image background and light widget chrome both appear.
+        QVERIFY(shot.pixelColor(shot.width() / 2, shot.height() / 3) !=
+                shot.pixelColor(2, shot.height() / 2));
+    }
+
+    void executableExitCodes() {
+        const QString shot = dir_.filePath(QStringLiteral("app.png"));
+        const Run ok = runApp({"--open", imagePath_, "--bins", "16", "--screenshot", shot, "--quit"});
+        QCOMPARE(ok.exitCode, 0);
+        QVERIFY(QImage(shot).width() > 0);
+
+        const Run usage = runApp({"--bins", "0", "--quit"});
+        QCOMPARE(usage.exitCode, exitCodeFor(ErrorKind::Usage));
+        QCOMPARE(usage.standardError.count('\n'), 1);
+
+        const QString missing = dir_.filePath(QStringLiteral("missing.png"));
+        const Run input = runApp({"--open", missing, "--quit"});
+        QCOMPARE(input.exitCode, exitCodeFor(ErrorKind::Input));
+        QVERIFY2(input.standardError.contains("missing.png"), input.standardError.constData());
+        QCOMPARE(input.standardError.count('\n'), 1);
+
+        const Run device = runApp({"--open", imagePath_, "--device", "no such device", "--quit"});
+        QCOMPARE(device.exitCode, exitCodeFor(ErrorKind::OpenCl));
+        QVERIFY2(device.standardError.contains("no such device"), device.standardError.constData());
+        QCOMPARE(device.standardError.count('\n'), 1);
+    }
+};
+
+QTEST_MAIN(LaunchTest)
+#include "shell_launch_test.moc"
