@@ -206,6 +206,57 @@ class MainWindowTest : public QObject {
         QVERIFY2(started >= 1 && started <= 2, qPrintable(QString::number(started)));
     }
 
+    void runRepeatedAddsEveryRunAndCancelStops() {
+        Controller& controller = window_->controller();
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
+        TimingView* timings = window_->timingView();
+        timings->clear();
+        QSignalSpy progress(&controller, &Controller::progress);
+        window_->runRepeated(5);
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
+        QCOMPARE(timings->runs().size(), std::size_t{5});
+        QCOMPARE(progress.count(), 5);
+        QCOMPARE(progress.last().at(0).toInt(), 5);
+        QCOMPARE(progress.last().at(1).toInt(), 5);
+        QCOMPARE(window_->histogramView()->histogram(),
+                 referenceOf(*window_->image(), window_->binsBox()->value()));
+
+        // A long series stops at the next repetition after Cancel.
+        timings->clear();
+        QSignalSpy started(&controller, &Controller::progress);
+        window_->runRepeated(100000);
+        QVERIFY(started.wait(kResultTimeoutMs));
+        emit timings->cancelRequested();
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
+        QVERIFY(!timings->runs().empty());
+        QVERIFY(timings->runs().size() < 1000);
+    }
+
+    void compareMeasuresEverySupportedStrategy() {
+        Controller& controller = window_->controller();
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
+        const auto device = window_->devicePanel()->currentDevice();
+        const int bins = window_->binsBox()->value();
+        QSignalSpy compared(&controller, &Controller::compareReady);
+        emit window_->compareView()->compareRequested(3);
+        QVERIFY(compared.wait(kResultTimeoutMs));
+        const auto entries = window_->compareView()->entries();
+        QCOMPARE(static_cast<std::size_t>(entries.size()), histogram::strategies().size());
+        const double bytes = static_cast<double>(window_->image()->byteCount());
+        for (int i = 0; i < entries.size(); ++i) {
+            const auto* strategy = histogram::strategies()[static_cast<std::size_t>(i)];
+            const auto& entry = entries[i];
+            QVERIFY2(entry.strategy.startsWith(QString::fromUtf8(strategy->name())),
+                     qPrintable(entry.strategy));
+            const auto support = strategy->supported(&*device, histogram::Params{bins});
+            QCOMPARE(entry.unsupportedReason.isEmpty(), support.ok);
+            if (!support.ok) continue;
+            QVERIFY(entry.minMs > 0 && entry.minMs <= entry.medianMs && entry.medianMs <= entry.maxMs);
+            QVERIFY(std::abs(entry.gbPerS - bytes / (entry.medianMs * 1e6)) <= 1e-9 * entry.gbPerS);
+            if (strategy->name() == "serial") QCOMPARE(entry.speedupOverSerial, 1.0);
+        }
+    }
+
     void dropOpensImages() {
         QMimeData text;
         text.setUrls({QUrl::fromLocalFile(dir_.filePath(QStringLiteral("notes.txt")))});
