@@ -82,7 +82,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
     layout->addLayout(controls);
     layout->addWidget(body, 1);
 
-    applyPlotStyle(plot_);
+    applyPlotStyle(plot_, palette());
     refreshPlot();
 }
 
@@ -188,6 +188,7 @@ void CompareView::refreshTable() {
 void CompareView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() != QEvent::PaletteChange) return;
-    applyPlotStyle(plot_);
+    applyPlotStyle(plot_, palette());
     refreshPlot();
+    refreshTable();
 }

@@ -66,13 +66,29 @@ QIcon swatch(const QColor& color) {
     return QIcon(pixmap);
 }
 
-const std::array<const char*, 8> kStatisticNames{"Count", "Mean", "Std dev", "Median",
-                                                 "Mode",  "Min",  "Max",     "Percentile"};
-const std::array<const char*, 8> kStatisticKeys{"Count", "Mean", "StdDev", "Median",
-                                                "Mode",  "Min",  "Max",    "Percentile"};
+// The rows of the statistics panel, in the order statisticTexts() fills them. `key` names the value labels
+// ("selectionMean", "imageMean") for tests and accessibility.
+struct StatisticRow {
+    const char* name;
+    const char* key;
+    const char* tip;
+};
+constexpr const char* kValueTip =
+    "Values are 8-bit; with fewer than 256 bins each pixel counts as its bin's centre.";
+const std::array<StatisticRow, 8> kStatisticRows{{
+    {"Count", "Count", "Pixels in the range"},
+    {"Mean", "Mean", kValueTip},
+    {"Std dev", "StdDev", "Population standard deviation (the histogram holds every pixel)"},
+    {"Median", "Median", "By cumulative count: the lower median"},
+    {"Mode", "Mode", "The most frequent value (the lowest on ties)"},
+    {"Min", "Min", kValueTip},
+    {"Max", "Max", kValueTip},
+    {"Percentile", "Percentile",
+     "Share of the channel's pixels that lie in the range: 100 × count / all pixels"},
+}};
 
 QStringList statisticTexts(const std::optional<Statistics>& stats) {
-    if (!stats) return QStringList(static_cast<int>(kStatisticNames.size()), QStringLiteral("–"));
+    if (!stats) return QStringList(static_cast<int>(kStatisticRows.size()), QStringLiteral("–"));
     return {QString::number(stats->count), formatValue(stats->mean),
             formatValue(stats->stdDev),    formatValue(stats->median),
             formatValue(stats->mode),      formatValue(stats->min),
@@ -129,7 +145,7 @@ HistogramView::HistogramView(QWidget* parent) : QWidget(parent), plot_(new QCust
     layout->addWidget(toolbar);
     layout->addLayout(body, 1);
 
-    applyPlotStyle(plot_);
+    applyPlotStyle(plot_, palette());
     refreshPlot();
     refreshSelection();
     refreshStatistics();
@@ -199,27 +215,21 @@ QWidget* HistogramView::buildStatisticsPanel() {
     grid->addWidget(selectionRangeLabel_, 2, 1, Qt::AlignRight);
     grid->addWidget(new QLabel(tr("0–255"), panel), 2, 2, Qt::AlignRight);
 
-    const QString valueTip =
-        tr("Values are 8-bit; with fewer than 256 bins each pixel counts as its bin's centre.");
-    for (std::size_t row = 0; row < kStatisticNames.size(); ++row) {
-        auto* name = new QLabel(tr(kStatisticNames[row]), panel);
+    for (std::size_t row = 0; row < kStatisticRows.size(); ++row) {
+        auto* name = new QLabel(tr(kStatisticRows[row].name), panel);
+        name->setToolTip(tr(kStatisticRows[row].tip));
         selectionLabels_[row] = new QLabel(panel);
-        selectionLabels_[row]->setObjectName(QStringLiteral("selection") + kStatisticKeys[row]);
+        selectionLabels_[row]->setObjectName(QStringLiteral("selection") + kStatisticRows[row].key);
         imageLabels_[row] = new QLabel(panel);
-        imageLabels_[row]->setObjectName(QStringLiteral("image") + kStatisticKeys[row]);
+        imageLabels_[row]->setObjectName(QStringLiteral("image") + kStatisticRows[row].key);
         for (QLabel* label : {selectionLabels_[row], imageLabels_[row]})
             label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        name->setToolTip(valueTip);
         const int gridRow = static_cast<int>(row) + 3;
         grid->addWidget(name, gridRow, 0);
         grid->addWidget(selectionLabels_[row], gridRow, 1, Qt::AlignRight);
         grid->addWidget(imageLabels_[row], gridRow, 2, Qt::AlignRight);
     }
-    grid->itemAtPosition(3 + 3, 0)->widget()->setToolTip(tr("Median by cumulative count (lower median). ") +
-                                                         valueTip);
-    grid->itemAtPosition(3 + 7, 0)->widget()->setToolTip(
-        tr("Share of the channel's pixels that lie in the range: 100 × count / all pixels."));
-    grid->setRowStretch(static_cast<int>(kStatisticNames.size()) + 3, 1);
+    grid->setRowStretch(static_cast<int>(kStatisticRows.size()) + 3, 1);
     return panel;
 }
 
@@ -393,10 +403,11 @@ void HistogramView::refreshSelection() {
 }
 
 void HistogramView::refreshStatistics() {
+    static_assert(kStatisticRows.size() == kStatisticCount);
     const QStringList selectionTexts = statisticTexts(hasHistogram_ ? selectionStatistics() : std::nullopt);
     const QStringList imageTexts =
         statisticTexts(hasHistogram_ ? std::optional<Statistics>(imageStatistics()) : std::nullopt);
-    for (std::size_t row = 0; row < kStatisticNames.size(); ++row) {
+    for (std::size_t row = 0; row < kStatisticRows.size(); ++row) {
         selectionLabels_[row]->setText(selectionTexts[static_cast<int>(row)]);
         imageLabels_[row]->setText(imageTexts[static_cast<int>(row)]);
     }
@@ -417,9 +428,12 @@ void HistogramView::updateReadout(double pixelX) {
     }
     const int bin = binAt(pixelX);
     const auto values = hs::histogram::binValues(bin, histogram_.bins);
-    QStringList parts{values.lower == values.upper
-                          ? tr("value %1").arg(values.lower)
-                          : tr("bin %1 · values %2–%3").arg(bin).arg(values.lower).arg(values.upper)};
+    // In cumulative mode the counts are those of every value up to the bin's upper end.
+    const QString valuesText = cumulative() ? tr("values ≤ %1").arg(values.upper)
+                               : values.lower == values.upper
+                                   ? tr("value %1").arg(values.lower)
+                                   : tr("values %1–%2").arg(values.lower).arg(values.upper);
+    QStringList parts{tr("bin %1 · %2").arg(bin).arg(valuesText)};
     for (const Channel channel : hs::histogram::kChannels) {
         if (!channelVisible(channel)) continue;
         const auto& counts = histogram_[channel];
@@ -429,10 +443,8 @@ void HistogramView::updateReadout(double pixelX) {
         const auto total = histogram_.total(channel);
         const double percent =
             total == 0 ? 0.0 : 100.0 * static_cast<double>(count) / static_cast<double>(total);
-        parts.append(QStringLiteral("%1 %2%3 (%4 %)")
-                         .arg(channelLabel(channel), cumulative() ? QStringLiteral("≤ ") : QString())
-                         .arg(count)
-                         .arg(percent, 0, 'f', 2));
+        parts.append(
+            QStringLiteral("%1 %2 (%3 %)").arg(channelLabel(channel)).arg(count).arg(percent, 0, 'f', 2));
     }
     readout_->setText(parts.join(QStringLiteral(" · ")));
 }
@@ -473,7 +485,7 @@ bool HistogramView::eventFilter(QObject* watched, QEvent* event) {
 void HistogramView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() != QEvent::PaletteChange) return;
-    applyPlotStyle(plot_);
+    applyPlotStyle(plot_, palette());
     refreshPlot();
     refreshSelection();
 }

@@ -95,6 +95,8 @@ class HistogramView : public QWidget {
     QComboBox* statisticsChannel_ = nullptr;
     QLabel* readout_ = nullptr;
     QLabel* selectionRangeLabel_ = nullptr;
-    std::array<QLabel*, 8> selectionLabels_{};
-    std::array<QLabel*, 8> imageLabels_{};
+    static constexpr std::size_t kStatisticCount =
+        8;  // count, mean, std dev, median, mode, min, max, percentile
+    std::array<QLabel*, kStatisticCount> selectionLabels_{};
+    std::array<QLabel*, kStatisticCount> imageLabels_{};
 };

@@ -3,8 +3,7 @@
 #include <qcustomplot.h>
 #include <array>
 
-void applyPlotStyle(QCustomPlot* plot) {
-    const QPalette palette = plot->palette();
+void applyPlotStyle(QCustomPlot* plot, const QPalette& palette) {
     const QColor text = palette.color(QPalette::WindowText);
     QColor grid = text;
     grid.setAlphaF(0.15);

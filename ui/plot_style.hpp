@@ -4,9 +4,11 @@
 #include <QColor>
 
 class QCustomPlot;
+class QPalette;
 
-// Background, axes, grid, tick labels and legend in the palette of `plot` (call again on a palette change).
-void applyPlotStyle(QCustomPlot* plot);
+// Background, axes, grid, tick labels and legend in the colours of `palette`. Views call it again on a
+// palette change with their own palette: their children (the plot) learn of the change only after them.
+void applyPlotStyle(QCustomPlot* plot, const QPalette& palette);
 
 // A colour for the n-th data series that stays distinguishable from its neighbours on light and dark
 // backgrounds.

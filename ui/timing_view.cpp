@@ -192,7 +192,7 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     layout->addLayout(controls);
     layout->addWidget(body, 1);
 
-    applyPlotStyle(plot_);
+    applyPlotStyle(plot_, palette());
     setProgress(0, 0);
     refresh();
 }
@@ -354,6 +354,6 @@ void TimingView::refreshSummaryTable() {
 void TimingView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() != QEvent::PaletteChange) return;
-    applyPlotStyle(plot_);
+    applyPlotStyle(plot_, palette());
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -8,6 +8,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPainter>
+#include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest/QtTest>
@@ -62,6 +64,17 @@ void verifyHistogramCsv(const QString& csv, const Histogram& histogram) {
             QCOMPARE(fields[3 + static_cast<int>(channel)].toULongLong(),
                      static_cast<qulonglong>(histogram[channel][static_cast<std::size_t>(bin)]));
     }
+}
+
+// Pixels close to the red channel's pen colour.
+int redPixels(const QImage& image) {
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            if (c.red() > 170 && c.green() < 90 && c.blue() < 90) ++count;
+        }
+    return count;
 }
 
 // Limits the size of files this process may write, so a write fails even for root; restores it after.
@@ -153,8 +166,23 @@ class ExportTest : public QObject {
         }
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
         QVERIFY(drawn > 5);  // axes, ticks and the channel curves
+        // Drawn back by Qt's SVG renderer, the red channel's curve is there as in the PNG.
+        QSvgRenderer renderer(svg);
+        QVERIFY(renderer.isValid());
+        QImage drawnBack(plotSize, QImage::Format_ARGB32);
+        drawnBack.fill(Qt::white);
+        QPainter painter(&drawnBack);
+        renderer.render(&painter);
+        painter.end();
+        QVERIFY(drawnBack.save(
+            QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_export_plot_svg_drawn_back.png")));
+        QVERIFY(redPixels(image) > 100);
+        QVERIFY(redPixels(drawnBack) > 100);
 
         QVERIFY_THROWS_EXCEPTION(hs::InputError, exports_->exportPlot(dir.filePath("plot.bmp")));
+
+        for (const char* format : {"png", "pdf", "svg"})
+            exports_->exportPlot(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_export_plot.") + format);
     }
 
     void histogramAsCsvAndJson() {

@@ -64,6 +64,13 @@ class HistogramViewTest : public QObject {
         QVERIFY(view.histogram() == histogram);
         for (const Channel channel : hs::histogram::kChannels)
             QCOMPARE(view.plottedValues(channel), asDoubles(histogram[channel]));
+
+        // The smallest bin count: one bin holding every value.
+        Histogram single(1);
+        single[Channel::B][0] = 12345;
+        view.setHistogram(single);
+        QCOMPARE(view.plottedValues(Channel::B), QVector<double>({12345.0}));
+        QCOMPARE(view.plottedValues(Channel::R), QVector<double>({0.0}));
     }
 
     void logScaleChangesTheAxisNotTheValues() {
@@ -217,6 +224,9 @@ class HistogramViewTest : public QObject {
         QTest::mouseMove(view.plot(), QPoint(pixelOfBin(view, 2, 16), view.plot()->axisRect()->center().y()));
         // Bin 2 holds values 32–47; R has 6 of 360 pixels (1.67 %), G 98 of 1480 (6.62 %).
         QCOMPARE(view.readout(), QStringLiteral("bin 2 · values 32–47 · R 6 (1.67 %) · G 98 (6.62 %)"));
+        // Cumulative: everything up to value 47; R 0 + 3 + 6 = 9 of 360, G 100 + 99 + 98 = 297 of 1480.
+        view.setCumulative(true);
+        QCOMPARE(view.readout(), QStringLiteral("bin 2 · values ≤ 47 · R 9 (2.50 %) · G 297 (20.07 %)"));
     }
 
     void newDataKeepsTheDisplayStateAndMapsTheSelection() {
@@ -276,6 +286,23 @@ class HistogramViewTest : public QObject {
         view.plot()->replot();
         QVERIFY(
             view.grab().save(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_histogram_cumulative.png")));
+
+        // A dark theme: the plot follows the palette, luma turns white.
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(45, 45, 48));
+        dark.setColor(QPalette::Base, QColor(30, 30, 32));
+        dark.setColor(QPalette::WindowText, QColor(220, 220, 220));
+        dark.setColor(QPalette::Text, QColor(220, 220, 220));
+        dark.setColor(QPalette::Button, QColor(60, 60, 64));
+        dark.setColor(QPalette::ButtonText, QColor(220, 220, 220));
+        view.setPalette(dark);
+        view.setCumulative(false);
+        view.setChannelVisible(Channel::Luma, true);
+        view.plot()->replot();
+        QCOMPARE(view.plot()->xAxis->tickLabelColor(), QColor(220, 220, 220));
+        QCOMPARE(graphNamed(view, "Luma")->pen().color(), QColor(220, 220, 220));
+        QCOMPARE(view.plot()->toPixmap().toImage().pixelColor(2, 2), QColor(30, 30, 32));
+        QVERIFY(view.grab().save(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_histogram_dark.png")));
     }
 };
 
