@@ -141,6 +141,27 @@ class TimingViewTest : public QObject {
         QVERIFY(button->isEnabled());
     }
 
+    // Not an assertion: the cost of adding a run when 50 are kept (plot, both tables), printed as
+    // min / median / max over 21 runs, for the responsiveness budget of Run ×N.
+    void printsTheCostOfAddingARun() {
+        TimingView view;
+        view.resize(1100, 640);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (int i = 0; i < 50; ++i) view.addRun(run(3), QStringLiteral("local-atomic"));
+        std::vector<double> ms;
+        for (int i = 0; i < 21; ++i) {
+            QElapsedTimer timer;
+            timer.start();
+            view.addRun(run(2 + static_cast<std::uint64_t>(i % 3)), QStringLiteral("local-atomic"));
+            view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+            ms.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+        }
+        std::sort(ms.begin(), ms.end());
+        qInfo("TimingView addRun with 50 runs kept: min %.2f ms, median %.2f ms, max %.2f ms", ms.front(),
+              ms[ms.size() / 2], ms.back());
+    }
+
     void rendersForPeopleToLookAt() {
         TimingView view;
         view.resize(1100, 640);
