@@ -121,10 +121,8 @@ bool GlImageRenderer::createObjects(std::string& problem) {
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
     glBindVertexArray(0);
 
-    glGenTextures(1, &texture_);
     glGenFramebuffers(1, &framebuffer_);
     glGenRenderbuffers(1, &colourBuffer_);
-    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTextureSide_);
     glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &maxFrameSide_);
     if (glGetError() == GL_NO_ERROR) return true;
     problem = "creating the image view's GL objects failed";
@@ -132,7 +130,7 @@ bool GlImageRenderer::createObjects(std::string& problem) {
 }
 
 GlImageRenderer::~GlImageRenderer() {
-    glDeleteTextures(1, &texture_);
+    deleteImageTexture(texture_);
     glDeleteRenderbuffers(1, &colourBuffer_);
     glDeleteFramebuffers(1, &framebuffer_);
     glDeleteBuffers(1, &vertexBuffer_);
@@ -140,9 +138,9 @@ GlImageRenderer::~GlImageRenderer() {
     glDeleteProgram(program_);
 }
 
-void GlImageRenderer::setImage(std::shared_ptr<const ImageRGBA8> image) {
-    image_ = std::move(image);
-    textureDirty_ = true;
+void GlImageRenderer::setTexture(const ImageTexture& texture) {
+    deleteImageTexture(texture_);
+    texture_ = texture;
 }
 
 void GlImageRenderer::render(int width, int height, const ImagePlacement& placement, double checkerCell,
@@ -158,10 +156,9 @@ void GlImageRenderer::render(int width, int height, const ImagePlacement& placem
     glViewport(0, 0, width, height);
     glClearColor(unit(kBackgroundGrey), unit(kBackgroundGrey), unit(kBackgroundGrey), 1);
     glClear(GL_COLOR_BUFFER_BIT);
-    if (image_) {
+    if (texture_.id) {
         glActiveTexture(GL_TEXTURE0);
-        glBindTexture(GL_TEXTURE_2D, texture_);
-        if (textureDirty_) upload();
+        glBindTexture(GL_TEXTURE_2D, texture_.id);
         // Drawn upside down in GL terms: framebuffer row 0, which glReadPixels returns first, is the top row.
         glUseProgram(program_);
         glUniform4f(imageRectLocation_, static_cast<GLfloat>(2 * placement.x / width - 1),
@@ -178,18 +175,23 @@ void GlImageRenderer::render(int width, int height, const ImagePlacement& placem
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
-void GlImageRenderer::upload() {
-    const ImageRGBA8* pixels = image_.get();
+ImageTexture uploadImageTexture(const ImageRGBA8& image) {
+    GLint maxSide = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxSide);
+    const ImageRGBA8* pixels = &image;
     ImageRGBA8 reduced;
-    const int step = (std::max(image_->width, image_->height) + maxTextureSide_ - 1) / maxTextureSide_;
+    const int step = (std::max(image.width, image.height) + maxSide - 1) / maxSide;
     if (step > 1) {
-        reduced = ImageRGBA8((image_->width + step - 1) / step, (image_->height + step - 1) / step);
+        reduced = ImageRGBA8((image.width + step - 1) / step, (image.height + step - 1) / step);
         for (int y = 0; y < reduced.height; ++y) {
             for (int x = 0; x < reduced.width; ++x)
-                std::copy_n(image_->pixel(x * step, y * step), 4, reduced.pixel(x, y));
+                std::copy_n(image.pixel(x * step, y * step), 4, reduced.pixel(x, y));
         }
         pixels = &reduced;
     }
+    ImageTexture texture{0, image.width, image.height};
+    glGenTextures(1, &texture.id);
+    glBindTexture(GL_TEXTURE_2D, texture.id);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, pixels->width, pixels->height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
                  pixels->pixels.data());
@@ -199,7 +201,13 @@ void GlImageRenderer::upload() {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    textureDirty_ = false;
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glFinish();
+    return texture;
+}
+
+void deleteImageTexture(const ImageTexture& texture) {
+    if (texture.id) glDeleteTextures(1, &texture.id);
 }
 
 }  // namespace hs::ui

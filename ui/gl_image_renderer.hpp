@@ -25,8 +25,21 @@ struct ImagePlacement {
     double height = 0;
 };
 
-// Draws an RGBA8 image as one texture on a quad (core-profile GL 3.3: a VAO, a VBO, one tiny shader) into a
-// framebuffer object and reads the frame back. Every call needs the caller's GL 3.3 core context current.
+// A mipmapped RGBA8 texture holding an image (subsampled where the image exceeds the GL texture size limit).
+struct ImageTexture {
+    unsigned id = 0;  // 0: no texture
+    int width = 0;    // of the image, not of the texture
+    int height = 0;
+};
+
+// Uploads `image` into a new texture in the current context and waits until GL has finished with it, so that
+// a context sharing objects with this one may use it at once. Opening a large image costs hundreds of
+// milliseconds under software OpenGL (upload and mipmaps), so ImageView does this on a thread of its own.
+ImageTexture uploadImageTexture(const ImageRGBA8& image);
+void deleteImageTexture(const ImageTexture& texture);
+
+// Draws an image texture on a quad (core-profile GL 3.3: a VAO, a VBO, one tiny shader) into a framebuffer
+// object and reads the frame back. Every call needs the caller's GL 3.3 core context current.
 class GlImageRenderer {
   public:
     // Loads OpenGL through GLEW and creates the GL objects; null with `problem` set when it cannot.
@@ -35,8 +48,8 @@ class GlImageRenderer {
     GlImageRenderer(const GlImageRenderer&) = delete;
     GlImageRenderer& operator=(const GlImageRenderer&) = delete;
 
-    // Uploaded at the next render. Images beyond the texture size limit are subsampled.
-    void setImage(std::shared_ptr<const ImageRGBA8> image);
+    // Takes ownership of `texture` (which may come from a sharing context) and deletes the previous one.
+    void setTexture(const ImageTexture& texture);
     // Largest frame side render() accepts.
     int maxFrameSide() const { return maxFrameSide_; }
     // Renders a width × height frame and writes it to `rgba` (width * height * 4 bytes), top row first.
@@ -46,18 +59,14 @@ class GlImageRenderer {
   private:
     GlImageRenderer() = default;
     bool createObjects(std::string& problem);
-    void upload();
 
-    std::shared_ptr<const ImageRGBA8> image_;
-    bool textureDirty_ = false;
-    int maxTextureSide_ = 0;
+    ImageTexture texture_;
     int maxFrameSide_ = 0;
     int framebufferWidth_ = 0;
     int framebufferHeight_ = 0;
     unsigned program_ = 0;
     unsigned vertexArray_ = 0;
     unsigned vertexBuffer_ = 0;
-    unsigned texture_ = 0;
     unsigned framebuffer_ = 0;
     unsigned colourBuffer_ = 0;
     int imageRectLocation_ = -1;

@@ -38,6 +38,8 @@ class ImageView : public QWidget {
     void setImage(std::shared_ptr<const ImageRGBA8> image);
     void setImage(const ImageRGBA8& image);
     const ImageRGBA8* image() const { return image_.get(); }
+    // Whether the canvas draws the current image yet: the OpenGL canvas uploads it in the background.
+    bool imageReady() const { return imageReady_; }
     bool usesOpenGl() const;
 
     // Image pixels per widget pixel is 1 / zoom; zoom 1 is 1:1.
@@ -61,6 +63,8 @@ class ImageView : public QWidget {
     // The readout of the pixel under the cursor; empty when the cursor leaves the image.
     void pixelHovered(const QString& readout);
     void zoomChanged(double zoom);
+    // The canvas draws the image last given to setImage().
+    void imageDisplayed();
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -73,12 +77,14 @@ class ImageView : public QWidget {
 
   private:
     void installCanvas(std::unique_ptr<ImageCanvas> canvas);
+    void imageShown();
     void setView(double zoom, QPointF offset, bool fitting);
     void updateReadout(QPointF widgetPosition);
 
     std::unique_ptr<ImageCanvas> canvas_;
     QLabel* placeholder_ = nullptr;
     std::shared_ptr<const ImageRGBA8> image_;
+    bool imageReady_ = false;
     double zoom_ = 1;
     QPointF offset_;
     bool fitting_ = true;

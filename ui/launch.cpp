@@ -12,6 +12,7 @@
 #include "ops/histogram/histogram.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/device_panel.hpp"
+#include "ui/image_view.hpp"
 #include "ui/main_window.hpp"
 #include "ui/strategy_box.hpp"
 
@@ -112,6 +113,7 @@ Launcher::Launcher(MainWindow& window, LaunchOptions options, QObject* parent)
     if (options_.bins) window_.binsBox()->setValue(*options_.bins);
     connect(&window_, &MainWindow::devicesShown, this, &Launcher::checkStrategy);
     connect(&window_, &MainWindow::resultShown, this, &Launcher::firstResult);
+    connect(window_.imageView(), &ImageView::imageDisplayed, this, &Launcher::firstResult);
 }
 
 void Launcher::start(const QString& image) {
@@ -136,7 +138,8 @@ void Launcher::checkStrategy() {
 }
 
 void Launcher::firstResult() {
-    if (done_ || shot_) return;
+    // The first result and the image on screen, in either order.
+    if (done_ || shot_ || !window_.lastOutcome() || !window_.imageView()->imageReady()) return;
     shot_ = true;
     if (options_.screenshot.isEmpty()) {
         if (options_.quit) finish(0);

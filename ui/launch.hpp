@@ -31,9 +31,9 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments);
 // existing sample candidate (so the bundled sample opens on first start); empty when there is neither.
 QString startupImage(const AppSettings& settings, const QStringList& sampleCandidates);
 
-// Applies the options to the window and drives the scripted mode: after the first result it saves the
-// screenshot and, with --quit, finishes. With --quit every problem finishes the run with the exit code of its
-// kind (2 usage, 3 input, 4 OpenCL) and one line on stderr instead of a dialog.
+// Applies the options to the window and drives the scripted mode: once the first result and the image are
+// shown it saves the screenshot and, with --quit, finishes. With --quit every problem finishes the run with
+// the exit code of its kind (2 usage, 3 input, 4 OpenCL) and one line on stderr instead of a dialog.
 class Launcher : public QObject {
     Q_OBJECT
 

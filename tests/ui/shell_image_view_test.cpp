@@ -150,6 +150,7 @@ class ImageViewTest : public QObject {
         std::uint8_t* transparent = image.pixel(0, 0);
         transparent[3] = 0;
         view.setImage(image);
+        QTRY_VERIFY(view.imageReady());
         view.zoomToActualSize();
         QCOMPARE(view.offset(), QPointF(100, 100));  // integral: screen pixels meet image pixels exactly
         const QImage shot = view.grab().toImage();
@@ -166,6 +167,24 @@ class ImageViewTest : public QObject {
         view.grab().save(hs::ui::test::artifactPath(
             QStringLiteral("shell_image_view_%1.png")
                 .arg(openGl ? QStringLiteral("opengl") : QStringLiteral("raster"))));
+    }
+
+    void theNewestImageIsTheOneShown() {
+        ImageView view;
+        view.resize(400, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy displayed(&view, &ImageView::imageDisplayed);
+        const ImageRGBA8 last = opaqueImage(200, 100, 7);
+        for (std::uint32_t seed = 100; seed < 105; ++seed) view.setImage(opaqueImage(2000, 1000, seed));
+        view.setImage(last);
+        QVERIFY(!view.imageReady() || !view.usesOpenGl());
+        QTRY_VERIFY_WITH_TIMEOUT(view.imageReady(), 60000);
+        QTest::qWait(100);  // stale uploads that were under way report too, and must not replace it
+        QCOMPARE(displayed.count(), view.usesOpenGl() ? 1 : 6);
+        view.zoomToActualSize();
+        const QImage shot = view.grab().toImage();
+        QCOMPARE(shot.pixelColor(QPoint(100, 100) + QPoint(57, 43)), colourOf(last, 57, 43));
     }
 
     void imagesBeyondTheTextureLimitStillShow() {
@@ -185,6 +204,7 @@ class ImageViewTest : public QObject {
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.setImage(image);
+        QTRY_VERIFY_WITH_TIMEOUT(view.imageReady(), 60000);
         const QImage shot = view.grab().toImage();
         const double middle = view.offset().y() + image.height * view.zoom() / 2;
         QCOMPARE(shot.pixelColor(QPointF(100, middle).toPoint()), QColor(255, 0, 0));
