@@ -14,16 +14,23 @@ namespace hs::ui {
 
 namespace {
 
+QString text(const std::string& value) {
+    return QString::fromStdString(value);
+}
+
 QString bytes(std::uint64_t count) {
     return QLocale().formattedDataSize(static_cast<qint64>(count), 1, QLocale::DataSizeTraditionalFormat);
 }
 
-QString yesNo(bool value) {
-    return value ? DevicePanel::tr("yes") : DevicePanel::tr("no");
+QString summary(const DeviceInfo& device) {
+    return QStringLiteral("%1, %2 compute units, %3")
+        .arg(text(std::string(deviceTypeName(device.type))))
+        .arg(device.computeUnits)
+        .arg(bytes(device.globalMemBytes));
 }
 
-QString text(const std::string& value) {
-    return QString::fromStdString(value);
+QString yesNo(bool value) {
+    return value ? DevicePanel::tr("yes") : DevicePanel::tr("no");
 }
 
 // Every field of DeviceInfo, in the order a person reads them: what it is, what it has, what it can do.
@@ -122,12 +129,7 @@ void DevicePanel::fillDeviceBox(int platformComboIndex) {
         if (device.platformIndex != platform) continue;
         devicesBox_->addItem(QStringLiteral("%1  (%2)").arg(text(device.name), text(device.selector())),
                              static_cast<int>(i));
-        devicesBox_->setItemData(devicesBox_->count() - 1,
-                                 QStringLiteral("%1, %2 compute units, %3")
-                                     .arg(text(std::string(deviceTypeName(device.type))))
-                                     .arg(device.computeUnits)
-                                     .arg(bytes(device.globalMemBytes)),
-                                 Qt::ToolTipRole);
+        devicesBox_->setItemData(devicesBox_->count() - 1, summary(device), Qt::ToolTipRole);
     }
     filling_ = wasFilling;
 }
@@ -171,6 +173,14 @@ void DevicePanel::markFailed(const QString& selector, const QString& reason) {
         if (text(deviceAt(i)->selector()) != selector) continue;
         devicesBox_->setItemIcon(i, style()->standardIcon(QStyle::SP_MessageBoxWarning));
         devicesBox_->setItemData(i, tr("Failed: %1").arg(reason), Qt::ToolTipRole);
+    }
+}
+
+void DevicePanel::clearFailure(const QString& selector) {
+    for (int i = 0; i < devicesBox_->count(); ++i) {
+        if (text(deviceAt(i)->selector()) != selector || devicesBox_->itemIcon(i).isNull()) continue;
+        devicesBox_->setItemIcon(i, QIcon());
+        devicesBox_->setItemData(i, summary(*deviceAt(i)), Qt::ToolTipRole);
     }
 }
 

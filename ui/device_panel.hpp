@@ -28,7 +28,9 @@ class DevicePanel : public QWidget {
     std::optional<DeviceInfo> currentDevice() const;
     // The "P:D" selector of the current device; empty when there is no device.
     QString currentSelector() const;
+    // A warning icon with the reason as tooltip, until clearFailure() (the device worked again).
     void markFailed(const QString& selector, const QString& reason);
+    void clearFailure(const QString& selector);
 
     QComboBox* platformBox() const { return platforms_; }
     QComboBox* deviceBox() const { return devicesBox_; }

@@ -564,6 +564,7 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
         tr("kernel %1")
             .arg(formatMs(static_cast<double>(totalNs(outcome.result.timings, Stage::Kernel)) / 1e6)));
     if (outcome.device) exportActions_->setDeviceName(QString::fromStdString(outcome.device->name));
+    devicePanel_->clearFailure(outcome.request.device);
     showKernelSource(outcome);
     emit resultShown();
 }

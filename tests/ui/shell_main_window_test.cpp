@@ -2,6 +2,7 @@
 // picked through the combo boxes, results compared with the reference histogram of the pixels the test
 // generated, errors reported in words, latest request wins, settings persist.
 #include <QComboBox>
+#include <QDockWidget>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
@@ -255,6 +256,8 @@ class MainWindowTest : public QObject {
             QVERIFY(std::abs(entry.gbPerS - bytes / (entry.medianMs * 1e6)) <= 1e-9 * entry.gbPerS);
             if (strategy->name() == "serial") QCOMPARE(entry.speedupOverSerial, 1.0);
         }
+        QTest::qWait(100);  // the plots replot from the event loop
+        QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("shell_compare.png"))));
     }
 
     void dropOpensImages() {
@@ -323,6 +326,9 @@ class MainWindowTest : public QObject {
                     .contains("CL_OUT_OF_RESOURCES"));
         QVERIFY(!devices->itemIcon(devices->currentIndex()).isNull());
         QVERIFY(devices->isEnabled());  // another device can be chosen
+        // The mark goes once the device works again.
+        window_->runHistogram();
+        QTRY_VERIFY_WITH_TIMEOUT(devices->itemIcon(devices->currentIndex()).isNull(), kResultTimeoutMs);
     }
 
     void defaultReporterShowsAMessageBox() {
@@ -375,9 +381,14 @@ class MainWindowTest : public QObject {
         QCOMPARE(restored.size(), size);
     }
 
-    void screenshotArtifact() {
+    void screenshotArtifacts() {
         QTRY_VERIFY_WITH_TIMEOUT(!window_->controller().busy(), kResultTimeoutMs);
         QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("shell_main_window.png"))));
+        auto* kernelDock = window_->findChild<QDockWidget*>(QStringLiteral("kernelDock"));
+        QVERIFY(kernelDock);
+        kernelDock->raise();
+        QTest::qWait(100);
+        QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("shell_kernel.png"))));
     }
 
     void cleanupTestCase() { window_.reset(); }
