@@ -202,7 +202,6 @@ void Controller::executeCompare(const Job& job) {
     const histogram::Params params{job.request.bins};
     const ImageRGBA8& image = *job.request.image;
 
-    std::vector<const histogram::Strategy*> runnable;
     QVector<CompareView::Entry> entries;
     for (const auto* strategy : histogram::strategies()) {
         CompareView::Entry entry{QString::fromUtf8(strategy->name()), {}, 0, 0, 0, 0, 0};

@@ -39,10 +39,11 @@ namespace hs::ui {
 
 namespace {
 
-// The registry's order is the presentation order; `auto` is the natural first choice where it exists
-// (histoscope-cli defaults to it too).
+// The strategy of a first start: `auto` where the registry has it (histoscope-cli defaults to it too), else
+// the first one listed.
 constexpr std::string_view kPreferredDefaultStrategy = "auto";
-constexpr int kDefaultRepetitions = 10;
+constexpr int kDefaultRunCount = 20;     // Run ×N
+constexpr int kDefaultRepetitions = 10;  // Compare, per strategy
 
 QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
     return QIcon::fromTheme(QLatin1String(name), QApplication::style()->standardIcon(fallback));
@@ -148,8 +149,8 @@ void MainWindow::buildActions() {
     runRepeatedAction_->setToolTip(tr("Measure the current strategy several times"));
     connect(runRepeatedAction_, &QAction::triggered, this, [this] {
         bool ok = false;
-        const int count = QInputDialog::getInt(this, tr("Run ×N"), tr("Repetitions:"),
-                                               kDefaultRepetitions * 2, 1, 10000, 1, &ok);
+        const int count =
+            QInputDialog::getInt(this, tr("Run ×N"), tr("Repetitions:"), kDefaultRunCount, 1, 10000, 1, &ok);
         if (ok) runRepeated(count);
     });
 
@@ -261,7 +262,7 @@ void MainWindow::buildToolBar() {
     toolBar->addAction(fitAction_);
     toolBar->addAction(actualSizeAction_);
 
-    connect(strategyBox_, &StrategyBox::strategyChanged, this, &MainWindow::onStrategyChanged);
+    connect(strategyBox_, &StrategyBox::strategyChanged, this, &MainWindow::runHistogram);
     connect(bins_, &QSpinBox::valueChanged, this, &MainWindow::onBinsChanged);
 }
 
@@ -502,10 +503,6 @@ void MainWindow::refreshSupport() {
     strategyBox_->updateSupport(device ? &*device : nullptr, bins_->value());
 }
 
-void MainWindow::onStrategyChanged() {
-    runHistogram();
-}
-
 void MainWindow::onBinsChanged() {
     refreshSupport();
     runHistogram();
@@ -543,8 +540,8 @@ void MainWindow::runCompare(int repetitions) {
 
 void MainWindow::onBusyChanged(bool busy) {
     cancelAction_->setEnabled(busy);
-    // A still label, not an animated bar: with a GL widget in the window every repaint recomposes the whole
-    // window, which software OpenGL pays for on every animation frame.
+    // A still label rather than an animated busy bar, whose every frame would repaint the status bar
+    // throughout each run.
     busyLabel_->setVisible(busy);
     if (busy) return;
     busyBar_->hide();

@@ -110,7 +110,6 @@ class MainWindow : public QMainWindow {
                       const QString& error);
     void onDevicesReady();
     void onDeviceChanged();
-    void onStrategyChanged();
     void onBinsChanged();
     void refreshSupport();
     void onHistogramReady(const RunOutcome& outcome);
