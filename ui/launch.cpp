@@ -59,7 +59,11 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
 
     if (!parser.parse(arguments)) throw UsageError(parser.errorText().toStdString());
     if (parser.isSet(helpOption)) {
-        std::cout << parser.helpText().toStdString();
+        // Without a QCoreApplication yet, Qt cannot name the program itself.
+        std::cout << parser.helpText()
+                         .replace(QStringLiteral("<executable_name>"),
+                                  QFileInfo(arguments.value(0)).fileName())
+                         .toStdString();
         return std::nullopt;
     }
     if (parser.isSet(versionOption)) {

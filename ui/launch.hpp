@@ -24,7 +24,8 @@ struct LaunchOptions {
     bool quit = false;
 };
 
-// Throws hs::UsageError with a one-line reason. Returns nullopt after printing --help or --version.
+// Throws hs::UsageError with a one-line reason. Returns nullopt after printing --help or --version (which
+// works before QApplication exists).
 std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments);
 
 // The image to open when the command line names none: the most recent file that still exists, else the first

@@ -31,15 +31,25 @@ QStringList sampleCandidates() {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-    QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("HistoScope"));
     QApplication::setApplicationName(QStringLiteral("histoscope"));
-    QApplication::setApplicationDisplayName(QStringLiteral("HistoScope"));
     QApplication::setApplicationVersion(QStringLiteral(HISTOSCOPE_VERSION));
+
+    // --help and --version answer without a display. The options proper are parsed once QApplication has
+    // taken its own (-platform, -style, ...) out of the arguments.
+    QStringList early;
+    for (int i = 0; i < argc; ++i) early << QString::fromLocal8Bit(argv[i]);
+    try {
+        if (!hs::ui::parseLaunchOptions(early)) return 0;
+    } catch (const hs::Error&) {
+        // Perhaps one of Qt's options: judged below.
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationDisplayName(QStringLiteral("HistoScope"));
     QApplication::setDesktopFileName(QStringLiteral("histoscope"));
     QApplication::setWindowIcon(
         QIcon::fromTheme(QStringLiteral("histoscope"), QIcon(QStringLiteral(":/histoscope.svg"))));
-
     std::optional<hs::ui::LaunchOptions> options;
     try {
         options = hs::ui::parseLaunchOptions(QApplication::arguments());
@@ -47,7 +57,6 @@ int main(int argc, char* argv[]) {
         std::cerr << "histoscope: " << e.what() << '\n';
         return hs::exitCodeFor(e.kind());
     }
-    if (!options) return 0;  // --help or --version
 
     // A scripted run starts from defaults and leaves the user's settings alone.
     QTemporaryDir scratch;
