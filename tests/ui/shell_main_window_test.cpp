@@ -384,6 +384,20 @@ class MainWindowTest : public QObject {
     void screenshotArtifacts() {
         QTRY_VERIFY_WITH_TIMEOUT(!window_->controller().busy(), kResultTimeoutMs);
         QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("shell_main_window.png"))));
+        // The kernel view of a strategy with an OpenCL kernel.
+        const auto device = window_->devicePanel()->currentDevice();
+        for (const auto* strategy : histogram::strategies()) {
+            const histogram::Params params{window_->binsBox()->value()};
+            if (strategy->supported(&*device, params).ok && strategy->kernelBuild(*device, params)) {
+                selectStrategy(QString::fromUtf8(strategy->name()));
+                break;
+            }
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !window_->controller().busy() &&
+                window_->lastOutcome()->request.strategy == window_->strategyBox()->currentStrategy(),
+            kResultTimeoutMs);
+        QVERIFY(!window_->kernelView()->source().isEmpty());
         auto* kernelDock = window_->findChild<QDockWidget*>(QStringLiteral("kernelDock"));
         QVERIFY(kernelDock);
         kernelDock->raise();
