@@ -2,11 +2,15 @@
 //   BINS=<1..256>    bins per channel; every kernel needs it
 //   WG=<n>           private_uchar, partial_reduce: the work-group size they are enqueued with (it sizes their
 //                    local arrays)
-//   ITEM_QUADS=<n>   private_uchar: uint4 loads (4 pixels each) per work-item per counter lifetime; at most 63,
-//                    so no uchar counter sees more than 252 increments before it is flushed
+//   ITEM_QUADS=<n>   private_uchar: uint4 loads (4 pixels each) per work-item between flushes of its uchar
+//                    counters (bounded below, with LANES, so that no counter passes 255)
 //   INTERLEAVED=0|1  private_uchar: counter layout. 1: counter (bin, item) at bin * WG + item, so neighbouring
 //                    work-items touch neighbouring bytes (bank-aware, for GPUs). 0: each work-item's counters
-//                    contiguous, so a CPU core running a work-item keeps them in a few cache lines.
+//                    in rows of their own, so a CPU core running a work-item keeps them in a few cache lines.
+//   LANES=1|2|4      private_uchar: counter rows per work-item (1 when interleaved). The pixels of a uint4 go
+//                    to rows (x, y, z, w) modulo LANES, so a run of equal pixels does not chain increments of
+//                    one counter (on a CPU each would wait for the previous store). A row then takes
+//                    4 / LANES counts per uint4, so ITEM_QUADS may be up to 255 * LANES / 4.
 //   COPIES=<n>       partial_reduce: sub-histograms per work-group, to spread local-atomic contention
 // Histograms are channel-major: hist[channel * BINS + bin], channels r, g, b, a, luma.
 
@@ -101,18 +105,17 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void partial_reduce(__g
 #endif
 
 #ifdef ITEM_QUADS
-#if ITEM_QUADS * 4 > 255
-#error "ITEM_QUADS * 4 pixels must fit a uchar counter"
+#if INTERLEAVED && LANES != 1
+#error "the interleaved layout has one lane"
+#endif
+#if ITEM_QUADS * 4 / LANES > 255
+#error "a uchar counter row takes ITEM_QUADS * 4 / LANES counts between flushes, at most 255"
 #endif
 // Counter rows padded to whole 16-byte blocks, so that counters are cleared and flushed 16 at a time.
 #define HIST_PAD ((HIST_SIZE + 15) / 16 * 16)
-#if INTERLEAVED
-#if WG % 16 != 0
+#define ROWS (WG * LANES)
+#if INTERLEAVED && WG % 16 != 0
 #error "the interleaved layout needs WG to be a multiple of 16"
-#endif
-#define COUNTER(index, item) counters[(index) * WG + (item)]
-#else
-#define COUNTER(index, item) counters[(item) * HIST_PAD + (index)]
 #endif
 
 // Per-work-item uchar counters in local memory. The image is cut into segments of WG * ITEM_QUADS uint4 loads;
@@ -123,31 +126,41 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void partial_reduce(__g
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void private_uchar(__global const uint4* quads,
                                                                             uint pixel_count,
                                                                             __global uint* partials) {
-    __local uchar counters[HIST_PAD * WG];
+    __local uchar counters[HIST_PAD * ROWS];
     __local uint group_hist[HIST_PAD];
     const uint lid = get_local_id(0);
-    for (uint block = lid; block < HIST_PAD * WG / 16; block += WG) vstore16((uchar16)(0), block, counters);
+    for (uint block = lid; block < HIST_PAD * ROWS / 16; block += WG) vstore16((uchar16)(0), block, counters);
     for (uint i = lid; i < HIST_PAD; i += WG) group_hist[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 
+    // INCREMENT_X .. INCREMENT_W count the four pixels of a uint4.
+#if INTERLEAVED
+#define INCREMENT_X(index) ++counters[(index) * WG + lid]
+#define INCREMENT_Y INCREMENT_X
+#define INCREMENT_Z INCREMENT_X
+#define INCREMENT_W INCREMENT_X
+#else
+    // Pointers to this work-item's rows, so each count is one increment at row + bin (no index arithmetic).
+    __local uchar* const row_x = counters + lid * LANES * HIST_PAD;
+    __local uchar* const row_y = row_x + (1 % LANES) * HIST_PAD;
+    __local uchar* const row_z = row_x + (2 % LANES) * HIST_PAD;
+    __local uchar* const row_w = row_x + (3 % LANES) * HIST_PAD;
+#define INCREMENT_X(index) ++row_x[index]
+#define INCREMENT_Y(index) ++row_y[index]
+#define INCREMENT_Z(index) ++row_z[index]
+#define INCREMENT_W(index) ++row_w[index]
+#endif
     const uint quad_count = pixel_count / 4;
     const uint segment_quads = WG * ITEM_QUADS;
     const uint segment_count = (quad_count + segment_quads - 1) / segment_quads;
-#if INTERLEAVED
-#define PRIVATE_INCREMENT(index) ++COUNTER(index, lid)
-#else
-    // A pointer to this work-item's row, so each count is one increment at row + bin (no index arithmetic).
-    __local uchar* const row = counters + lid * HIST_PAD;
-#define PRIVATE_INCREMENT(index) ++row[index]
-#endif
     for (uint segment = get_group_id(0); segment < segment_count; segment += get_num_groups(0)) {
         const uint end = min(quad_count, (segment + 1) * segment_quads);
         for (uint q = segment * segment_quads + lid; q < end; q += WG) {
             const uint4 four = quads[q];
-            COUNT_PIXEL(four.x, PRIVATE_INCREMENT);
-            COUNT_PIXEL(four.y, PRIVATE_INCREMENT);
-            COUNT_PIXEL(four.z, PRIVATE_INCREMENT);
-            COUNT_PIXEL(four.w, PRIVATE_INCREMENT);
+            COUNT_PIXEL(four.x, INCREMENT_X);
+            COUNT_PIXEL(four.y, INCREMENT_Y);
+            COUNT_PIXEL(four.z, INCREMENT_Z);
+            COUNT_PIXEL(four.w, INCREMENT_W);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 #if INTERLEAVED
@@ -163,26 +176,24 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void private_uchar(__gl
             group_hist[i] += sum4.x + sum4.y + sum4.z + sum4.w;
         }
 #else
-        // Each work-item's counters of bins 16 j .. 16 j + 15 are 16 neighbouring bytes.
+        // Each row's counters of bins 16 j .. 16 j + 15 are 16 neighbouring bytes.
         for (uint block = lid; block < HIST_PAD / 16; block += WG) {
             uint16 sum = vload16(block, group_hist);
-            for (uint item = 0; item < WG; ++item) {
-                __local uchar* const item_row = counters + item * HIST_PAD;
-                sum += convert_uint16(vload16(block, item_row));
-                vstore16((uchar16)(0), block, item_row);
+            for (uint r = 0; r < ROWS; ++r) {
+                __local uchar* const row = counters + r * HIST_PAD;
+                sum += convert_uint16(vload16(block, row));
+                vstore16((uchar16)(0), block, row);
             }
             vstore16(sum, block, group_hist);
         }
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-#undef PRIVATE_INCREMENT
 
     if (get_group_id(0) == 0 && lid == 0) {
         __global const uint* tail = (__global const uint*)(quads + quad_count);
 #define GROUP_INCREMENT(index) ++group_hist[index]
         for (uint i = 0; i < pixel_count % 4; ++i) COUNT_PIXEL(tail[i], GROUP_INCREMENT);
-#undef GROUP_INCREMENT
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 

@@ -141,13 +141,18 @@ TEST(HistogramSupport, KernelBuildsAdaptToLocalMemoryAndWorkGroupLimits) {
     // the GPU's interleaved layout.
     EXPECT_EQ(
         privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{256})->options,
-        "-D BINS=256 -D WG=32 -D ITEM_QUADS=63 -D INTERLEAVED=1");
+        "-D BINS=256 -D WG=32 -D ITEM_QUADS=63 -D INTERLEAVED=1 -D LANES=1");
     // A device allowing 8 work-items per group gets 8, too few for the interleaved layout.
     EXPECT_EQ(privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 8), Params{256})->options,
-              "-D BINS=256 -D WG=8 -D ITEM_QUADS=63 -D INTERLEAVED=0");
+              "-D BINS=256 -D WG=8 -D ITEM_QUADS=63 -D INTERLEAVED=0 -D LANES=1");
     // 7 bins: rows of 35 counters padded to 48 bytes; everything fits, so the preferred 256.
     EXPECT_EQ(privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{7})->options,
-              "-D BINS=7 -D WG=256 -D ITEM_QUADS=63 -D INTERLEAVED=1");
+              "-D BINS=7 -D WG=256 -D ITEM_QUADS=63 -D INTERLEAVED=1 -D LANES=1");
+
+    // A CPU: rows of counters per work-item, 4 lanes each, so 255 uint4 loads between flushes; 4 work-items.
+    EXPECT_EQ(
+        privateUchar.kernelBuild(describedDevice(DeviceType::Cpu, 1024 * 1024, 4096), Params{256})->options,
+        "-D BINS=256 -D WG=4 -D ITEM_QUADS=255 -D INTERLEAVED=0 -D LANES=4");
 
     const Strategy& partialReduce = findStrategy("partial-reduce");
     // One 5 KiB sub-histogram per 32 work-items: 8 for 256 work-items; 16 KiB holds only 3.

@@ -1,5 +1,6 @@
-// The private_uchar kernel in the layouts and group sizes other devices choose (a GPU picks the interleaved,
-// bank-aware layout, which the strategy never picks on PoCL), driven directly so PoCL checks them too.
+// The private_uchar kernel in the layouts, lanes and group sizes other devices choose (a GPU picks the
+// interleaved, bank-aware layout, which the strategy never picks on PoCL), driven directly so PoCL checks
+// them.
 #include <gtest/gtest.h>
 
 #include "histogram_test_images.hpp"
@@ -9,10 +10,21 @@
 namespace hs::histogram {
 namespace {
 
-Histogram runPrivateUchar(DeviceContext& device, const ImageRGBA8& image, int bins, int workGroup,
-                          bool interleaved, std::size_t groups) {
+// One layout of the kernel's counters: interleaved (GPU) or rows per work-item (CPU) with `lanes` rows each.
+struct Layout {
+    bool interleaved;
+    int workGroup;
+    int lanes;
+    int itemQuads;  // the most a row's uchar counters allow: 255 * lanes / 4
+};
+
+Histogram runPrivateUchar(DeviceContext& device, const ImageRGBA8& image, int bins, const Layout& layout,
+                          std::size_t groups) {
+    const int workGroup = layout.workGroup;
     const std::string options = "-D BINS=" + std::to_string(bins) + " -D WG=" + std::to_string(workGroup) +
-                                " -D ITEM_QUADS=63 -D INTERLEAVED=" + (interleaved ? "1" : "0");
+                                " -D ITEM_QUADS=" + std::to_string(layout.itemQuads) +
+                                " -D INTERLEAVED=" + (layout.interleaved ? "1" : "0") +
+                                " -D LANES=" + std::to_string(layout.lanes);
     const cl::Program program = device.program("histogram", options);
     const std::size_t histSize = kChannelCount * static_cast<std::size_t>(bins);
     cl::Buffer pixels(device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, image.byteCount(),
@@ -44,10 +56,14 @@ TEST(PrivateUcharKernel, EveryLayoutAndGroupSizeCountsExactly) {
         const ImageRGBA8 image = test_images::makeImage(1023, 767, pattern);
         for (const int bins : {7, 256}) {
             const Histogram expected = referenceHistogram(image.pixels.data(), image.pixelCount(), bins);
-            for (const auto& [interleaved, workGroup] : {std::pair{false, 16}, {true, 16}, {true, 64}}) {
+            for (const Layout& layout :
+                 {Layout{true, 16, 1, 63}, Layout{true, 64, 1, 63}, Layout{false, 16, 1, 63},
+                  Layout{false, 8, 2, 127}, Layout{false, 4, 4, 255}}) {
                 SCOPED_TRACE(test_images::patternName(pattern) + ", " + std::to_string(bins) + " bins, WG " +
-                             std::to_string(workGroup) + (interleaved ? ", interleaved" : ", item rows"));
-                EXPECT_EQ(runPrivateUchar(device, image, bins, workGroup, interleaved, 5), expected);
+                             std::to_string(layout.workGroup) +
+                             (layout.interleaved ? ", interleaved" : ", rows") + ", " +
+                             std::to_string(layout.lanes) + " lanes");
+                EXPECT_EQ(runPrivateUchar(device, image, bins, layout, 5), expected);
             }
         }
     }

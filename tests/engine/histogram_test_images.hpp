@@ -1,6 +1,7 @@
 #pragma once
 // Test images for the histogram tests: deterministic patterns that stress different parts of a strategy.
 
+#include <algorithm>
 #include <random>
 #include <string>
 

@@ -203,7 +203,7 @@ class LocalAtomicStrategy final : public FreeGroupStrategy {
 class SizedGroupStrategy : public DeviceStrategy {
   public:
     Support supported(const DeviceInfo* device, const Params& params) const override {
-        const std::uint64_t smallest = localBytes(params, 1);
+        const std::uint64_t smallest = localBytes(*device, params, 1);
         if (device->localMemBytes < smallest)
             return Support::no("needs at least " + kibibytes(smallest) + " of local memory for " +
                                std::to_string(params.bins) + " bins, the device has " +
@@ -216,7 +216,8 @@ class SizedGroupStrategy : public DeviceStrategy {
 
   protected:
     // Local memory a work-group of `workGroup` work-items needs.
-    virtual std::uint64_t localBytes(const Params& params, std::size_t workGroup) const = 0;
+    virtual std::uint64_t localBytes(const DeviceInfo& device, const Params& params,
+                                     std::size_t workGroup) const = 0;
     virtual std::size_t preferredWorkGroup(const DeviceInfo& device) const = 0;
     virtual std::string options(const DeviceInfo& device, const Params& params,
                                 std::size_t workGroup) const = 0;
@@ -225,7 +226,7 @@ class SizedGroupStrategy : public DeviceStrategy {
     std::size_t workGroupSize(const DeviceInfo& device, const Params& params) const {
         std::size_t size = std::min({preferredWorkGroup(device), device.maxWorkGroupSize,
                                      kernelLimits().get(device, kernelName(), params)});
-        while (size > 1 && localBytes(params, size) > device.localMemBytes) size /= 2;
+        while (size > 1 && localBytes(device, params, size) > device.localMemBytes) size /= 2;
         return std::max<std::size_t>(size, 1);
     }
 
@@ -256,7 +257,7 @@ class PartialReduceStrategy final : public SizedGroupStrategy {
         const std::size_t fit = device.localMemBytes / histogramBytes(params);
         return std::clamp<std::size_t>(std::min(ceilDiv(workGroup, kItemsPerCopy), fit), 1, workGroup);
     }
-    std::uint64_t localBytes(const Params& params, std::size_t) const override {
+    std::uint64_t localBytes(const DeviceInfo&, const Params& params, std::size_t) const override {
         return histogramBytes(params);
     }
     std::size_t preferredWorkGroup(const DeviceInfo&) const override { return 256; }
@@ -291,33 +292,38 @@ class PrivateUcharStrategy final : public SizedGroupStrategy {
     }
 
   protected:
-    // 63 uint4 loads are 252 pixels: the most a uchar counter can take between flushes.
-    static constexpr std::size_t kItemQuads = 63;
-
     // Bank-aware interleaving for GPUs; on a CPU a work-item's counters stay together in its core's cache.
     static bool interleaved(const DeviceInfo& device, std::size_t workGroup) {
         return device.type != DeviceType::Cpu && workGroup % 16 == 0;
     }
+    // A CPU runs a work-item's increments one after another: four rows keep runs of equal pixels from waiting
+    // on each other's stores. GPU work-items interleave by themselves.
+    static std::size_t lanes(const DeviceInfo& device) { return device.type == DeviceType::Cpu ? 4 : 1; }
+    // The most uint4 loads between flushes: a row takes 4 / lanes counts per load, a uchar at most 255.
+    static std::size_t itemQuads(const DeviceInfo& device) { return 255 * lanes(device) / 4; }
     // Counter rows are padded to 16-byte blocks (HIST_PAD in the kernel).
     static std::size_t paddedSize(const Params& params) { return ceilDiv(histogramSize(params), 16) * 16; }
-    std::uint64_t localBytes(const Params& params, std::size_t workGroup) const override {
-        return paddedSize(params) * (workGroup + sizeof(cl_uint));
+    std::uint64_t localBytes(const DeviceInfo& device, const Params& params,
+                             std::size_t workGroup) const override {
+        return paddedSize(params) * (workGroup * lanes(device) + sizeof(cl_uint));
     }
+    // On a CPU, 4 work-items of 4 rows at 256 bins are 20 KiB of counters: they stay in the L1 cache.
     std::size_t preferredWorkGroup(const DeviceInfo& device) const override {
-        return device.type == DeviceType::Cpu ? 16 : 256;
+        return device.type == DeviceType::Cpu ? 4 : 256;
     }
     std::string options(const DeviceInfo& device, const Params& params,
                         std::size_t workGroup) const override {
         return binsOption(params) + " -D WG=" + std::to_string(workGroup) +
-               " -D ITEM_QUADS=" + std::to_string(kItemQuads) +
-               " -D INTERLEAVED=" + (interleaved(device, workGroup) ? "1" : "0");
+               " -D ITEM_QUADS=" + std::to_string(itemQuads(device)) +
+               " -D INTERLEAVED=" + (interleaved(device, workGroup) ? "1" : "0") +
+               " -D LANES=" + std::to_string(lanes(device));
     }
     const char* kernelName() const override { return "private_uchar"; }
 
     void count(DeviceContext& device, const cl::Buffer& pixels, cl_uint pixelCount, const Params& params,
                cl::Buffer& hist, TimingLog& log) const override {
         auto [kernel, local] = SizedGroupStrategy::kernel(device, params);
-        const std::size_t segments = ceilDiv(pixelCount / 4, local * kItemQuads);
+        const std::size_t segments = ceilDiv(pixelCount / 4, local * itemQuads(device.info()));
         const std::size_t groups = groupCount(device.info(), segments);
         cl::Buffer partials(device.context(), CL_MEM_READ_WRITE, groups * histogramBytes(params));
         kernel.setArg(0, pixels);
