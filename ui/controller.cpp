@@ -27,6 +27,15 @@ double medianOfSorted(const std::vector<double>& sorted) {
     return sorted.size() % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+DeviceContext& requireDevice(DeviceContext* device) {
+    if (!device) throw UsageError("rotation and convolution run on an OpenCL device, and none is selected");
+    return *device;
+}
+
+pipeline::Spec imageStages(const RunRequest& request) {
+    return pipeline::Spec{request.rotation, request.convolution, std::nullopt};
+}
+
 }  // namespace
 
 Controller::Controller(QObject* parent)
@@ -43,11 +52,24 @@ Controller::~Controller() {
     }
     // Whatever runs stops at its next repetition; the runtime is released on the thread that used it.
     latestId_.store(std::numeric_limits<quint64>::max());
+    // The display's OpenCL objects belong to contexts of the runtime's devices: they go first.
     QMetaObject::invokeMethod(
-        workerContext_, [this] { runtime_.reset(); }, Qt::BlockingQueuedConnection);
+        workerContext_,
+        [this] {
+            if (display_) display_->release();
+            runtime_.reset();
+        },
+        Qt::BlockingQueuedConnection);
     thread_->quit();
     thread_->wait();
     delete workerContext_;
+}
+
+void Controller::setDisplay(DisplayLink* link) {
+    Q_ASSERT(!display_ && link);
+    link->moveToThread(thread_);
+    QMetaObject::invokeMethod(
+        workerContext_, [this, link] { display_ = link; }, Qt::QueuedConnection);
 }
 
 void Controller::start() {
@@ -98,6 +120,8 @@ quint64 Controller::submit(JobKind kind, const RunRequest& request, int count) {
     const quint64 id = latestId_.load() + 1;
     // The id is published before the job: the worker must never see its own job as superseded.
     latestId_.store(id);
+    latestImage_ = request.image;
+    latestDevice_ = request.device;
     {
         std::lock_guard lock(waitingMutex_);
         waiting_ = Job{id, kind, request, count};
@@ -137,6 +161,20 @@ void Controller::post(quint64 id, Deliver&& deliver) {
         Qt::QueuedConnection);
 }
 
+void Controller::postResult(RunOutcome outcome) {
+    QMetaObject::invokeMethod(
+        this,
+        [this, outcome = std::move(outcome)] {
+            const quint64 id = outcome.requestId;
+            const bool refines =
+                outcome.request.image == latestImage_ && outcome.request.device == latestDevice_;
+            if (id != latestId_.load() && (id < shownId_ || !refines)) return;
+            shownId_ = id;
+            emit histogramReady(outcome);
+        },
+        Qt::QueuedConnection);
+}
+
 void Controller::finished(quint64 id) {
     finishedId_ = std::max(finishedId_, id);
     if (!busy()) emit busyChanged(false);
@@ -146,11 +184,9 @@ void Controller::execute(const Job& job) {
     RunFailure failure{job.id, ErrorKind::OpenCl, job.request.device, {}, {}};
     try {
         switch (job.kind) {
-            case JobKind::Histogram: {
-                RunOutcome outcome = measure(job);
-                post(job.id, [this, outcome] { emit histogramReady(outcome); });
+            case JobKind::Histogram:
+                postResult(measure(job));
                 return;
-            }
             case JobKind::Repeated:
                 for (int done = 1; done <= job.count && stillWanted(job); ++done) {
                     RunOutcome outcome = measure(job);
@@ -184,23 +220,77 @@ DeviceContext* Controller::openDevice(const QString& selector) {
 }
 
 RunOutcome Controller::measure(const Job& job) {
-    const auto& strategy = histogram::findStrategy(job.request.strategy.toStdString());
-    DeviceContext* device = openDevice(job.request.device);
-    PixelSource pixels(*job.request.image);
+    const RunRequest& request = job.request;
+    DeviceContext* device = openDevice(request.device);
     RunOutcome outcome;
     outcome.requestId = job.id;
-    outcome.request = job.request;
-    if (device) outcome.device = device->info();
-    outcome.result =
-        histogram::computeHistogram(device, pixels, histogram::Params{job.request.bins}, strategy);
+    outcome.request = request;
+    if (device) {
+        outcome.device = device->info();
+        outcome.display = display_ ? display_->prepare(*device, runtime_->programCache())
+                                   : DisplayStatus{QStringLiteral("host"),
+                                                   tr("the image view draws without OpenGL here; processed "
+                                                      "images are read back to the host")};
+    }
+    if (request.processesImage()) {
+        runImageStages(requireDevice(device), request, outcome);
+        return outcome;
+    }
+    // Only the histogram: the pixels go to the device, if at all, inside the histogram strategy.
+    PixelSource pixels(*request.image);
+    outcome.result = histogram::computeHistogram(device, pixels, histogram::Params{request.bins},
+                                                 histogram::findStrategy(request.strategy.toStdString()));
+    for (auto& timing : outcome.result.timings) timing.name = "histogram: " + timing.name;
+    outcome.stages.push_back(
+        {QStringLiteral("histogram"), QString::fromStdString(outcome.result.strategy), {}});
     return outcome;
+}
+
+void Controller::runImageStages(DeviceContext& device, const RunRequest& request, RunOutcome& outcome) {
+    pipeline::Spec spec = imageStages(request);
+    spec.histogram = pipeline::HistogramStage{histogram::Params{request.bins},
+                                              &histogram::findStrategy(request.strategy.toStdString())};
+    // On the shared display path the stages run in the display's GL-sharing context of the same device, so
+    // that the last stage's buffer can be copied into the texture on the device.
+    DeviceContext& runOn = display_ ? display_->pipelineDevice() : device;
+    PixelSource input(*request.image);
+    pipeline::Result result = pipeline::runPipeline(runOn, input, spec);
+
+    TimingLog displayLog;
+    if (display_) {
+        outcome.frame = display_->present(result, displayLog);
+    } else {
+        outcome.frame = DisplayFrame{result.image.width(), result.image.height(),
+                                     std::make_shared<const ImageRGBA8>(result.readBack()), false, 0};
+    }
+    if (auto timings = displayLog.collect(); !timings.empty())
+        result.stages.push_back({"display", {}, {}, std::move(timings)});
+
+    for (const auto& stage : result.stages) {
+        if (stage.strategy.empty()) continue;  // transfers
+        outcome.stages.push_back({QString::fromStdString(stage.stage), QString::fromStdString(stage.strategy),
+                                  QString::fromStdString(stage.note)});
+        if (stage.stage == "histogram") outcome.result.strategy = stage.strategy;
+    }
+    outcome.result.histogram = std::move(*result.histogram);
+    outcome.result.timings = result.timings();
+}
+
+std::shared_ptr<const ImageRGBA8> Controller::processedImage(DeviceContext* device,
+                                                             const RunRequest& request) {
+    if (!request.processesImage()) return request.image;
+    PixelSource input(*request.image);
+    pipeline::Result result = pipeline::runPipeline(requireDevice(device), input, imageStages(request));
+    return std::make_shared<const ImageRGBA8>(result.readBack());
 }
 
 void Controller::executeCompare(const Job& job) {
     DeviceContext* device = openDevice(job.request.device);
     const DeviceInfo* info = device ? &device->info() : nullptr;
     const histogram::Params params{job.request.bins};
-    const ImageRGBA8& image = *job.request.image;
+    // The histogram strategies are compared on what the histogram stage sees: the processed image.
+    const auto processed = processedImage(device, job.request);
+    const ImageRGBA8& image = *processed;
 
     QVector<CompareView::Entry> entries;
     for (const auto* strategy : histogram::strategies()) {

@@ -11,9 +11,11 @@
 
 #include "image/image.hpp"
 #include "ops/histogram/histogram.hpp"
+#include "ops/pipeline/pipeline.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/error.hpp"
 #include "ui/compare_view.hpp"
+#include "ui/display_link.hpp"
 
 class QThread;
 
@@ -24,19 +26,38 @@ class Runtime;
 
 namespace hs::ui {
 
-// What to compute: an image, on which device, with which strategy and bin count.
+// What to compute: an image, on which device, through which image stages, with which histogram strategy and
+// bin count.
 struct RunRequest {
     std::shared_ptr<const ImageRGBA8> image;
-    QString device;  // selector "P:D"; empty runs host strategies without a device
+    QString device;  // selector "P:D"; empty runs host strategies without a device (and no image stage)
     QString strategy;
     int bins = histogram::kMaxBins;
+    std::optional<pipeline::RotateStage> rotation;
+    std::optional<pipeline::ConvolveStage> convolution;
+
+    bool processesImage() const { return rotation || convolution; }
+};
+
+// One stage as it ran: the strategy that ran, and why it is not the requested one (empty when it is).
+struct StageOutcome {
+    QString stage;
+    QString strategy;
+    QString note;
 };
 
 struct RunOutcome {
     quint64 requestId = 0;
     RunRequest request;
     std::optional<DeviceInfo> device;
-    histogram::Result result;  // result.strategy names the strategy that ran (auto's choice)
+    // The histogram of the processed image; result.strategy names the histogram strategy that ran (auto's
+    // choice) and result.timings holds every command of every stage, named "stage: command".
+    histogram::Result result;
+    std::vector<StageOutcome> stages;
+    // The processed image, when an image stage ran.
+    std::optional<DisplayFrame> frame;
+    // How processed images reach the screen on this device; unset without a device.
+    std::optional<DisplayStatus> display;
 };
 
 // A failure in words: the one-line message names the device or step; a kernel build failure carries the log.
@@ -50,9 +71,14 @@ struct RunFailure {
 
 // Turns UI intents into engine calls on one worker thread. The GUI thread never makes an OpenCL call.
 //
-// Latest request wins: a new request replaces the one waiting (at most one waits), a run in flight finishes
-// but its result is dropped when a newer request exists, and Run ×N / Compare stop between repetitions once
-// superseded or cancelled. Results arrive as signals on the thread that owns the controller.
+// The work is the pipeline image → rotate → convolve → histogram (image stages optional), with the pixels on
+// the device from the upload to the display (see DisplayLink).
+//
+// Latest request wins: a new request replaces the one waiting (at most one waits), so a dragged slider never
+// builds a backlog. A run in flight finishes; its result is still shown when the newer request is for the
+// same image and device (the view follows a drag instead of waiting for it to stop), and dropped otherwise.
+// Run ×N and Compare stop between repetitions once superseded or cancelled. Results arrive as signals on the
+// thread that owns the controller.
 class Controller : public QObject {
     Q_OBJECT
 
@@ -60,6 +86,10 @@ class Controller : public QObject {
     explicit Controller(QObject* parent = nullptr);
     ~Controller() override;
 
+    // Where processed images go: `link`'s context moves to the worker thread, which presents every processed
+    // image through it. Call once, before start(); the link must outlive the controller. Without a link the
+    // processed image is read back and handed over as host pixels.
+    void setDisplay(DisplayLink* link);
     // Creates the OpenCL runtime on the worker thread; devicesReady() follows.
     void start();
     bool devicesKnown() const { return devicesKnown_; }
@@ -105,17 +135,24 @@ class Controller : public QObject {
     void execute(const Job& job);
     void executeCompare(const Job& job);
     RunOutcome measure(const Job& job);
+    void runImageStages(DeviceContext& device, const RunRequest& request, RunOutcome& outcome);
+    // The request's image after its image stages, on the host (Compare measures histograms of it).
+    std::shared_ptr<const ImageRGBA8> processedImage(DeviceContext* device, const RunRequest& request);
     // Null for an empty selector (host strategies only); throws OpenClError when the device cannot be opened.
     DeviceContext* openDevice(const QString& selector);
     bool stillWanted(const Job& job) const;
     // Queues `deliver` onto the controller's thread, where it runs only while `id` is still the latest.
     template <typename Deliver>
     void post(quint64 id, Deliver&& deliver);
+    // Queues a single run's result: shown if it is the latest, or newer than the last shown and for the image
+    // and device of the latest request.
+    void postResult(RunOutcome outcome);
     void finished(quint64 id);
 
     QThread* thread_ = nullptr;
     QObject* workerContext_ = nullptr;  // lives on thread_; the target of the work posted there
     std::unique_ptr<Runtime> runtime_;  // created, used and destroyed on thread_ only
+    DisplayLink* display_ = nullptr;    // used on thread_ only
 
     std::vector<DeviceInfo> devices_;
     bool devicesKnown_ = false;
@@ -126,6 +163,10 @@ class Controller : public QObject {
     std::atomic<quint64> cancelledId_{0};
     std::atomic<int> startedRequests_{0};
     quint64 finishedId_ = 0;
+    // The controller's thread only: what the latest request is about, and the newest result shown.
+    std::shared_ptr<const ImageRGBA8> latestImage_;
+    QString latestDevice_;
+    quint64 shownId_ = 0;
 };
 
 }  // namespace hs::ui

@@ -207,7 +207,7 @@ ImageTexture uploadImageTexture(const ImageRGBA8& image) {
 }
 
 void deleteImageTexture(const ImageTexture& texture) {
-    if (texture.id) glDeleteTextures(1, &texture.id);
+    if (texture.id && texture.owned) glDeleteTextures(1, &texture.id);
 }
 
 }  // namespace hs::ui

@@ -25,17 +25,20 @@ struct ImagePlacement {
     double height = 0;
 };
 
-// A mipmapped RGBA8 texture holding an image (subsampled where the image exceeds the GL texture size limit).
+// A mipmapped RGBA8 texture holding an image (subsampled where the image exceeds the GL texture size limit),
+// or one borrowed from its owner (the display link's interop texture), which the renderer then never deletes.
 struct ImageTexture {
     unsigned id = 0;  // 0: no texture
     int width = 0;    // of the image, not of the texture
     int height = 0;
+    bool owned = true;
 };
 
 // Uploads `image` into a new texture in the current context and waits until GL has finished with it, so that
 // a context sharing objects with this one may use it at once. Opening a large image costs hundreds of
 // milliseconds under software OpenGL (upload and mipmaps), so ImageView does this on a thread of its own.
 ImageTexture uploadImageTexture(const ImageRGBA8& image);
+// Deletes an owned texture; a borrowed one is left to its owner.
 void deleteImageTexture(const ImageTexture& texture);
 
 // Draws an image texture on a quad (core-profile GL 3.3: a VAO, a VBO, one tiny shader) into a framebuffer
@@ -48,7 +51,8 @@ class GlImageRenderer {
     GlImageRenderer(const GlImageRenderer&) = delete;
     GlImageRenderer& operator=(const GlImageRenderer&) = delete;
 
-    // Takes ownership of `texture` (which may come from a sharing context) and deletes the previous one.
+    // Draws `texture` from now on (it may come from a sharing context), taking ownership of an owned one, and
+    // deletes the previous one if it owned it.
     void setTexture(const ImageTexture& texture);
     // Largest frame side render() accepts.
     int maxFrameSide() const { return maxFrameSide_; }

@@ -29,7 +29,10 @@ class ImageCanvas {
     virtual QWidget* widget() = 0;
     virtual bool usesOpenGl() const = 0;
     virtual void setImage(std::shared_ptr<const ImageRGBA8> image) = 0;
+    // A processed image that the display link put into its texture.
+    virtual void showTexture(const DisplayFrame& frame) = 0;
     virtual void setView(double zoom, QPointF offset) = 0;
+    virtual DisplayLink* displayLink() { return nullptr; }
 
   protected:
     std::function<void()> shown_;
@@ -66,6 +69,8 @@ class RasterCanvas final : public QWidget, public ImageCanvas {
         update();
         shown_();
     }
+    // Without a display link no frame arrives in a texture; the host pixels are the frame.
+    void showTexture(const DisplayFrame& frame) override { setImage(frame.pixels); }
     void setView(double zoom, QPointF offset) override {
         zoom_ = zoom;
         offset_ = offset;
@@ -98,7 +103,9 @@ class RasterCanvas final : public QWidget, public ImageCanvas {
 
 // The image drawn by OpenGL (GlImageRenderer) into a framebuffer object of an offscreen context, read back
 // and painted as a QImage. The frame is re-rendered only when the texture, the view or the size changed;
-// textures are uploaded by a second, sharing context on a thread of its own, newest image first.
+// textures are uploaded by a second, sharing context on a thread of its own, newest image first. Processed
+// images arrive in the texture of a third sharing context, the display link's, which the controller's worker
+// thread writes (see display_link.hpp for the hand-over).
 //
 // Why not a QOpenGLWidget: it makes Qt compose the whole top-level window with OpenGL on every repaint of any
 // widget in it. Under software OpenGL (Mesa llvmpipe, as on Xvfb and GPU-less machines) that costs 20-45 ms
@@ -147,6 +154,11 @@ class GlCanvas final : public QWidget, public ImageCanvas {
         context_.doneCurrent();
         problem = QString::fromStdString(reason);
         if (!renderer_) return false;
+        QString linkProblem;
+        link_ = DisplayLink::create(context_, linkProblem);
+        if (!link_)
+            qWarning("histoscope: processed images will be uploaded from the host (%s)",
+                     qUtf8Printable(linkProblem));
 
         uploader_ = new QObject;
         uploader_->moveToThread(&uploadThread_);
@@ -158,6 +170,19 @@ class GlCanvas final : public QWidget, public ImageCanvas {
 
     QWidget* widget() override { return this; }
     bool usesOpenGl() const override { return true; }
+    DisplayLink* displayLink() override { return link_.get(); }
+
+    void showTexture(const DisplayFrame& frame) override {
+        ++latestImage_;  // uploads still on their way are older than this frame
+        if (!context_.makeCurrent(&surface_)) return;
+        renderer_->setTexture({frame.texture, frame.width, frame.height, false});
+        context_.doneCurrent();
+        shownSize_ = QSize(frame.width, frame.height);
+        linkTexture_ = frame.texture;
+        frameDirty_ = true;
+        update();
+        shown_();
+    }
 
     void setImage(std::shared_ptr<const ImageRGBA8> image) override {
         const quint64 generation = ++latestImage_;
@@ -203,6 +228,7 @@ class GlCanvas final : public QWidget, public ImageCanvas {
         if (latest) {
             renderer_->setTexture(texture);
             shownSize_ = QSize(texture.width, texture.height);
+            linkTexture_ = 0;
         } else {
             deleteImageTexture(texture);
         }
@@ -214,9 +240,17 @@ class GlCanvas final : public QWidget, public ImageCanvas {
     }
 
     void render(QSize frameSize, qreal ratio) {
-        frame_ = QImage(frameSize, QImage::Format_RGBA8888);
-        frame_.setDevicePixelRatio(ratio);
-        frame_.fill(kBackground);
+        std::unique_lock<std::mutex> linkLock;
+        if (linkTexture_ != 0) {
+            // The worker is writing the link's texture, or a sink for another device replaced it: the last
+            // frame stays on screen until the result that announces the new content arrives.
+            linkLock = link_->tryLockTexture();
+            if (!linkLock || link_->texture() != linkTexture_) {
+                if (frame_.isNull()) frame_ = backgroundFrame(frameSize, ratio);
+                return;
+            }
+        }
+        frame_ = backgroundFrame(frameSize, ratio);
         frameDirty_ = false;
         if (frameSize.isEmpty() ||
             std::max(frameSize.width(), frameSize.height()) > renderer_->maxFrameSide() ||
@@ -230,10 +264,19 @@ class GlCanvas final : public QWidget, public ImageCanvas {
         context_.doneCurrent();
     }
 
+    static QImage backgroundFrame(QSize size, qreal ratio) {
+        QImage frame(size, QImage::Format_RGBA8888);
+        frame.setDevicePixelRatio(ratio);
+        frame.fill(kBackground);
+        return frame;
+    }
+
     QOpenGLContext context_;
     QOffscreenSurface surface_;
     std::unique_ptr<GlImageRenderer> renderer_;
-    QSize shownSize_;  // of the image whose texture the renderer holds
+    std::unique_ptr<DisplayLink> link_;
+    unsigned linkTexture_ = 0;  // the link's texture while the renderer draws it, else 0
+    QSize shownSize_;           // of the image whose texture the renderer holds
     QImage frame_;
     double zoom_ = 1;
     QPointF offset_;
@@ -287,6 +330,10 @@ bool ImageView::usesOpenGl() const {
     return canvas_->usesOpenGl();
 }
 
+DisplayLink* ImageView::displayLink() const {
+    return canvas_->displayLink();
+}
+
 void ImageView::installCanvas(std::unique_ptr<ImageCanvas> canvas) {
     canvas_ = std::move(canvas);
     QWidget* widget = canvas_->widget();
@@ -303,8 +350,31 @@ void ImageView::setImage(std::shared_ptr<const ImageRGBA8> image) {
     image_ = std::move(image);
     imageReady_ = false;
     canvas_->setImage(image_);
-    placeholder_->setVisible(!image_);
-    fitToWindow();
+    adoptSize(image_ ? QSize(image_->width, image_->height) : QSize(), false);
+}
+
+void ImageView::replaceImage(std::shared_ptr<const ImageRGBA8> image) {
+    image_ = std::move(image);
+    imageReady_ = false;
+    canvas_->setImage(image_);
+    adoptSize(image_ ? QSize(image_->width, image_->height) : QSize(), true);
+}
+
+void ImageView::showFrame(const DisplayFrame& frame) {
+    image_ = frame.pixels;
+    imageReady_ = false;
+    if (frame.inTexture)
+        canvas_->showTexture(frame);
+    else
+        canvas_->setImage(image_);
+    adoptSize(QSize(frame.width, frame.height), true);
+}
+
+void ImageView::adoptSize(QSize size, bool keepView) {
+    const bool sameSize = size == imageSize_;
+    imageSize_ = size;
+    placeholder_->setVisible(imageSize_.isEmpty());
+    if (!keepView || !sameSize || fitting_) fitToWindow();
     updateReadout(mapFromGlobal(QCursor::pos()));
 }
 
@@ -322,14 +392,15 @@ void ImageView::setView(double zoom, QPointF offset, bool fitting) {
 }
 
 void ImageView::fitToWindow() {
-    if (!image_ || image_->width == 0 || image_->height == 0) {
+    if (imageSize_.isEmpty()) {
         setView(1, {}, true);
         return;
     }
-    const double zoom = std::clamp(std::min(width() / static_cast<double>(image_->width),
-                                            height() / static_cast<double>(image_->height)),
+    const double zoom = std::clamp(std::min(width() / static_cast<double>(imageSize_.width()),
+                                            height() / static_cast<double>(imageSize_.height())),
                                    kMinZoom, kMaxZoom);
-    setView(zoom, {(width() - image_->width * zoom) / 2, (height() - image_->height * zoom) / 2}, true);
+    setView(zoom, {(width() - imageSize_.width() * zoom) / 2, (height() - imageSize_.height() * zoom) / 2},
+            true);
 }
 
 void ImageView::zoomToActualSize() {
@@ -349,11 +420,11 @@ void ImageView::zoomOut() {
 }
 
 std::optional<QPoint> ImageView::pixelAt(QPointF widgetPosition) const {
-    if (!image_) return std::nullopt;
+    if (imageSize_.isEmpty()) return std::nullopt;
     const QPointF imagePosition = (widgetPosition - offset_) / zoom_;
     const int x = static_cast<int>(std::floor(imagePosition.x()));
     const int y = static_cast<int>(std::floor(imagePosition.y()));
-    if (x < 0 || y < 0 || x >= image_->width || y >= image_->height) return std::nullopt;
+    if (x < 0 || y < 0 || x >= imageSize_.width() || y >= imageSize_.height()) return std::nullopt;
     return QPoint(x, y);
 }
 
@@ -371,7 +442,13 @@ QString ImageView::describePixel(const ImageRGBA8& image, QPoint pixel) {
 
 void ImageView::updateReadout(QPointF widgetPosition) {
     const auto pixel = rect().contains(widgetPosition.toPoint()) ? pixelAt(widgetPosition) : std::nullopt;
-    emit pixelHovered(pixel ? describePixel(*image_, *pixel) : QString());
+    if (!pixel)
+        emit pixelHovered(QString());
+    else if (image_)
+        emit pixelHovered(describePixel(*image_, *pixel));
+    else
+        emit pixelHovered(
+            tr("x %1  y %2    (the processed pixels stay on the device)").arg(pixel->x()).arg(pixel->y()));
 }
 
 void ImageView::resizeEvent(QResizeEvent* event) {
@@ -392,7 +469,7 @@ void ImageView::resizeEvent(QResizeEvent* event) {
 void ImageView::wheelEvent(QWheelEvent* event) {
     // One notch (120) zooms by 25 %; touchpads send fractions of a notch.
     const double notches = event->angleDelta().y() / 120.0;
-    if (image_ && notches != 0) zoomBy(std::pow(1.25, notches), event->position());
+    if (!imageSize_.isEmpty() && notches != 0) zoomBy(std::pow(1.25, notches), event->position());
     event->accept();
 }
 
@@ -405,7 +482,8 @@ void ImageView::mousePressEvent(QMouseEvent* event) {
 }
 
 void ImageView::mouseMoveEvent(QMouseEvent* event) {
-    if (dragStart_ && image_) setView(zoom_, dragStartOffset_ + (event->position() - *dragStart_), false);
+    if (dragStart_ && !imageSize_.isEmpty())
+        setView(zoom_, dragStartOffset_ + (event->position() - *dragStart_), false);
     updateReadout(event->position());
 }
 
@@ -417,7 +495,7 @@ void ImageView::mouseReleaseEvent(QMouseEvent* event) {
 
 void ImageView::mouseDoubleClickEvent(QMouseEvent* event) {
     // Double click toggles between the whole image and 1:1 at the clicked point.
-    if (!image_) return;
+    if (imageSize_.isEmpty()) return;
     if (fitting_)
         zoomBy(1 / zoom_, event->position());
     else

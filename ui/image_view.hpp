@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "image/image.hpp"
+#include "ui/display_link.hpp"
 
 class QLabel;
 
@@ -37,7 +38,18 @@ class ImageView : public QWidget {
     // Shows `image` fitted to the view. A null pointer clears the view.
     void setImage(std::shared_ptr<const ImageRGBA8> image);
     void setImage(const ImageRGBA8& image);
+    // Shows another version of the image shown (processed, or back to the original): zoom and position stay
+    // while the size is the same.
+    void replaceImage(std::shared_ptr<const ImageRGBA8> image);
+    // Shows a processed image from the pipeline: from the display link's texture, or from its host pixels.
+    // Zoom and position stay as with replaceImage().
+    void showFrame(const DisplayFrame& frame);
+    // The host pixels shown; null when none are shown, or when the pixels of the frame shown stayed on the
+    // device (shared display path).
     const ImageRGBA8* image() const { return image_.get(); }
+    QSize imageSize() const { return imageSize_; }
+    // The OpenGL canvas's link for processed images (see DisplayLink); null for the raster canvas.
+    DisplayLink* displayLink() const;
     // Whether the canvas draws the current image yet: the OpenGL canvas uploads it in the background.
     bool imageReady() const { return imageReady_; }
     bool usesOpenGl() const;
@@ -78,12 +90,15 @@ class ImageView : public QWidget {
   private:
     void installCanvas(std::unique_ptr<ImageCanvas> canvas);
     void imageShown();
+    // Takes `size` as the image's, refitting unless the user's view of an image of that size can stay.
+    void adoptSize(QSize size, bool keepView);
     void setView(double zoom, QPointF offset, bool fitting);
     void updateReadout(QPointF widgetPosition);
 
     std::unique_ptr<ImageCanvas> canvas_;
     QLabel* placeholder_ = nullptr;
     std::shared_ptr<const ImageRGBA8> image_;
+    QSize imageSize_;  // of what is shown, host pixels or not
     bool imageReady_ = false;
     double zoom_ = 1;
     QPointF offset_;

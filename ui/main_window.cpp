@@ -34,6 +34,7 @@
 #include "ui/kernel_view.hpp"
 #include "ui/strategy_box.hpp"
 #include "ui/timing_view.hpp"
+#include "ui/transform_panel.hpp"
 
 namespace hs::ui {
 
@@ -44,6 +45,7 @@ namespace {
 constexpr std::string_view kPreferredDefaultStrategy = "auto";
 constexpr int kDefaultRunCount = 20;     // Run ×N
 constexpr int kDefaultRepetitions = 10;  // Compare, per strategy
+constexpr int kNoteWidth = 420;          // pixels of the status bar for a stage's fallback note
 
 QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
     return QIcon::fromTheme(QLatin1String(name), QApplication::style()->standardIcon(fallback));
@@ -88,6 +90,7 @@ MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
 
     imageView_ = new ImageView(this);
     setCentralWidget(imageView_);
+    if (DisplayLink* link = imageView_->displayLink()) controller_->setDisplay(link);
     buildActions();
     buildDocks();
     buildToolBar();
@@ -115,7 +118,11 @@ MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
     controller_->start();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The controller releases the display link's OpenCL objects on its worker thread: before the image view,
+    // which owns the link's GL context, goes.
+    delete controller_;
+}
 
 void MainWindow::setErrorReporter(ErrorReporter reporter) {
     reporter_ = std::move(reporter);
@@ -194,8 +201,8 @@ void MainWindow::buildDocks() {
         addDockWidget(area, widget);
         return widget;
     };
-    // The device column runs the full height on the left (room for more panels there, such as transforms);
-    // the histogram sits beside the image; timings, comparison and kernel source share the bottom.
+    // The device column runs the full height on the left, the transforms under the device; the histogram sits
+    // beside the image; timings, comparison and kernel source share the bottom.
     setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
@@ -203,6 +210,10 @@ void MainWindow::buildDocks() {
 
     devicePanel_ = new DevicePanel;
     auto* deviceDock = dock(tr("Device"), QStringLiteral("deviceDock"), devicePanel_, Qt::LeftDockWidgetArea);
+    transformPanel_ = new TransformPanel;
+    auto* transformDock =
+        dock(tr("Transform"), QStringLiteral("transformDock"), transformPanel_, Qt::LeftDockWidgetArea);
+    splitDockWidget(deviceDock, transformDock, Qt::Vertical);
     histogramView_ = new HistogramView;
     auto* histogramDock =
         dock(tr("Histogram"), QStringLiteral("histogramDock"), histogramView_, Qt::RightDockWidgetArea);
@@ -218,12 +229,17 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(compareDock_, kernelDock);
     timingDock->raise();
 
-    resizeDocks({deviceDock, histogramDock}, {290, 620}, Qt::Horizontal);
+    resizeDocks({deviceDock, histogramDock}, {330, 620}, Qt::Horizontal);
     resizeDocks({timingDock}, {340}, Qt::Vertical);
+    resizeDocks({deviceDock, transformDock}, {300, 420}, Qt::Vertical);
 
     exportActions_ = new ExportActions(histogramView_, timingView_, this);
 
     connect(devicePanel_, &DevicePanel::deviceChanged, this, &MainWindow::onDeviceChanged);
+    connect(transformPanel_, &TransformPanel::transformChanged, this, &MainWindow::runHistogram);
+    connect(transformPanel_, &TransformPanel::problemReported, this, [this](const QString& message) {
+        reportProblem({ErrorKind::Input, tr("Cannot load filter"), message, {}, {}});
+    });
     connect(timingView_, &TimingView::runRepeatedRequested, this, &MainWindow::runRepeated);
     connect(timingView_, &TimingView::cancelRequested, controller_, &Controller::cancel);
     connect(compareView_, &CompareView::compareRequested, this, &MainWindow::runCompare);
@@ -324,11 +340,16 @@ void MainWindow::buildStatusBar() {
     imageLabel_->setToolTip(tr("Image size"));
     deviceLabel_ = new QLabel;
     deviceLabel_->setToolTip(tr("OpenCL device"));
+    noteLabel_ = new QLabel;
+    noteLabel_->setStyleSheet(QStringLiteral("color: #c77c02;"));
+    noteLabel_->hide();
+    displayLabel_ = new QLabel;
     strategyLabel_ = new QLabel;
     strategyLabel_->setToolTip(tr("Strategy that ran"));
     kernelTimeLabel_ = new QLabel;
     kernelTimeLabel_->setToolTip(tr("Kernel time of the last run"));
-    for (auto* label : {zoomLabel_, imageLabel_, deviceLabel_, strategyLabel_, kernelTimeLabel_})
+    for (auto* label :
+         {noteLabel_, zoomLabel_, imageLabel_, deviceLabel_, displayLabel_, strategyLabel_, kernelTimeLabel_})
         statusBar()->addPermanentWidget(label);
 
     connect(imageView_, &ImageView::pixelHovered, readoutLabel_, &QLabel::setText);
@@ -349,7 +370,8 @@ void MainWindow::restoreLayout() {
 
 QString MainWindow::statusSummary() const {
     QStringList parts;
-    for (const auto* label : {imageLabel_, deviceLabel_, strategyLabel_, kernelTimeLabel_, readoutLabel_}) {
+    for (const auto* label : {imageLabel_, deviceLabel_, displayLabel_, strategyLabel_, kernelTimeLabel_,
+                              noteLabel_, readoutLabel_}) {
         if (!label->text().isEmpty()) parts << label->text();
     }
     return parts.join(QStringLiteral(" | "));
@@ -421,11 +443,13 @@ void MainWindow::imageDecoded(quint64 generation, const QString& path,
 void MainWindow::showImage(std::shared_ptr<const ImageRGBA8> image, const QString& title) {
     image_ = std::move(image);
     imageView_->setImage(image_);
+    showsProcessed_ = false;
     setWindowTitle(QStringLiteral("%1 — HistoScope").arg(title));
     imageLabel_->setText(image_ ? QStringLiteral("%1 × %2").arg(image_->width).arg(image_->height)
                                 : tr("no image"));
     // Measurements of another image are not comparable.
     compareView_->setEntries({});
+    refreshSupport();
     runHistogram();
 }
 
@@ -501,6 +525,8 @@ void MainWindow::refreshSupport() {
     const auto device = devicePanel_->currentDevice();
     const QSignalBlocker blocker(strategyBox_);
     strategyBox_->updateSupport(device ? &*device : nullptr, bins_->value());
+    transformPanel_->updateSupport(device ? &*device : nullptr,
+                                   image_ ? QSize(image_->width, image_->height) : QSize());
 }
 
 void MainWindow::onBinsChanged() {
@@ -515,8 +541,8 @@ bool MainWindow::canRun() const {
 }
 
 RunRequest MainWindow::currentRequest() const {
-    return RunRequest{image_, devicePanel_->currentSelector(), strategyBox_->currentStrategy(),
-                      bins_->value()};
+    return RunRequest{image_,         devicePanel_->currentSelector(), strategyBox_->currentStrategy(),
+                      bins_->value(), transformPanel_->rotation(),     transformPanel_->convolution()};
 }
 
 void MainWindow::runHistogram() {
@@ -563,7 +589,33 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
     if (outcome.device) exportActions_->setDeviceName(QString::fromStdString(outcome.device->name));
     devicePanel_->clearFailure(outcome.request.device);
     showKernelSource(outcome);
+    showProcessedImage(outcome);
     emit resultShown();
+}
+
+void MainWindow::showProcessedImage(const RunOutcome& outcome) {
+    if (outcome.frame) {
+        imageView_->showFrame(*outcome.frame);
+        showsProcessed_ = true;
+    } else if (showsProcessed_) {
+        // The image stages were switched off: the original again, in the view the user had.
+        imageView_->replaceImage(image_);
+        showsProcessed_ = false;
+    }
+    if (outcome.display) {
+        displayLabel_->setText(tr("display: %1").arg(outcome.display->path));
+        displayLabel_->setToolTip(tr("How processed images reach the screen\ndisplay: %1 — %2")
+                                      .arg(outcome.display->path, outcome.display->reason));
+    }
+    // Where a stage ran another strategy than the one chosen (an image beyond the device's image limits).
+    QStringList notes;
+    for (const auto& stage : outcome.stages) {
+        if (!stage.note.isEmpty()) notes << QStringLiteral("%1: %2").arg(stage.stage, stage.note);
+    }
+    const QString note = notes.join(QStringLiteral("; "));
+    noteLabel_->setText(noteLabel_->fontMetrics().elidedText(note, Qt::ElideMiddle, kNoteWidth));
+    noteLabel_->setToolTip(notes.join(QLatin1Char('\n')));
+    noteLabel_->setVisible(!notes.isEmpty());
 }
 
 void MainWindow::showKernelSource(const RunOutcome& outcome) {

@@ -28,6 +28,7 @@ class AppSettings;
 class DevicePanel;
 class ImageView;
 class StrategyBox;
+class TransformPanel;
 
 // A problem to put in front of the user: a one-line message, and details (a build log) when there are any.
 struct ErrorReport {
@@ -80,8 +81,14 @@ class MainWindow : public QMainWindow {
     TimingView* timingView() const { return timingView_; }
     CompareView* compareView() const { return compareView_; }
     KernelView* kernelView() const { return kernelView_; }
-    // The status-bar texts: image size, device, strategy, last kernel time, pixel under the cursor.
+    TransformPanel* transformPanel() const { return transformPanel_; }
+    // The status-bar texts: image size, device, display path, strategy, last kernel time, fallback notes,
+    // pixel under the cursor.
     QString statusSummary() const;
+    // "display: copy" and, as tooltip, why.
+    QLabel* displayLabel() const { return displayLabel_; }
+    // A stage that ran another strategy than the chosen one, and why; hidden when none did.
+    QLabel* noteLabel() const { return noteLabel_; }
 
   signals:
     void imageLoaded(const QString& path);
@@ -116,6 +123,7 @@ class MainWindow : public QMainWindow {
     void onRunFailed(const RunFailure& failure);
     void onBusyChanged(bool busy);
     void showKernelSource(const RunOutcome& outcome);
+    void showProcessedImage(const RunOutcome& outcome);
     RunRequest currentRequest() const;
     bool canRun() const;
 
@@ -128,11 +136,13 @@ class MainWindow : public QMainWindow {
     quint64 loadGeneration_ = 0;
     QString preferredDevice_;
     std::optional<RunOutcome> lastOutcome_;
+    bool showsProcessed_ = false;  // the view shows a processed image rather than image_
     QString shownKernelKey_;
     enum class ProgressTarget { Timings, StatusBar } progressTarget_ = ProgressTarget::Timings;
 
     ImageView* imageView_ = nullptr;
     DevicePanel* devicePanel_ = nullptr;
+    TransformPanel* transformPanel_ = nullptr;
     StrategyBox* strategyBox_ = nullptr;
     QSpinBox* bins_ = nullptr;
     HistogramView* histogramView_ = nullptr;
@@ -159,6 +169,8 @@ class MainWindow : public QMainWindow {
     QLabel* zoomLabel_ = nullptr;
     QLabel* imageLabel_ = nullptr;
     QLabel* deviceLabel_ = nullptr;
+    QLabel* displayLabel_ = nullptr;
+    QLabel* noteLabel_ = nullptr;
     QLabel* strategyLabel_ = nullptr;
     QLabel* kernelTimeLabel_ = nullptr;
     QProgressBar* busyBar_ = nullptr;  // Compare's progress

@@ -1,0 +1,443 @@
+#include "ui/transform_panel.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QStandardItemModel>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "ops/convolve/convolve.hpp"
+#include "ops/rotate/rotate.hpp"
+#include "runtime/error.hpp"
+
+namespace hs::ui {
+
+namespace {
+
+constexpr int kDescriptionRole = Qt::UserRole + 1;
+constexpr double kMaxAngle = 180;
+constexpr double kDefaultSigma = 1.5;
+constexpr int kDefaultBoxSize = 3;
+// The matrix the custom editor starts with: a 3 × 3 binomial blur, written the way the format allows.
+constexpr const char* kDefaultCustomText =
+    "# one row per line; numbers separated by spaces or commas\n"
+    "1 2 1\n"
+    "2 4 2\n"
+    "1 2 1\n"
+    "/ 16\n";
+
+// A Gaussian size of 1 would be the identity: the spin box's lowest value stands for "auto" instead.
+constexpr int kGaussianAutoSize = 1;
+
+template <typename Strategy>
+void fillStrategies(QComboBox* box, const std::vector<const Strategy*>& strategies) {
+    for (const auto* strategy : strategies) {
+        const QString description = QString::fromUtf8(strategy->description());
+        box->addItem(QString::fromUtf8(strategy->name()));
+        box->setItemData(box->count() - 1, description, kDescriptionRole);
+        box->setItemData(box->count() - 1, description, Qt::ToolTipRole);
+    }
+}
+
+// Enables entry `index` when `reason` is empty; otherwise disables it with the reason as its tooltip.
+void setSupport(QComboBox* box, int index, const QString& reason) {
+    auto* model = qobject_cast<QStandardItemModel*>(box->model());
+    model->item(index)->setEnabled(reason.isEmpty());
+    box->setItemData(index,
+                     reason.isEmpty() ? box->itemData(index, kDescriptionRole).toString()
+                                      : TransformPanel::tr("Not available here: %1").arg(reason),
+                     Qt::ToolTipRole);
+}
+
+QString noDeviceReason() {
+    return TransformPanel::tr("needs an OpenCL device");
+}
+
+QString number(double value) {
+    return QString::number(value, 'g', 6);
+}
+
+// The taps as an aligned matrix, for the filters whose taps are fixed.
+QString tapsText(const convolve::Filter& filter) {
+    const auto matrix = [&](const std::vector<double>& taps) {
+        int width = 1;
+        for (const double tap : taps) width = std::max(width, static_cast<int>(number(tap).size()));
+        QStringList rows;
+        for (int y = 0; y < filter.height; ++y) {
+            QStringList row;
+            for (int x = 0; x < filter.width; ++x)
+                row << number(taps[static_cast<std::size_t>(y * filter.width + x)]).rightJustified(width);
+            rows << row.join(QLatin1Char(' '));
+        }
+        return rows.join(QLatin1Char('\n'));
+    };
+    if (filter.isMagnitude())
+        return TransformPanel::tr("√(a² + b²) of\na:\n%1\nb:\n%2")
+            .arg(matrix(filter.taps), matrix(filter.tapsB));
+    QString text = matrix(filter.taps);
+    if (filter.divisor != 1.0) text += QStringLiteral("\n/ %1").arg(number(filter.divisor));
+    return text;
+}
+
+QFont monospace() {
+    return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+}
+
+}  // namespace
+
+TransformPanel::TransformPanel(QWidget* parent) : QWidget(parent) {
+    customFilter_ = convolve::parseFilterText(kDefaultCustomText);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildRotation());
+    layout->addWidget(buildConvolution());
+    layout->addStretch(1);
+    updateSupport(nullptr, {});
+}
+
+QWidget* TransformPanel::buildRotation() {
+    rotationGroup_ = new QGroupBox(tr("Rotation"), this);
+    rotationGroup_->setCheckable(true);
+    rotationGroup_->setChecked(false);
+    rotationGroup_->setToolTip(
+        tr("Rotate about the image centre; positive angles turn the picture counter-clockwise"));
+
+    angleSlider_ = new QSlider(Qt::Horizontal);
+    angleSlider_->setRange(static_cast<int>(-kMaxAngle) * kAngleStepsPerDegree,
+                           static_cast<int>(kMaxAngle) * kAngleStepsPerDegree);
+    angleSlider_->setSingleStep(1);
+    angleSlider_->setPageStep(15 * kAngleStepsPerDegree);
+    angleSlider_->setTickPosition(QSlider::TicksBelow);
+    angleSlider_->setTickInterval(90 * kAngleStepsPerDegree);
+    angleSlider_->setToolTip(tr("Angle in tenths of a degree: arrow keys step 0.1°, Page Up/Down 15°"));
+    angleBox_ = new QDoubleSpinBox;
+    angleBox_->setRange(-kMaxAngle, kMaxAngle);
+    angleBox_->setDecimals(1);
+    angleBox_->setSingleStep(1.0 / kAngleStepsPerDegree);
+    angleBox_->setSuffix(QStringLiteral("°"));
+    angleBox_->setAlignment(Qt::AlignRight);
+    auto* reset = new QToolButton;
+    reset->setText(QStringLiteral("0°"));
+    reset->setToolTip(tr("Back to no rotation"));
+    auto* angleRow = new QHBoxLayout;
+    angleRow->setContentsMargins(0, 0, 0, 0);
+    angleRow->addWidget(angleSlider_, 1);
+    angleRow->addWidget(angleBox_);
+    angleRow->addWidget(reset);
+
+    sampling_ = new QComboBox;
+    for (const auto mode : {rotate::FilterMode::Linear, rotate::FilterMode::Nearest})
+        sampling_->addItem(QString::fromUtf8(rotate::filterModeName(mode)), static_cast<int>(mode));
+    sampling_->setItemData(0, tr("Bilinear: weighs the four nearest pixels"), Qt::ToolTipRole);
+    sampling_->setItemData(1, tr("Nearest: takes the pixel whose centre is closest"), Qt::ToolTipRole);
+    rotateStrategy_ = new QComboBox;
+    fillStrategies(rotateStrategy_, rotate::strategies());
+
+    auto* form = new QFormLayout(rotationGroup_);
+    form->addRow(tr("Angle"), angleRow);
+    form->addRow(tr("Sampling"), sampling_);
+    form->addRow(tr("Strategy"), rotateStrategy_);
+
+    connect(rotationGroup_, &QGroupBox::toggled, this, &TransformPanel::transformChanged);
+    connect(angleSlider_, &QSlider::valueChanged, this, &TransformPanel::setAngleFromSlider);
+    connect(angleBox_, &QDoubleSpinBox::valueChanged, this, &TransformPanel::setAngleFromBox);
+    connect(reset, &QToolButton::clicked, this, [this] { angleBox_->setValue(0); });
+    for (auto* box : {sampling_, rotateStrategy_}) {
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            if (rotationGroup_->isChecked()) emit transformChanged();
+        });
+    }
+    return rotationGroup_;
+}
+
+QWidget* TransformPanel::buildConvolution() {
+    convolutionGroup_ = new QGroupBox(tr("Convolution"), this);
+    convolutionGroup_->setCheckable(true);
+    convolutionGroup_->setChecked(false);
+    convolutionGroup_->setToolTip(
+        tr("Correlate with a filter (as OpenCV's filter2D): edges clamp, alpha is kept"));
+
+    filterKind_ = new QComboBox;
+    const std::pair<FilterKind, QString> kinds[] = {
+        {FilterKind::Box, tr("Box N×N")},           {FilterKind::Gaussian, tr("Gaussian")},
+        {FilterKind::Sharpen, tr("Sharpen")},       {FilterKind::Emboss, tr("Emboss")},
+        {FilterKind::Sobel, tr("Sobel magnitude")}, {FilterKind::Laplacian, tr("Laplacian")},
+        {FilterKind::Custom, tr("Custom matrix")},
+    };
+    for (const auto& [kind, label] : kinds) filterKind_->addItem(label, static_cast<int>(kind));
+
+    boxSize_ = new QSpinBox;
+    boxSize_->setRange(1, convolve::kMaxFilterSize);
+    boxSize_->setValue(kDefaultBoxSize);
+    boxSize_->setToolTip(tr("Side of the square, in pixels: every tap 1 / N²"));
+    auto* boxPage = new QWidget;
+    auto* boxForm = new QFormLayout(boxPage);
+    boxForm->setContentsMargins(0, 0, 0, 0);
+    boxForm->addRow(tr("Size"), boxSize_);
+
+    sigma_ = new QDoubleSpinBox;
+    sigma_->setRange(0.1, 10);
+    sigma_->setDecimals(2);
+    sigma_->setSingleStep(0.1);
+    sigma_->setValue(kDefaultSigma);
+    sigma_->setToolTip(tr("Standard deviation in pixels"));
+    gaussianSize_ = new QSpinBox;
+    gaussianSize_->setRange(kGaussianAutoSize, convolve::kMaxFilterSize);
+    gaussianSize_->setSingleStep(2);
+    gaussianSize_->setSpecialValueText(tr("auto (6σ + 1, at most 15)"));
+    gaussianSize_->setToolTip(tr("Odd side of the square; auto covers ±3σ"));
+    auto* gaussianPage = new QWidget;
+    auto* gaussianForm = new QFormLayout(gaussianPage);
+    gaussianForm->setContentsMargins(0, 0, 0, 0);
+    gaussianForm->addRow(tr("σ"), sigma_);
+    gaussianForm->addRow(tr("Size"), gaussianSize_);
+
+    fixedTaps_ = new QLabel;
+    fixedTaps_->setFont(monospace());
+    fixedTaps_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    fixedTaps_->setToolTip(tr("The filter's taps"));
+
+    filterPages_ = new QStackedWidget;
+    filterPages_->addWidget(boxPage);
+    filterPages_->addWidget(gaussianPage);
+    filterPages_->addWidget(fixedTaps_);
+    filterPages_->addWidget(buildCustomPage());
+
+    convolveStrategy_ = new QComboBox;
+    fillStrategies(convolveStrategy_, convolve::strategies());
+
+    auto* form = new QFormLayout(convolutionGroup_);
+    form->addRow(tr("Filter"), filterKind_);
+    form->addRow(filterPages_);
+    form->addRow(tr("Strategy"), convolveStrategy_);
+
+    const auto changed = [this] {
+        refreshConvolveSupport();
+        if (convolutionGroup_->isChecked()) emit transformChanged();
+    };
+    connect(convolutionGroup_, &QGroupBox::toggled, this, &TransformPanel::transformChanged);
+    connect(filterKind_, &QComboBox::currentIndexChanged, this, &TransformPanel::filterKindChanged);
+    connect(boxSize_, &QSpinBox::valueChanged, this, changed);
+    connect(sigma_, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(gaussianSize_, &QSpinBox::valueChanged, this, [this, changed](int size) {
+        // Gaussian filters are centred: an even size typed in becomes the next odd one.
+        if (size % 2 == 0) return gaussianSize_->setValue(size + 1);
+        changed();
+    });
+    connect(convolveStrategy_, &QComboBox::currentIndexChanged, this, [this] {
+        if (convolutionGroup_->isChecked()) emit transformChanged();
+    });
+    filterKindChanged();
+    return convolutionGroup_;
+}
+
+QWidget* TransformPanel::buildCustomPage() {
+    customEditor_ = new QPlainTextEdit;
+    customEditor_->setFont(monospace());
+    customEditor_->setPlainText(QString::fromUtf8(kDefaultCustomText));
+    customEditor_->setTabChangesFocus(true);
+    customEditor_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    customEditor_->setFixedHeight(customEditor_->fontMetrics().lineSpacing() * 8);
+    customEditor_->setToolTip(
+        tr("Up to 15 × 15 taps, one row per line, separated by spaces or commas;\n"
+           "an optional last line '/ N' divides every tap by N; '#' starts a comment"));
+
+    customError_ = new QLabel;
+    customError_->setWordWrap(true);
+    customError_->setStyleSheet(QStringLiteral("color: #d9534f;"));
+    customError_->hide();
+
+    loadFilter_ = new QPushButton(tr("Load filter file…"));
+    connect(loadFilter_, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Load Filter"), lastFilterFolder_,
+                                                          tr("Filter files (*.txt *.filter);;All files (*)"));
+        if (!path.isEmpty()) loadFilterFile(path);
+    });
+    connect(customEditor_, &QPlainTextEdit::textChanged, this, &TransformPanel::customTextEdited);
+
+    auto* page = new QWidget;
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(customEditor_);
+    layout->addWidget(customError_);
+    layout->addWidget(loadFilter_, 0, Qt::AlignLeft);
+    return page;
+}
+
+// ---- angle ----
+
+void TransformPanel::setAngleFromSlider(int steps) {
+    {
+        const QSignalBlocker blocker(angleBox_);
+        angleBox_->setValue(static_cast<double>(steps) / kAngleStepsPerDegree);
+    }
+    if (rotationGroup_->isChecked()) emit transformChanged();
+}
+
+void TransformPanel::setAngleFromBox(double degrees) {
+    {
+        const QSignalBlocker blocker(angleSlider_);
+        angleSlider_->setValue(static_cast<int>(std::lround(degrees * kAngleStepsPerDegree)));
+    }
+    if (rotationGroup_->isChecked()) emit transformChanged();
+}
+
+double TransformPanel::angle() const {
+    return angleBox_->value();
+}
+
+// ---- filters ----
+
+void TransformPanel::filterKindChanged() {
+    const auto kind = static_cast<FilterKind>(filterKind_->currentData().toInt());
+    switch (kind) {
+        case FilterKind::Box:
+            filterPages_->setCurrentIndex(0);
+            break;
+        case FilterKind::Gaussian:
+            filterPages_->setCurrentIndex(1);
+            break;
+        case FilterKind::Custom:
+            filterPages_->setCurrentIndex(3);
+            break;
+        default:
+            filterPages_->setCurrentIndex(2);
+            showFixedTaps();
+            break;
+    }
+    // A stacked widget is as tall as its tallest page; only the shown page's parameters should take room.
+    for (int i = 0; i < filterPages_->count(); ++i) {
+        filterPages_->widget(i)->setSizePolicy(QSizePolicy::Preferred, i == filterPages_->currentIndex()
+                                                                           ? QSizePolicy::Preferred
+                                                                           : QSizePolicy::Ignored);
+    }
+    filterPages_->updateGeometry();
+    refreshConvolveSupport();
+    if (convolutionGroup_->isChecked()) emit transformChanged();
+}
+
+void TransformPanel::showFixedTaps() {
+    fixedTaps_->setText(tapsText(filter()));
+}
+
+convolve::Filter TransformPanel::filter() const {
+    switch (static_cast<FilterKind>(filterKind_->currentData().toInt())) {
+        case FilterKind::Box:
+            return convolve::boxFilter(boxSize_->value());
+        case FilterKind::Gaussian:
+            return convolve::gaussianFilter(
+                sigma_->value(), gaussianSize_->value() == kGaussianAutoSize ? 0 : gaussianSize_->value());
+        case FilterKind::Sharpen:
+            return convolve::sharpenFilter();
+        case FilterKind::Emboss:
+            return convolve::embossFilter();
+        case FilterKind::Sobel:
+            return convolve::sobelFilter();
+        case FilterKind::Laplacian:
+            return convolve::laplacianFilter();
+        case FilterKind::Custom:
+            break;
+    }
+    return customFilter_;
+}
+
+void TransformPanel::customTextEdited() {
+    try {
+        customFilter_ = convolve::parseFilterText(customEditor_->toPlainText().toStdString());
+    } catch (const Error& e) {
+        // The last valid matrix stays in use, so the image does not flicker while a row is being typed.
+        customError_->setText(tr("%1 — the last valid matrix stays in use").arg(QString::fromUtf8(e.what())));
+        customError_->show();
+        return;
+    }
+    customError_->hide();
+    if (static_cast<FilterKind>(filterKind_->currentData().toInt()) != FilterKind::Custom) return;
+    refreshConvolveSupport();
+    if (convolutionGroup_->isChecked()) emit transformChanged();
+}
+
+void TransformPanel::loadFilterFile(const QString& path) {
+    lastFilterFolder_ = QFileInfo(path).absolutePath();
+    convolve::Filter loaded;
+    QFile file(path);
+    try {
+        loaded = convolve::loadFilterFile(path.toStdString());
+        if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
+            throw InputError(path.toStdString() + ": " + file.errorString().toStdString());
+    } catch (const Error& e) {
+        emit problemReported(QString::fromUtf8(e.what()));
+        return;
+    }
+    {
+        // The file's own label ("custom 3x3 (edge.txt)") is kept rather than the editor's re-parse.
+        const QSignalBlocker blocker(customEditor_);
+        customEditor_->setPlainText(QString::fromUtf8(file.readAll()));
+    }
+    customFilter_ = std::move(loaded);
+    customError_->hide();
+    const int custom = filterKind_->findData(static_cast<int>(FilterKind::Custom));
+    if (filterKind_->currentIndex() != custom) {
+        filterKind_->setCurrentIndex(custom);  // emits through filterKindChanged()
+        return;
+    }
+    refreshConvolveSupport();
+    if (convolutionGroup_->isChecked()) emit transformChanged();
+}
+
+// ---- stages and support ----
+
+std::optional<pipeline::RotateStage> TransformPanel::rotation() const {
+    if (!rotationGroup_->isChecked()) return std::nullopt;
+    const auto mode = static_cast<rotate::FilterMode>(sampling_->currentData().toInt());
+    return pipeline::RotateStage{rotate::Params{angle(), mode},
+                                 &rotate::findStrategy(rotateStrategy_->currentText().toStdString())};
+}
+
+std::optional<pipeline::ConvolveStage> TransformPanel::convolution() const {
+    if (!convolutionGroup_->isChecked()) return std::nullopt;
+    return pipeline::ConvolveStage{filter(),
+                                   &convolve::findStrategy(convolveStrategy_->currentText().toStdString())};
+}
+
+void TransformPanel::updateSupport(const DeviceInfo* device, QSize imageSize) {
+    device_ = device ? std::optional<DeviceInfo>(*device) : std::nullopt;
+    // Before any image, judge by a single pixel: only what the device lacks entirely shows.
+    imageSize_ = imageSize.isEmpty() ? QSize(1, 1) : imageSize;
+    for (int i = 0; i < rotateStrategy_->count(); ++i) {
+        const auto& strategy = rotate::findStrategy(rotateStrategy_->itemText(i).toStdString());
+        setSupport(rotateStrategy_, i,
+                   device_ ? QString::fromStdString(
+                                 strategy.supported(*device_, imageSize_.width(), imageSize_.height()).reason)
+                           : noDeviceReason());
+    }
+    refreshConvolveSupport();
+}
+
+void TransformPanel::refreshConvolveSupport() {
+    const convolve::Filter current = filter();
+    for (int i = 0; i < convolveStrategy_->count(); ++i) {
+        const auto& strategy = convolve::findStrategy(convolveStrategy_->itemText(i).toStdString());
+        setSupport(
+            convolveStrategy_, i,
+            device_
+                ? QString::fromStdString(
+                      strategy.supported(*device_, current, imageSize_.width(), imageSize_.height()).reason)
+                : noDeviceReason());
+    }
+}
+
+}  // namespace hs::ui

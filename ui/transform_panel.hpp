@@ -1,0 +1,109 @@
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <QWidget>
+#include <optional>
+
+#include "ops/convolve/filter.hpp"
+#include "ops/pipeline/pipeline.hpp"
+#include "runtime/device_info.hpp"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QGroupBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QStackedWidget;
+
+namespace hs::ui {
+
+// The image stages ahead of the histogram: rotation (angle, sampling, strategy) and convolution (a built-in
+// filter with its parameters or a custom matrix, strategy). Strategy lists come from the engine's registries;
+// those the device cannot run on the current image are disabled with the reason as tooltip. A selection that
+// becomes unsupported (another image or device) stays selected: the engine then runs its buffer strategy and
+// the status bar says why.
+class TransformPanel : public QWidget {
+    Q_OBJECT
+
+  public:
+    enum class FilterKind { Box, Gaussian, Sharpen, Emboss, Sobel, Laplacian, Custom };
+
+    // The angle slider counts tenths of a degree.
+    static constexpr int kAngleStepsPerDegree = 10;
+
+    explicit TransformPanel(QWidget* parent = nullptr);
+
+    // The stages as set, or nothing while a stage is switched off.
+    std::optional<pipeline::RotateStage> rotation() const;
+    std::optional<pipeline::ConvolveStage> convolution() const;
+    double angle() const;
+    // The filter the convolution stage applies (for a custom matrix: the last one that parsed).
+    convolve::Filter filter() const;
+
+    // Re-evaluates which strategies `device` (null: none) can run on an image of `imageSize`.
+    void updateSupport(const DeviceInfo* device, QSize imageSize);
+    // Reads a filter file into the custom editor and selects it; a file that cannot be read or parsed is
+    // reported through problemReported() and changes nothing.
+    void loadFilterFile(const QString& path);
+
+    QGroupBox* rotationGroup() const { return rotationGroup_; }
+    QSlider* angleSlider() const { return angleSlider_; }
+    QDoubleSpinBox* angleBox() const { return angleBox_; }
+    QComboBox* samplingBox() const { return sampling_; }
+    QComboBox* rotateStrategyBox() const { return rotateStrategy_; }
+    QGroupBox* convolutionGroup() const { return convolutionGroup_; }
+    QComboBox* filterBox() const { return filterKind_; }
+    QSpinBox* boxSizeBox() const { return boxSize_; }
+    QDoubleSpinBox* sigmaBox() const { return sigma_; }
+    QSpinBox* gaussianSizeBox() const { return gaussianSize_; }
+    QPlainTextEdit* customEditor() const { return customEditor_; }
+    // The custom matrix's parse error in words; hidden while the text parses.
+    QLabel* customError() const { return customError_; }
+    QComboBox* convolveStrategyBox() const { return convolveStrategy_; }
+
+  signals:
+    // A stage changed in a way that changes the processed image (or its strategy).
+    void transformChanged();
+    // A filter file could not be loaded: one line naming the file and the reason.
+    void problemReported(const QString& message);
+
+  private:
+    QWidget* buildRotation();
+    QWidget* buildConvolution();
+    QWidget* buildCustomPage();
+    void setAngleFromSlider(int steps);
+    void setAngleFromBox(double degrees);
+    void customTextEdited();
+    void filterKindChanged();
+    void refreshConvolveSupport();
+    void showFixedTaps();
+
+    QGroupBox* rotationGroup_ = nullptr;
+    QSlider* angleSlider_ = nullptr;
+    QDoubleSpinBox* angleBox_ = nullptr;
+    QComboBox* sampling_ = nullptr;
+    QComboBox* rotateStrategy_ = nullptr;
+
+    QGroupBox* convolutionGroup_ = nullptr;
+    QComboBox* filterKind_ = nullptr;
+    QStackedWidget* filterPages_ = nullptr;
+    QSpinBox* boxSize_ = nullptr;
+    QDoubleSpinBox* sigma_ = nullptr;
+    QSpinBox* gaussianSize_ = nullptr;
+    QLabel* fixedTaps_ = nullptr;
+    QPlainTextEdit* customEditor_ = nullptr;
+    QLabel* customError_ = nullptr;
+    QPushButton* loadFilter_ = nullptr;
+    QComboBox* convolveStrategy_ = nullptr;
+
+    convolve::Filter customFilter_;  // the last custom matrix that parsed
+    QString lastFilterFolder_;
+    std::optional<DeviceInfo> device_;
+    QSize imageSize_;
+};
+
+}  // namespace hs::ui
