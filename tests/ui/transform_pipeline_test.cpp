@@ -1,0 +1,431 @@
+// The transform panel end to end on PoCL: the angle slider dragged with the mouse and stepped with the
+// keyboard, filters chosen and typed, and every result checked against hs::pipeline::referencePipeline (the
+// CPU references) and hs::histogram::referenceHistogram. Nearest sampling of a quarter turn of a square image
+// and integer filters are exact; bilinear rotation is compared within its 1 LSB, a Gaussian after it within 2
+// (each inexact stage may round once the other way).
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGroupBox>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QStandardItemModel>
+#include <QStyleOptionSlider>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+#include <algorithm>
+
+#include "io/image_io.hpp"
+#include "ops/convolve/convolve.hpp"
+#include "ops/pipeline/pipeline.hpp"
+#include "ops/rotate/rotate.hpp"
+#include "shell_test_support.hpp"
+#include "ui/app_settings.hpp"
+#include "ui/device_panel.hpp"
+#include "ui/histogram_view.hpp"
+#include "ui/image_view.hpp"
+#include "ui/main_window.hpp"
+#include "ui/timing_view.hpp"
+#include "ui/transform_panel.hpp"
+
+using namespace hs;
+using namespace hs::ui;
+
+namespace {
+
+constexpr int kResultTimeoutMs = 120000;
+
+// Red rises to the right, green downwards, blue is a hash of both, alpha opaque: every rotation shows in the
+// pixels, and transparent corners show in the histogram.
+ImageRGBA8 testCard(int size) {
+    ImageRGBA8 image(size, size);
+    for (int y = 0; y < size; ++y) {
+        for (int x = 0; x < size; ++x) {
+            std::uint8_t* p = image.pixel(x, y);
+            p[0] = static_cast<std::uint8_t>(x * 255 / (size - 1));
+            p[1] = static_cast<std::uint8_t>(y * 255 / (size - 1));
+            p[2] = static_cast<std::uint8_t>((x * 7 + y * 13) % 256);
+            p[3] = 255;
+        }
+    }
+    return image;
+}
+
+histogram::Histogram referenceOf(const ImageRGBA8& image, int bins) {
+    return histogram::referenceHistogram(image.pixels.data(), image.pixelCount(), bins);
+}
+
+int maxAbsDifference(const ImageRGBA8& a, const ImageRGBA8& b) {
+    int worst = 0;
+    for (std::size_t i = 0; i < a.pixels.size(); ++i)
+        worst = std::max(worst, std::abs(a.pixels[i] - b.pixels[i]));
+    return worst;
+}
+
+pipeline::Spec specOf(std::optional<rotate::Params> rotation, std::optional<convolve::Filter> filter) {
+    pipeline::Spec spec;
+    if (rotation) spec.rotation = pipeline::RotateStage{*rotation};
+    if (filter) spec.convolution = pipeline::ConvolveStage{*filter};
+    return spec;
+}
+
+bool anyNameStartsWith(const std::vector<Timing>& timings, const std::string& prefix, Stage stage) {
+    return std::any_of(timings.begin(), timings.end(),
+                       [&](const Timing& t) { return t.name.rfind(prefix, 0) == 0 && t.stage == stage; });
+}
+
+QRect sliderHandle(QSlider* slider) {
+    QStyleOptionSlider option;
+    option.initFrom(slider);
+    option.orientation = slider->orientation();
+    option.minimum = slider->minimum();
+    option.maximum = slider->maximum();
+    option.sliderPosition = slider->sliderPosition();
+    option.sliderValue = slider->value();
+    option.singleStep = slider->singleStep();
+    option.pageStep = slider->pageStep();
+    option.tickPosition = slider->tickPosition();
+    option.tickInterval = slider->tickInterval();
+    option.subControls = QStyle::SC_SliderGroove | QStyle::SC_SliderHandle;
+    return slider->style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, slider);
+}
+
+}  // namespace
+
+class TransformPipelineTest : public QObject {
+    Q_OBJECT
+
+  private:
+    QTemporaryDir dir_;
+    ImageRGBA8 card_ = testCard(96);
+    std::unique_ptr<AppSettings> settings_;
+    std::unique_ptr<MainWindow> window_;
+    QList<ErrorReport> reports_;
+
+    TransformPanel& panel() { return *window_->transformPanel(); }
+    bool settled() const { return !window_->controller().busy() && window_->lastOutcome().has_value(); }
+    int bins() const { return window_->lastOutcome()->request.bins; }
+
+    // The user's path to switching a stage on or off: the group box's check box, by keyboard.
+    void toggle(QGroupBox* group) {
+        group->setFocus();
+        QTest::keyClick(group, Qt::Key_Space);
+    }
+
+    void selectData(QComboBox* box, int data) { box->setCurrentIndex(box->findData(data)); }
+
+    // The processed pixels shown, which on the copy path come back to the host with the frame.
+    const ImageRGBA8& shownPixels() {
+        const ImageRGBA8* pixels = window_->imageView()->image();
+        if (!pixels) qFatal("the view shows no host pixels");
+        return *pixels;
+    }
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        const QString path = dir_.filePath(QStringLiteral("card.png"));
+        io::saveImage(path, card_);
+        settings_ = std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini")));
+        window_ = std::make_unique<MainWindow>(*settings_);
+        window_->setErrorReporter([this](const ErrorReport& report) { reports_ << report; });
+        window_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+        QTRY_VERIFY_WITH_TIMEOUT(window_->controller().devicesKnown(), kResultTimeoutMs);
+        QSignalSpy loaded(window_.get(), &MainWindow::imageLoaded);
+        window_->openImage(path);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kResultTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
+        QVERIFY(window_->imageView()->usesOpenGl());
+        QVERIFY2(window_->imageView()->displayLink(), "the OpenGL view presents through a display link");
+    }
+
+    void strategyListsFollowTheRegistries() {
+        QComboBox* rotateBox = panel().rotateStrategyBox();
+        QCOMPARE(static_cast<std::size_t>(rotateBox->count()), rotate::strategies().size());
+        for (std::size_t i = 0; i < rotate::strategies().size(); ++i)
+            QCOMPARE(rotateBox->itemText(static_cast<int>(i)),
+                     QString::fromUtf8(rotate::strategies()[i]->name()));
+
+        // Sharpen has rank 3: a strategy that needs a separable filter must be disabled, with the reason.
+        selectData(panel().filterBox(), static_cast<int>(TransformPanel::FilterKind::Sharpen));
+        const auto device = window_->devicePanel()->currentDevice();
+        QVERIFY(device);
+        QComboBox* convolveBox = panel().convolveStrategyBox();
+        const auto* model = qobject_cast<QStandardItemModel*>(convolveBox->model());
+        QCOMPARE(static_cast<std::size_t>(convolveBox->count()), convolve::strategies().size());
+        int disabled = 0;
+        for (std::size_t i = 0; i < convolve::strategies().size(); ++i) {
+            const auto* strategy = convolve::strategies()[i];
+            const int row = static_cast<int>(i);
+            QCOMPARE(convolveBox->itemText(row), QString::fromUtf8(strategy->name()));
+            const auto support =
+                strategy->supported(*device, convolve::sharpenFilter(), card_.width, card_.height);
+            QCOMPARE(model->item(row)->isEnabled(), support.ok);
+            if (support.ok) continue;
+            ++disabled;
+            QVERIFY(convolveBox->itemData(row, Qt::ToolTipRole)
+                        .toString()
+                        .contains(QString::fromStdString(support.reason)));
+        }
+        QVERIFY(disabled >= 1);
+        QVERIFY(reports_.isEmpty());
+    }
+
+    void draggingTheSliderRotatesImageAndHistogram() {
+        const auto original = window_->histogramView()->histogram();
+        toggle(panel().rotationGroup());
+        QVERIFY(panel().rotationGroup()->isChecked());
+        selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Linear));
+
+        // A mouse drag of the handle, in steps, as a hand moves it.
+        QSlider* slider = panel().angleSlider();
+        QCOMPARE(slider->value(), 0);
+        const QPoint start = sliderHandle(slider).center();
+        QTest::mousePress(slider, Qt::LeftButton, Qt::NoModifier, start);
+        for (int step = 1; step <= 10; ++step) QTest::mouseMove(slider, start + QPoint(2 * step, 0));
+        QTest::mouseRelease(slider, Qt::LeftButton, Qt::NoModifier, start + QPoint(20, 0));
+        QVERIFY2(slider->value() > 0, qPrintable(QString::number(slider->value())));
+        const double angle = slider->value() / 10.0;
+        QCOMPARE(panel().angleBox()->value(), angle);
+
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
+        const auto& outcome = *window_->lastOutcome();
+        QVERIFY(outcome.request.rotation);
+        QCOMPARE(outcome.request.rotation->params.angleDegrees, angle);
+        const ImageRGBA8 expected =
+            pipeline::referencePipeline(card_, specOf(rotate::Params{angle, rotate::FilterMode::Linear}, {}));
+        QVERIFY(shownPixels() != card_);
+        QVERIFY2(maxAbsDifference(shownPixels(), expected) <= 1,
+                 qPrintable(QString::number(maxAbsDifference(shownPixels(), expected))));
+        // The histogram is the processed image's: exactly that of the pixels shown, and no longer the
+        // original's.
+        QCOMPARE(window_->histogramView()->histogram(), referenceOf(shownPixels(), bins()));
+        QVERIFY(window_->histogramView()->histogram() != original);
+        QVERIFY(reports_.isEmpty());
+    }
+
+    void keyboardQuarterTurnIsExactAndCounterClockwise() {
+        selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Nearest));
+        QSlider* slider = panel().angleSlider();
+        slider->setFocus();
+        QTest::keyClick(slider, Qt::Key_Home);                                 // -180°
+        for (int i = 0; i < 18; ++i) QTest::keyClick(slider, Qt::Key_PageUp);  // 15° each: +90°
+        QCOMPARE(panel().angleBox()->value(), 90.0);
+
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
+        QCOMPARE(window_->lastOutcome()->request.rotation->params.angleDegrees, 90.0);
+        const ImageRGBA8 expected =
+            pipeline::referencePipeline(card_, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, {}));
+        QCOMPARE(shownPixels(), expected);
+        QCOMPARE(window_->histogramView()->histogram(), referenceOf(expected, bins()));
+        // Counter-clockwise on screen, by hand: the right edge (red 255) is now the top row, the top edge
+        // (green 0) the left column.
+        const int last = card_.width - 1;
+        QCOMPARE(shownPixels().pixel(last / 2, 0)[0], std::uint8_t{255});
+        QCOMPARE(shownPixels().pixel(last / 2, last)[0], std::uint8_t{0});
+        QCOMPARE(shownPixels().pixel(0, last / 2)[1], std::uint8_t{0});
+        QCOMPARE(shownPixels().pixel(last, last / 2)[1], std::uint8_t{255});
+    }
+
+    void quickStepsEndOnTheLastAngle() {
+        // Large enough that one run outlasts many key presses.
+        const auto big = std::make_shared<const ImageRGBA8>(testCard(768));
+        window_->showImage(big, QStringLiteral("card 768"));
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
+        Controller& controller = window_->controller();
+        QSignalSpy shown(&controller, &Controller::histogramReady);
+        const int startedBefore = controller.startedRequests();
+
+        // Up and back down again, one tenth of a degree at a time, as fast as keys repeat.
+        QSlider* slider = panel().angleSlider();
+        slider->setFocus();
+        constexpr int kSteps = 30;
+        for (int i = 0; i < kSteps; ++i) QTest::keyClick(slider, Qt::Key_Right);
+        for (int i = 0; i < kSteps; ++i) QTest::keyClick(slider, Qt::Key_Left);
+        QCOMPARE(panel().angleBox()->value(), 90.0);
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
+
+        const int started = controller.startedRequests() - startedBefore;
+        qInfo("%d angle changes started %d runs, %d results shown", 2 * kSteps, started,
+              static_cast<int>(shown.count()));
+        QVERIFY2(started < 2 * kSteps, "queued requests must collapse into the newest");
+        QVERIFY(shown.count() <= started);
+        quint64 previous = 0;
+        for (const auto& arguments : shown) {
+            const auto id = arguments.at(0).value<RunOutcome>().requestId;
+            QVERIFY2(id > previous, "results are shown newest last");
+            previous = id;
+        }
+        const auto& outcome = *window_->lastOutcome();
+        QCOMPARE(outcome.request.rotation->params.angleDegrees, 90.0);
+        const ImageRGBA8 expected =
+            pipeline::referencePipeline(*big, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, {}));
+        QCOMPARE(shownPixels(), expected);
+        QCOMPARE(window_->histogramView()->histogram(), referenceOf(expected, bins()));
+
+        window_->showImage(std::make_shared<const ImageRGBA8>(card_), QStringLiteral("card"));
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
+    }
+
+    void customFilterErrorsShowInlineAndKeepTheResult() {
+        toggle(panel().convolutionGroup());
+        QVERIFY(panel().convolutionGroup()->isChecked());
+        selectData(panel().filterBox(), static_cast<int>(TransformPanel::FilterKind::Custom));
+        QPlainTextEdit* editor = panel().customEditor();
+        QVERIFY(editor->isVisible());
+
+        // Typed by hand: a shift one pixel to the left, an integer filter (exact).
+        editor->setFocus();
+        QTest::keyClick(editor, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClick(editor, Qt::Key_Delete);
+        for (const char* row : {"0 0 0", "0 0 1", "0 0 0"}) {
+            QTest::keyClicks(editor, QString::fromLatin1(row));
+            QTest::keyClick(editor, Qt::Key_Return);
+        }
+        QVERIFY(panel().customError()->isHidden());
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
+        const convolve::Filter shift = convolve::parseFilterText("0 0 0\n0 0 1\n0 0 0\n");
+        const ImageRGBA8 expected = pipeline::referencePipeline(
+            card_, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, shift));
+        QCOMPARE(shownPixels(), expected);
+        QCOMPARE(window_->histogramView()->histogram(), referenceOf(expected, bins()));
+        const quint64 lastShown = window_->lastOutcome()->requestId;
+
+        // A typo: the error in words, under the editor; no run, and the result stays.
+        const int startedBefore = window_->controller().startedRequests();
+        QTest::keyClicks(editor, QStringLiteral("1 x 1"));
+        QVERIFY(panel().customError()->isVisible());
+        const QString error = panel().customError()->text();
+        QVERIFY2(error.contains(QStringLiteral("line 4")) && error.contains(QStringLiteral("'x'")),
+                 qPrintable(error));
+        QTest::qWait(300);
+        QCOMPARE(window_->controller().startedRequests(), startedBefore);
+        QCOMPARE(window_->lastOutcome()->requestId, lastShown);
+        QCOMPARE(shownPixels(), expected);
+        QVERIFY(reports_.isEmpty());  // typing is not a problem to report
+
+        // Corrected, it runs again.
+        for (int i = 0; i < 5; ++i) QTest::keyClick(editor, Qt::Key_Backspace);
+        QVERIFY(panel().customError()->isHidden());
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && window_->lastOutcome()->requestId > lastShown,
+                                 kResultTimeoutMs);
+        QCOMPARE(shownPixels(), expected);
+    }
+
+    void filterFilesLoadOrReport() {
+        const QString bad = dir_.filePath(QStringLiteral("bad.txt"));
+        QFile badFile(bad);
+        QVERIFY(badFile.open(QIODevice::WriteOnly));
+        badFile.write("1 1\n1\n");
+        badFile.close();
+        const QString before = panel().customEditor()->toPlainText();
+        reports_.clear();
+        panel().loadFilterFile(bad);
+        QCOMPARE(reports_.size(), 1);
+        QVERIFY2(reports_.front().message.contains(QStringLiteral("bad.txt")),
+                 qPrintable(reports_.front().message));
+        QVERIFY(!reports_.front().message.contains(QLatin1Char('\n')));
+        QCOMPARE(panel().customEditor()->toPlainText(), before);
+
+        const QString good = dir_.filePath(QStringLiteral("box.txt"));
+        QFile goodFile(good);
+        QVERIFY(goodFile.open(QIODevice::WriteOnly));
+        goodFile.write("# a 3x3 box\n1 1 1\n1 1 1\n1 1 1\n/ 9\n");
+        goodFile.close();
+        panel().loadFilterFile(good);
+        QCOMPARE(reports_.size(), 1);
+        QVERIFY(panel().customEditor()->toPlainText().contains(QStringLiteral("# a 3x3 box")));
+        QVERIFY(QString::fromStdString(panel().filter().label).contains(QStringLiteral("box.txt")));
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
+        const ImageRGBA8 expected = pipeline::referencePipeline(
+            card_, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, convolve::boxFilter(3)));
+        QCOMPARE(shownPixels(), expected);
+        QCOMPARE(window_->histogramView()->histogram(), referenceOf(expected, bins()));
+    }
+
+    void statusBarAndTimingsShowTheDisplayPath() {
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
+        // Mesa's llvmpipe and PoCL cannot share: the copy path, with the driver's reason naming the platform.
+        const auto device = window_->devicePanel()->currentDevice();
+        QCOMPARE(window_->displayLabel()->text(), QStringLiteral("display: copy"));
+        const QString why = window_->displayLabel()->toolTip();
+        QVERIFY2(why.contains(QString::fromStdString(device->platformName)), qPrintable(why));
+        QVERIFY(window_->statusSummary().contains(QStringLiteral("display: copy")));
+        QCOMPARE(window_->lastOutcome()->display->path, QStringLiteral("copy"));
+
+        // Every stage's commands, named by stage, the copy path's readback and texture upload among them.
+        const auto& timings = window_->timingView()->runs().back();
+        QCOMPARE(timings.size(), window_->lastOutcome()->result.timings.size());
+        QVERIFY(anyNameStartsWith(timings, "rotate: ", Stage::Kernel));
+        QVERIFY(anyNameStartsWith(timings, "convolve: ", Stage::Kernel));
+        QVERIFY(anyNameStartsWith(timings, "histogram: ", Stage::Kernel));
+        QVERIFY(anyNameStartsWith(timings, "readback: ", Stage::Readback));
+        QVERIFY(anyNameStartsWith(timings, "display: ", Stage::Interop));
+        QVERIFY(
+            !anyNameStartsWith(timings, "rotate: ", Stage::Readback));  // no host round trip between stages
+        std::vector<std::string> stages;
+        for (const auto& stage : window_->lastOutcome()->stages) stages.push_back(stage.stage.toStdString());
+        QCOMPARE(stages, (std::vector<std::string>{"rotate", "convolve", "histogram"}));
+    }
+
+    void imagesBeyondTheImageLimitsFallBackWithANote() {
+        const auto device = window_->devicePanel()->currentDevice();
+        const auto reportsBefore = reports_.size();
+        // The image strategies first, while the image fits.
+        QComboBox* rotateBox = panel().rotateStrategyBox();
+        rotateBox->setCurrentIndex(rotateBox->findText(QStringLiteral("image-sampler")));
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
+        QVERIFY(window_->noteLabel()->isHidden());
+
+        const auto wide = std::make_shared<const ImageRGBA8>(
+            test::randomImage(static_cast<int>(device->image2dMaxWidth) + 1, 3, 31));
+        window_->showImage(wide, QStringLiteral("wide"));
+        const auto* model = qobject_cast<QStandardItemModel*>(rotateBox->model());
+        QVERIFY(!model->item(rotateBox->currentIndex())->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && window_->lastOutcome()->request.image == wide,
+                                 kResultTimeoutMs);
+        QCOMPARE(reports_.size(), reportsBefore);
+        const auto& stages = window_->lastOutcome()->stages;
+        QCOMPARE(stages.front().strategy, QString::fromUtf8(rotate::bufferStrategy().name()));
+        QVERIFY(window_->noteLabel()->isVisible());
+        QVERIFY2(
+            window_->noteLabel()->toolTip().startsWith(QStringLiteral("rotate: ")) &&
+                window_->noteLabel()->toolTip().contains(QString::fromUtf8(rotate::bufferStrategy().name())),
+            qPrintable(window_->noteLabel()->toolTip()));
+        const ImageRGBA8 expected = pipeline::referencePipeline(
+            *wide, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, convolve::boxFilter(3)));
+        QCOMPARE(shownPixels(), expected);
+
+        window_->showImage(std::make_shared<const ImageRGBA8>(card_), QStringLiteral("card"));
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && window_->noteLabel()->isHidden(), kResultTimeoutMs);
+    }
+
+    void screenshotRotated33WithGaussian() {
+        QDoubleSpinBox* angle = panel().angleBox();
+        angle->setFocus();
+        angle->selectAll();
+        QTest::keyClicks(angle, QStringLiteral("33"));
+        QTest::keyClick(angle, Qt::Key_Return);
+        QCOMPARE(panel().angleSlider()->value(), 330);
+        selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Linear));
+        selectData(panel().filterBox(), static_cast<int>(TransformPanel::FilterKind::Gaussian));
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
+        const auto& outcome = *window_->lastOutcome();
+        QCOMPARE(outcome.request.rotation->params.angleDegrees, 33.0);
+        const ImageRGBA8 expected = pipeline::referencePipeline(
+            card_, specOf(rotate::Params{33.0, rotate::FilterMode::Linear}, convolve::gaussianFilter(1.5)));
+        QVERIFY2(maxAbsDifference(shownPixels(), expected) <= 2,
+                 qPrintable(QString::number(maxAbsDifference(shownPixels(), expected))));
+        QCOMPARE(window_->histogramView()->histogram(), referenceOf(shownPixels(), bins()));
+        QTRY_VERIFY_WITH_TIMEOUT(window_->imageView()->imageReady(), kResultTimeoutMs);
+        QTest::qWait(200);
+        QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("transform_rotate33_gaussian.png"))));
+    }
+
+    void cleanupTestCase() { window_.reset(); }
+};
+
+QTEST_MAIN(TransformPipelineTest)
+#include "transform_pipeline_test.moc"
