@@ -7,14 +7,17 @@
 #include <QPixmap>
 #include <QSaveFile>
 #include <QTimer>
+#include <cmath>
 #include <iostream>
 
+#include "ops/convolve/filter.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/device_panel.hpp"
 #include "ui/image_view.hpp"
 #include "ui/main_window.hpp"
 #include "ui/strategy_box.hpp"
+#include "ui/transform_panel.hpp"
 
 namespace hs::ui {
 
@@ -46,6 +49,18 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
                                       QStringLiteral("NAME"));
     const QCommandLineOption bins(QStringLiteral("bins"), QStringLiteral("Number of bins, 1 to 256."),
                                   QStringLiteral("N"));
+    const QCommandLineOption rotation(
+        QStringLiteral("rotate"),
+        QStringLiteral(
+            "Rotate the image by DEG degrees (-180 to 180, counter-clockwise) before the histogram."),
+        QStringLiteral("DEG"));
+    const QCommandLineOption sampling(QStringLiteral("sampling"),
+                                      QStringLiteral("Rotation sampling: linear (default) or nearest."),
+                                      QStringLiteral("MODE"));
+    const QCommandLineOption filter(
+        QStringLiteral("filter"),
+        QStringLiteral("Convolve with SPEC: %1.").arg(QString::fromUtf8(convolve::filterSpecHelp())),
+        QStringLiteral("SPEC"));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("After the first result, save the window to FILE (PNG)."), QStringLiteral("FILE"));
@@ -53,7 +68,7 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
         QStringLiteral("quit"),
         QStringLiteral("Exit after the first result (and the screenshot); problems go "
                        "to stderr and set the exit code."));
-    parser.addOptions({open, device, strategy, bins, screenshot, quit});
+    parser.addOptions({open, device, strategy, bins, rotation, sampling, filter, screenshot, quit});
     parser.addPositionalArgument(QStringLiteral("image"), QStringLiteral("Image to open."),
                                  QStringLiteral("[IMAGE]"));
 
@@ -91,6 +106,22 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
             throw UsageError("--bins must be within 1..256, got '" + parser.value(bins).toStdString() + "'");
         options.bins = value;
     }
+    if (parser.isSet(rotation)) {
+        bool ok = false;
+        const double degrees = parser.value(rotation).toDouble(&ok);
+        if (!ok || std::abs(degrees) > 180)
+            throw UsageError("--rotate takes degrees within -180..180, got '" +
+                             parser.value(rotation).toStdString() + "'");
+        options.rotation = degrees;
+    }
+    if (parser.isSet(sampling)) {
+        if (!parser.isSet(rotation)) throw UsageError("--sampling applies to --rotate, which is not given");
+        options.sampling = rotate::parseFilterMode(parser.value(sampling).toStdString());
+    }
+    if (parser.isSet(filter)) {
+        options.filter = parser.value(filter);
+        convolve::filterFromSpec(options.filter.toStdString());  // throws UsageError or InputError, in words
+    }
     options.screenshot = parser.value(screenshot);
     if (!options.screenshot.isEmpty() &&
         QFileInfo(options.screenshot).suffix().toLower() != QLatin1String("png"))
@@ -121,6 +152,15 @@ Launcher::Launcher(MainWindow& window, LaunchOptions options, QObject* parent)
 }
 
 void Launcher::start(const QString& image) {
+    if (options_.rotation) window_.transformPanel()->setRotation(*options_.rotation, options_.sampling);
+    if (!options_.filter.isEmpty()) {
+        try {
+            // Checked by parseLaunchOptions already; a filter file may have gone since.
+            window_.transformPanel()->applyFilterSpec(options_.filter);
+        } catch (const Error& e) {
+            return fail(e.kind(), tr("Filter not available"), QString::fromUtf8(e.what()));
+        }
+    }
     if (!image.isEmpty()) {
         window_.openImage(image);
     } else if (options_.quit) {

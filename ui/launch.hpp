@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <optional>
 
+#include "ops/rotate/rotate.hpp"
 #include "runtime/error.hpp"
 
 namespace hs::ui {
@@ -13,13 +14,17 @@ class AppSettings;
 class MainWindow;
 
 // What the command line asks for. `histoscope IMAGE` opens a file; the scripted mode
-// `histoscope --open IMG --device SEL --strategy NAME --bins N --screenshot OUT.png --quit` renders the
-// window after the first result, saves it, and exits.
+// `histoscope --open IMG --device SEL --strategy NAME --bins N [--rotate DEG [--sampling MODE]]
+// [--filter SPEC] --screenshot OUT.png --quit` renders the window after the first result, saves it, and
+// exits.
 struct LaunchOptions {
     QString image;
     QString device;
     QString strategy;
     std::optional<int> bins;
+    std::optional<double> rotation;  // degrees
+    rotate::FilterMode sampling = rotate::FilterMode::Linear;
+    QString filter;  // a convolve::filterFromSpec spec
     QString screenshot;
     bool quit = false;
 };
@@ -40,7 +45,8 @@ class Launcher : public QObject {
 
   public:
     Launcher(MainWindow& window, LaunchOptions options, QObject* parent = nullptr);
-    // Opens the image (which may come from startupImage() when the options name none).
+    // Sets the transforms the options name and opens the image (which may come from startupImage() when the
+    // options name none).
     void start(const QString& image);
 
   signals:

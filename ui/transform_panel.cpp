@@ -398,6 +398,43 @@ void TransformPanel::loadFilterFile(const QString& path) {
     if (convolutionGroup_->isChecked()) emit transformChanged();
 }
 
+void TransformPanel::setRotation(double degrees, rotate::FilterMode mode) {
+    angleBox_->setValue(degrees);
+    sampling_->setCurrentIndex(sampling_->findData(static_cast<int>(mode)));
+    rotationGroup_->setChecked(true);
+}
+
+void TransformPanel::applyFilterSpec(const QString& spec) {
+    const convolve::Filter named = convolve::filterFromSpec(spec.toStdString());
+    const QStringList parts = spec.split(QLatin1Char(':'));
+    const QString name = parts.front();
+    const std::pair<const char*, FilterKind> fixed[] = {{"sharpen", FilterKind::Sharpen},
+                                                        {"emboss", FilterKind::Emboss},
+                                                        {"laplacian", FilterKind::Laplacian},
+                                                        {"sobel", FilterKind::Sobel}};
+    FilterKind kind = FilterKind::Custom;
+    for (const auto& [fixedName, fixedKind] : fixed) {
+        if (name == QLatin1String(fixedName)) kind = fixedKind;
+    }
+    if (name == QLatin1String("box")) {
+        kind = FilterKind::Box;
+        boxSize_->setValue(named.width);
+    } else if (name == QLatin1String("gaussian")) {
+        kind = FilterKind::Gaussian;
+        const double sigma = parts[1].toDouble();
+        if (sigma < sigma_->minimum() || sigma > sigma_->maximum() || (parts.size() > 2 && named.width == 1))
+            throw UsageError("filter '" + spec.toStdString() + "': the panel shows Gaussians of sigma " +
+                             QString::number(sigma_->minimum()).toStdString() + " to " +
+                             QString::number(sigma_->maximum()).toStdString() + " and size 3 to 15");
+        sigma_->setValue(sigma);
+        gaussianSize_->setValue(parts.size() > 2 ? named.width : kGaussianAutoSize);
+    } else if (kind == FilterKind::Custom) {
+        loadFilterFile(spec);
+    }
+    filterKind_->setCurrentIndex(filterKind_->findData(static_cast<int>(kind)));
+    convolutionGroup_->setChecked(true);
+}
+
 // ---- stages and support ----
 
 std::optional<pipeline::RotateStage> TransformPanel::rotation() const {

@@ -7,6 +7,7 @@
 
 #include "ops/convolve/filter.hpp"
 #include "ops/pipeline/pipeline.hpp"
+#include "ops/rotate/rotate.hpp"
 #include "runtime/device_info.hpp"
 
 class QComboBox;
@@ -49,6 +50,12 @@ class TransformPanel : public QWidget {
     // Reads a filter file into the custom editor and selects it; a file that cannot be read or parsed is
     // reported through problemReported() and changes nothing.
     void loadFilterFile(const QString& path);
+    // Switches rotation on at `degrees` (within -180..180) with `mode` sampling.
+    void setRotation(double degrees, rotate::FilterMode mode);
+    // Switches convolution on with the filter a command line names (convolve::filterFromSpec: box[:N],
+    // gaussian:SIGMA[:SIZE], sharpen, emboss, laplacian, sobel, or a filter file). Throws UsageError or
+    // InputError, as filterFromSpec does, and UsageError for a Gaussian the panel cannot show.
+    void applyFilterSpec(const QString& spec);
 
     QGroupBox* rotationGroup() const { return rotationGroup_; }
     QSlider* angleSlider() const { return angleSlider_; }

@@ -1,15 +1,19 @@
 #pragma once
 // The display end of a pipeline: RGBA8 pixels into a GL texture, shared with OpenCL where the driver allows,
-// through the host otherwise. Qt-free; the GUI's ImageView passes the handles of its QOpenGLContext:
+// through the host otherwise. Qt-free; the GUI (ui/display_link.cpp) passes the handles of an offscreen
+// QOpenGLContext that shares objects with the image view's context:
 //
-//   auto* glx = context()->nativeInterface<QNativeInterface::QGLXContext>();
+//   auto* glx = context->nativeInterface<QNativeInterface::QGLXContext>();
 //   auto* x11 = qGuiApp->nativeInterface<QNativeInterface::QX11Application>();
+//   context->makeCurrent(surface);
 //   sink = std::make_unique<hs::interop::TextureSink>(
 //       hs::interop::GlxHandles{x11->display(), glx->nativeContext()}, engineDevice, runtime.programCache());
 //
-// Threads: construct, present() and destroy on the thread where the GL context is current, with it current
-// (for a QOpenGLWidget: in initializeGL/paintGL, and in a slot on QOpenGLContext::aboutToBeDestroyed after
-// makeCurrent()). pipelineDevice() may be used from a worker thread.
+// Threads: construct, present() and destroy on the thread where the GL context is current, with it current.
+// The GUI does all three on the controller's worker thread, which runs the pipeline too: a processed image
+// is presented right after the stage that made it, and the view's context (on the GUI thread) draws the
+// texture after present() has returned and GL has finished (glFinish), under a lock that keeps the next
+// present() from writing it meanwhile. pipelineDevice() may be used from any thread.
 
 #include <memory>
 #include <string>

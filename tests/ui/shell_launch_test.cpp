@@ -1,12 +1,16 @@
 // The command line: option parsing, the startup image, and the scripted mode both in process (the screenshot
 // has the window's size) and as the real executable (exit codes and the one-line reason on stderr).
+#include <QComboBox>
+#include <QGroupBox>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include "io/image_io.hpp"
+#include "ops/convolve/filter.hpp"
 #include "ops/histogram/histogram.hpp"
+#include "ops/pipeline/pipeline.hpp"
 #include "runtime/error.hpp"
 #include "shell_test_support.hpp"
 #include "ui/app_settings.hpp"
@@ -14,6 +18,7 @@
 #include "ui/launch.hpp"
 #include "ui/main_window.hpp"
 #include "ui/strategy_box.hpp"
+#include "ui/transform_panel.hpp"
 
 using namespace hs;
 using namespace hs::ui;
@@ -73,6 +78,13 @@ class LaunchTest : public QObject {
         const auto positional = parse({"b.jpg"});
         QCOMPARE(positional.image, QStringLiteral("b.jpg"));
         QVERIFY(!positional.quit && !positional.bins && positional.strategy.isEmpty());
+        QVERIFY(!positional.rotation && positional.filter.isEmpty());
+
+        const auto transforms =
+            parse({"--rotate", "-33.5", "--sampling", "nearest", "--filter", "gaussian:1.5:7"});
+        QCOMPARE(transforms.rotation, std::optional<double>(-33.5));
+        QCOMPARE(transforms.sampling, rotate::FilterMode::Nearest);
+        QCOMPARE(transforms.filter, QStringLiteral("gaussian:1.5:7"));
     }
 
     void refusesBadOptions_data() {
@@ -87,6 +99,13 @@ class LaunchTest : public QObject {
         QTest::newRow("two images") << QStringList{"a.png", "b.png"} << "expected one image to open";
         QTest::newRow("screenshot") << QStringList{"--screenshot", "out.jpg"} << "does not end in .png";
         QTest::newRow("unknown") << QStringList{"--frobnicate"} << "frobnicate";
+        QTest::newRow("angle beyond 180")
+            << QStringList{"--rotate", "181"} << "--rotate takes degrees within -180..180, got '181'";
+        QTest::newRow("angle word") << QStringList{"--rotate", "left"} << "got 'left'";
+        QTest::newRow("sampling alone")
+            << QStringList{"--sampling", "nearest"} << "--sampling applies to --rotate";
+        QTest::newRow("sampling word") << QStringList{"--rotate", "1", "--sampling", "cubic"} << "cubic";
+        QTest::newRow("filter parameters") << QStringList{"--filter", "box:99"} << "within 1..15";
     }
 
     void refusesBadOptions() {
@@ -139,6 +158,33 @@ class LaunchTest : public QObject {
                 shot.pixelColor(2, shot.height() / 2));
     }
 
+    void scriptedTransformsReachThePanelAndTheResult() {
+        AppSettings settings(dir_.filePath(QStringLiteral("transforms.ini")));
+        MainWindow window(settings);
+        LaunchOptions options;
+        options.rotation = 90;
+        options.sampling = rotate::FilterMode::Nearest;
+        options.filter = QStringLiteral("sharpen");
+        options.quit = true;
+        Launcher launcher(window, options);
+        QSignalSpy finished(&launcher, &Launcher::finished);
+        window.show();
+        launcher.start(imagePath_);
+        QVERIFY(finished.wait(kTimeoutMs));
+        QCOMPARE(finished.front().at(0).toInt(), 0);
+        // Integer stages: the histogram equals the reference's exactly.
+        pipeline::Spec spec;
+        spec.rotation = pipeline::RotateStage{{90.0, rotate::FilterMode::Nearest}};
+        spec.convolution = pipeline::ConvolveStage{convolve::sharpenFilter()};
+        const ImageRGBA8 expected = pipeline::referencePipeline(image_, spec);
+        const int bins = window.binsBox()->value();
+        QCOMPARE(window.histogramView()->histogram(),
+                 histogram::referenceHistogram(expected.pixels.data(), expected.pixelCount(), bins));
+        QVERIFY(window.transformPanel()->rotationGroup()->isChecked());
+        QCOMPARE(window.transformPanel()->filterBox()->currentData().toInt(),
+                 static_cast<int>(TransformPanel::FilterKind::Sharpen));
+    }
+
     void executableExitCodes() {
         const QString shot = dir_.filePath(QStringLiteral("app.png"));
         const Run ok = runApp({"--open", imagePath_, "--bins", "16", "--screenshot", shot, "--quit"});
@@ -148,6 +194,12 @@ class LaunchTest : public QObject {
         const Run usage = runApp({"--bins", "0", "--quit"});
         QCOMPARE(usage.exitCode, exitCodeFor(ErrorKind::Usage));
         QCOMPARE(usage.standardError.count('\n'), 1);
+
+        const QString noFilter = dir_.filePath(QStringLiteral("no-filter.txt"));
+        const Run filter = runApp({"--open", imagePath_, "--filter", noFilter, "--quit"});
+        QCOMPARE(filter.exitCode, exitCodeFor(ErrorKind::Input));
+        QVERIFY2(filter.standardError.contains("no-filter.txt"), filter.standardError.constData());
+        QCOMPARE(filter.standardError.count('\n'), 1);
 
         const QString missing = dir_.filePath(QStringLiteral("missing.png"));
         const Run input = runApp({"--open", missing, "--quit"});
