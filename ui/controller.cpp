@@ -227,10 +227,12 @@ RunOutcome Controller::measure(const Job& job) {
     outcome.request = request;
     if (device) {
         outcome.device = device->info();
-        outcome.display = display_ ? display_->prepare(*device, runtime_->programCache())
-                                   : DisplayStatus{QStringLiteral("host"),
-                                                   tr("the image view draws without OpenGL here; processed "
-                                                      "images are read back to the host")};
+        outcome.display = display_
+                              ? display_->prepare(*device, runtime_->programCache())
+                              : DisplayStatus{QStringLiteral("host"),
+                                              tr("no display link to the image view's OpenGL (it draws "
+                                                 "without, or is not shown yet); processed images are read "
+                                                 "back to the host")};
     }
     if (request.processesImage()) {
         runImageStages(requireDevice(device), request, outcome);

@@ -153,26 +153,39 @@ void GlImageRenderer::render(int width, int height, const ImagePlacement& placem
         framebufferWidth_ = width;
         framebufferHeight_ = height;
     }
-    glViewport(0, 0, width, height);
-    glClearColor(unit(kBackgroundGrey), unit(kBackgroundGrey), unit(kBackgroundGrey), 1);
-    glClear(GL_COLOR_BUFFER_BIT);
-    if (texture_.id) {
-        glActiveTexture(GL_TEXTURE0);
-        glBindTexture(GL_TEXTURE_2D, texture_.id);
-        // Drawn upside down in GL terms: framebuffer row 0, which glReadPixels returns first, is the top row.
-        glUseProgram(program_);
-        glUniform4f(imageRectLocation_, static_cast<GLfloat>(2 * placement.x / width - 1),
-                    static_cast<GLfloat>(2 * placement.y / height - 1),
-                    static_cast<GLfloat>(2 * placement.width / width),
-                    static_cast<GLfloat>(2 * placement.height / height));
-        glUniform1f(checkerCellLocation_, static_cast<GLfloat>(checkerCell));
-        glBindVertexArray(vertexArray_);
-        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-        glBindVertexArray(0);
-    }
+    drawBound(width, height, placement, checkerCell, true);
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
     glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void GlImageRenderer::draw(int width, int height, const ImagePlacement& placement, double checkerCell,
+                           unsigned framebuffer) {
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    drawBound(width, height, placement, checkerCell, false);
+}
+
+void GlImageRenderer::drawBound(int width, int height, const ImagePlacement& placement, double checkerCell,
+                                bool topRowFirst) {
+    glViewport(0, 0, width, height);
+    glClearColor(unit(kBackgroundGrey), unit(kBackgroundGrey), unit(kBackgroundGrey), 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    if (!texture_.id) return;
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, texture_.id);
+    glUseProgram(program_);
+    // Normalised device y grows upwards, and framebuffer row 0 is at y = -1: top row first means the image
+    // drawn upside down in GL terms.
+    const double top = 2 * placement.y / height - 1;
+    const double down = 2 * placement.height / height;
+    glUniform4f(imageRectLocation_, static_cast<GLfloat>(2 * placement.x / width - 1),
+                static_cast<GLfloat>(topRowFirst ? top : -top),
+                static_cast<GLfloat>(2 * placement.width / width),
+                static_cast<GLfloat>(topRowFirst ? down : -down));
+    glUniform1f(checkerCellLocation_, static_cast<GLfloat>(checkerCell));
+    glBindVertexArray(vertexArray_);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glBindVertexArray(0);
 }
 
 ImageTexture uploadImageTexture(const ImageRGBA8& image) {

@@ -59,10 +59,18 @@ class GlImageRenderer {
     // Renders a width × height frame and writes it to `rgba` (width * height * 4 bytes), top row first.
     void render(int width, int height, const ImagePlacement& placement, double checkerCell,
                 std::uint8_t* rgba);
+    // Draws a width × height frame into `framebuffer` as a window shows it (its last row on top), leaving
+    // that framebuffer bound: a QOpenGLWidget's, in paintGL().
+    void draw(int width, int height, const ImagePlacement& placement, double checkerCell,
+              unsigned framebuffer);
 
   private:
     GlImageRenderer() = default;
     bool createObjects(std::string& problem);
+    // Draws into the bound framebuffer; `topRowFirst` puts the image's top row in framebuffer row 0, as
+    // glReadPixels returns first.
+    void drawBound(int width, int height, const ImagePlacement& placement, double checkerCell,
+                   bool topRowFirst);
 
     ImageTexture texture_;
     int maxFrameSide_ = 0;

@@ -3,40 +3,19 @@
 #include <QGuiApplication>
 #include <QLabel>
 #include <QMouseEvent>
-#include <QOffscreenSurface>
-#include <QOpenGLContext>
 #include <QPainter>
 #include <QResizeEvent>
-#include <QSurfaceFormat>
-#include <QThread>
 #include <QWheelEvent>
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <functional>
 
 #include "ops/histogram/histogram.hpp"
+#include "ui/gl_canvas.hpp"
 #include "ui/gl_image_renderer.hpp"
+#include "ui/image_canvas.hpp"
 
 namespace hs::ui {
-
-// Draws the image under the view transform that ImageView owns; it takes no input of its own. A canvas calls
-// `shown` once the latest image given to setImage() is ready to draw (at once, or after a background upload).
-class ImageCanvas {
-  public:
-    explicit ImageCanvas(std::function<void()> shown) : shown_(std::move(shown)) {}
-    virtual ~ImageCanvas() = default;
-    virtual QWidget* widget() = 0;
-    virtual bool usesOpenGl() const = 0;
-    virtual void setImage(std::shared_ptr<const ImageRGBA8> image) = 0;
-    // A processed image that the display link put into its texture.
-    virtual void showTexture(const DisplayFrame& frame) = 0;
-    virtual void setView(double zoom, QPointF offset) = 0;
-    virtual DisplayLink* displayLink() { return nullptr; }
-
-  protected:
-    std::function<void()> shown_;
-};
 
 namespace {
 
@@ -60,7 +39,7 @@ class RasterCanvas final : public QWidget, public ImageCanvas {
     }
 
     QWidget* widget() override { return this; }
-    bool usesOpenGl() const override { return false; }
+    Kind kind() const override { return Kind::Raster; }
     void setImage(std::shared_ptr<const ImageRGBA8> image) override {
         image_ = std::move(image);
         wrapped_ = image_ ? QImage(image_->pixels.data(), image_->width, image_->height, image_->width * 4,
@@ -101,194 +80,6 @@ class RasterCanvas final : public QWidget, public ImageCanvas {
     QPointF offset_;
 };
 
-// The image drawn by OpenGL (GlImageRenderer) into a framebuffer object of an offscreen context, read back
-// and painted as a QImage. The frame is re-rendered only when the texture, the view or the size changed;
-// textures are uploaded by a second, sharing context on a thread of its own, newest image first. Processed
-// images arrive in the texture of a third sharing context, the display link's, which the controller's worker
-// thread writes (see display_link.hpp for the hand-over).
-//
-// Why not a QOpenGLWidget: it makes Qt compose the whole top-level window with OpenGL on every repaint of any
-// widget in it. Under software OpenGL (Mesa llvmpipe, as on Xvfb and GPU-less machines) that costs 20-45 ms
-// per repaint, and a result that updates the plots and tables would stall the event loop beyond the 50 ms the
-// app promises. Here only changes of this view touch OpenGL and the rest of the window stays on Qt's raster
-// backing store; the read-back of a view-sized frame costs about a millisecond. For the same reason the
-// upload (about 300 ms for 4096 × 4096 under llvmpipe, mostly mipmaps) happens off the GUI thread.
-class GlCanvas final : public QWidget, public ImageCanvas {
-  public:
-    GlCanvas(QWidget* parent, std::function<void()> shown) : QWidget(parent), ImageCanvas(std::move(shown)) {
-        setAttribute(Qt::WA_OpaquePaintEvent);
-    }
-
-    ~GlCanvas() override {
-        uploadThread_.quit();
-        uploadThread_.wait();
-        delete uploader_;
-        delete uploadContext_;
-        if (renderer_ && context_.makeCurrent(&surface_)) {
-            renderer_.reset();
-            context_.doneCurrent();
-        }
-    }
-
-    // False, with the reason, when OpenGL 3.3 cannot be used; the canvas must then not be shown.
-    bool initialise(QString& problem) {
-        QSurfaceFormat format = QSurfaceFormat::defaultFormat();
-        format.setVersion(3, 3);
-        format.setProfile(QSurfaceFormat::CoreProfile);
-        context_.setFormat(format);
-        surface_.setFormat(format);
-        surface_.create();
-        uploadSurface_.setFormat(format);
-        uploadSurface_.create();
-        uploadContext_ = new QOpenGLContext;
-        uploadContext_->setFormat(format);
-        uploadContext_->setShareContext(&context_);
-        if (!context_.create() || !surface_.isValid() || !uploadSurface_.isValid() ||
-            !uploadContext_->create() || !uploadContext_->shareContext() ||
-            !context_.makeCurrent(&surface_)) {
-            problem = QStringLiteral("no pair of sharing OpenGL 3.3 core contexts");
-            return false;
-        }
-        std::string reason;
-        renderer_ = GlImageRenderer::create(reason);
-        context_.doneCurrent();
-        problem = QString::fromStdString(reason);
-        if (!renderer_) return false;
-        QString linkProblem;
-        link_ = DisplayLink::create(context_, linkProblem);
-        if (!link_)
-            qWarning("histoscope: processed images will be uploaded from the host (%s)",
-                     qUtf8Printable(linkProblem));
-
-        uploader_ = new QObject;
-        uploader_->moveToThread(&uploadThread_);
-        uploadContext_->moveToThread(&uploadThread_);
-        uploadThread_.setObjectName(QStringLiteral("histoscope-texture-upload"));
-        uploadThread_.start();
-        return true;
-    }
-
-    QWidget* widget() override { return this; }
-    bool usesOpenGl() const override { return true; }
-    DisplayLink* displayLink() override { return link_.get(); }
-
-    void showTexture(const DisplayFrame& frame) override {
-        ++latestImage_;  // uploads still on their way are older than this frame
-        if (!context_.makeCurrent(&surface_)) return;
-        renderer_->setTexture({frame.texture, frame.width, frame.height, false});
-        context_.doneCurrent();
-        shownSize_ = QSize(frame.width, frame.height);
-        linkTexture_ = frame.texture;
-        frameDirty_ = true;
-        update();
-        shown_();
-    }
-
-    void setImage(std::shared_ptr<const ImageRGBA8> image) override {
-        const quint64 generation = ++latestImage_;
-        if (!image) {
-            adopt({}, generation);
-            return;
-        }
-        QMetaObject::invokeMethod(
-            uploader_,
-            [this, image = std::move(image), generation] {
-                if (generation != latestImage_.load()) return;  // a newer image is on its way
-                uploadContext_->makeCurrent(&uploadSurface_);
-                const ImageTexture texture = uploadImageTexture(*image);
-                uploadContext_->doneCurrent();
-                QMetaObject::invokeMethod(
-                    this, [this, texture, generation] { adopt(texture, generation); }, Qt::QueuedConnection);
-            },
-            Qt::QueuedConnection);
-    }
-
-    void setView(double zoom, QPointF offset) override {
-        zoom_ = zoom;
-        offset_ = offset;
-        frameDirty_ = true;
-        update();
-    }
-
-  protected:
-    void resizeEvent(QResizeEvent*) override { frameDirty_ = true; }
-
-    void paintEvent(QPaintEvent*) override {
-        const qreal ratio = devicePixelRatioF();
-        const QSize frameSize = (QSizeF(size()) * ratio).toSize();
-        if (frameDirty_ || frame_.size() != frameSize) render(frameSize, ratio);
-        QPainter painter(this);
-        painter.drawImage(rect(), frame_);
-    }
-
-  private:
-    void adopt(const ImageTexture& texture, quint64 generation) {
-        if (!context_.makeCurrent(&surface_)) return;
-        const bool latest = generation == latestImage_.load();
-        if (latest) {
-            renderer_->setTexture(texture);
-            shownSize_ = QSize(texture.width, texture.height);
-            linkTexture_ = 0;
-        } else {
-            deleteImageTexture(texture);
-        }
-        context_.doneCurrent();
-        if (!latest) return;
-        frameDirty_ = true;
-        update();
-        shown_();
-    }
-
-    void render(QSize frameSize, qreal ratio) {
-        std::unique_lock<std::mutex> linkLock;
-        if (linkTexture_ != 0) {
-            // The worker is writing the link's texture, or a sink for another device replaced it: the last
-            // frame stays on screen until the result that announces the new content arrives.
-            linkLock = link_->tryLockTexture();
-            if (!linkLock || link_->texture() != linkTexture_) {
-                if (frame_.isNull()) frame_ = backgroundFrame(frameSize, ratio);
-                return;
-            }
-        }
-        frame_ = backgroundFrame(frameSize, ratio);
-        frameDirty_ = false;
-        if (frameSize.isEmpty() ||
-            std::max(frameSize.width(), frameSize.height()) > renderer_->maxFrameSide() ||
-            !context_.makeCurrent(&surface_))
-            return;
-        const ImagePlacement placement{offset_.x() * ratio, offset_.y() * ratio,
-                                       shownSize_.width() * zoom_ * ratio,
-                                       shownSize_.height() * zoom_ * ratio};
-        renderer_->render(frameSize.width(), frameSize.height(), placement, kCheckerCell * ratio,
-                          frame_.bits());
-        context_.doneCurrent();
-    }
-
-    static QImage backgroundFrame(QSize size, qreal ratio) {
-        QImage frame(size, QImage::Format_RGBA8888);
-        frame.setDevicePixelRatio(ratio);
-        frame.fill(kBackground);
-        return frame;
-    }
-
-    QOpenGLContext context_;
-    QOffscreenSurface surface_;
-    std::unique_ptr<GlImageRenderer> renderer_;
-    std::unique_ptr<DisplayLink> link_;
-    unsigned linkTexture_ = 0;  // the link's texture while the renderer draws it, else 0
-    QSize shownSize_;           // of the image whose texture the renderer holds
-    QImage frame_;
-    double zoom_ = 1;
-    QPointF offset_;
-    bool frameDirty_ = true;
-
-    QThread uploadThread_;
-    QObject* uploader_ = nullptr;              // lives on uploadThread_
-    QOpenGLContext* uploadContext_ = nullptr;  // current on uploadThread_ only while uploading
-    QOffscreenSurface uploadSurface_;
-    std::atomic<quint64> latestImage_{0};
-};
-
 // No OpenGL on these platforms: Qt 6.4 has no GL integration for them (a QOpenGLWidget even crashes there,
 // see shared/PLATFORM.md).
 bool platformHostsOpenGl() {
@@ -303,9 +94,12 @@ ImageView::ImageView(QWidget* parent, Renderer renderer) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(200, 150);
     if (renderer == Renderer::Automatic && platformHostsOpenGl()) {
-        auto canvas = std::make_unique<GlCanvas>(this, [this] { imageShown(); });
+        const GlCanvasChoice choice = chooseGlCanvas();
         QString problem;
-        if (canvas->initialise(problem))
+        auto canvas = createGlCanvas(
+            choice.kind, this, [this] { imageShown(); },
+            [this](DisplayLink* link) { emit displayLinkReady(link); }, problem);
+        if (canvas)
             installCanvas(std::move(canvas));
         else
             qWarning("histoscope: OpenGL image view unavailable (%s); drawing without OpenGL",
@@ -327,7 +121,11 @@ void ImageView::imageShown() {
 }
 
 bool ImageView::usesOpenGl() const {
-    return canvas_->usesOpenGl();
+    return canvas_->kind() != ImageCanvas::Kind::Raster;
+}
+
+ImageCanvas::Kind ImageView::canvasKind() const {
+    return canvas_->kind();
 }
 
 DisplayLink* ImageView::displayLink() const {

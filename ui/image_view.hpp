@@ -8,18 +8,17 @@
 
 #include "image/image.hpp"
 #include "ui/display_link.hpp"
+#include "ui/image_canvas.hpp"
 
 class QLabel;
 
 namespace hs::ui {
 
-class ImageCanvas;
-
 // The central image: fit, zoom with the wheel about the cursor, pan by dragging, 1:1, and a readout of the
-// pixel under the cursor. Drawing is done by a canvas child: the image as an OpenGL texture (GL through GLEW,
-// rendered offscreen; image_view.cpp says why not a QOpenGLWidget) normally; QPainter drawing a QImage on the
-// offscreen/minimal platforms, or when OpenGL cannot start. This widget keeps the view state and handles the
-// input.
+// pixel under the cursor. Drawing is done by a canvas child: the image as an OpenGL texture (GL through GLEW)
+// rendered offscreen and read back on software OpenGL, drawn on screen by a QOpenGLWidget on hardware OpenGL
+// (gl_canvas.hpp says why and how to choose); QPainter drawing a QImage on the offscreen/minimal platforms,
+// or when OpenGL cannot start. This widget keeps the view state and handles the input.
 class ImageView : public QWidget {
     Q_OBJECT
 
@@ -48,11 +47,13 @@ class ImageView : public QWidget {
     // device (shared display path).
     const ImageRGBA8* image() const { return image_.get(); }
     QSize imageSize() const { return imageSize_; }
-    // The OpenGL canvas's link for processed images (see DisplayLink); null for the raster canvas.
+    // The OpenGL canvas's link for processed images (see DisplayLink); null for the raster canvas, and for
+    // the on-screen canvas until displayLinkReady().
     DisplayLink* displayLink() const;
     // Whether the canvas draws the current image yet: the OpenGL canvas uploads it in the background.
     bool imageReady() const { return imageReady_; }
     bool usesOpenGl() const;
+    ImageCanvas::Kind canvasKind() const;
 
     // Image pixels per widget pixel is 1 / zoom; zoom 1 is 1:1.
     double zoom() const { return zoom_; }
@@ -77,6 +78,8 @@ class ImageView : public QWidget {
     void zoomChanged(double zoom);
     // The canvas draws the image last given to setImage().
     void imageDisplayed();
+    // The on-screen OpenGL canvas got its context, and with it the link for processed images.
+    void displayLinkReady(hs::ui::DisplayLink* link);
 
   protected:
     void resizeEvent(QResizeEvent* event) override;

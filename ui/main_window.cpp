@@ -90,7 +90,9 @@ MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
 
     imageView_ = new ImageView(this);
     setCentralWidget(imageView_);
+    // The offscreen canvas has its link at once, the on-screen one once it is first shown.
     if (DisplayLink* link = imageView_->displayLink()) controller_->setDisplay(link);
+    connect(imageView_, &ImageView::displayLinkReady, controller_, &Controller::setDisplay);
     buildActions();
     buildDocks();
     buildToolBar();
