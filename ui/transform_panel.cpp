@@ -72,26 +72,34 @@ QString number(double value) {
     return QString::number(value, 'g', 6);
 }
 
-// The taps as an aligned matrix, for the filters whose taps are fixed.
+// The rows of `taps` as aligned text.
+QStringList matrixRows(const convolve::Filter& filter, const std::vector<double>& taps) {
+    int width = 1;
+    for (const double tap : taps) width = std::max(width, static_cast<int>(number(tap).size()));
+    QStringList rows;
+    for (int y = 0; y < filter.height; ++y) {
+        QStringList row;
+        for (int x = 0; x < filter.width; ++x)
+            row << number(taps[static_cast<std::size_t>(y * filter.width + x)]).rightJustified(width);
+        rows << row.join(QLatin1Char(' '));
+    }
+    return rows;
+}
+
+// The taps as an aligned matrix, for the filters whose taps are fixed; a gradient magnitude's two tap sets
+// side by side.
 QString tapsText(const convolve::Filter& filter) {
-    const auto matrix = [&](const std::vector<double>& taps) {
-        int width = 1;
-        for (const double tap : taps) width = std::max(width, static_cast<int>(number(tap).size()));
-        QStringList rows;
-        for (int y = 0; y < filter.height; ++y) {
-            QStringList row;
-            for (int x = 0; x < filter.width; ++x)
-                row << number(taps[static_cast<std::size_t>(y * filter.width + x)]).rightJustified(width);
-            rows << row.join(QLatin1Char(' '));
-        }
-        return rows.join(QLatin1Char('\n'));
-    };
-    if (filter.isMagnitude())
-        return TransformPanel::tr("√(a² + b²) of\na:\n%1\nb:\n%2")
-            .arg(matrix(filter.taps), matrix(filter.tapsB));
-    QString text = matrix(filter.taps);
-    if (filter.divisor != 1.0) text += QStringLiteral("\n/ %1").arg(number(filter.divisor));
-    return text;
+    QStringList rows = matrixRows(filter, filter.taps);
+    if (filter.isMagnitude()) {
+        const QStringList second = matrixRows(filter, filter.tapsB);
+        const int gap = static_cast<int>(rows.front().size()) + 4;
+        for (int i = 0; i < rows.size(); ++i) rows[i] = rows[i].leftJustified(gap) + second[i];
+        rows.prepend(QStringLiteral("a").leftJustified(gap) + QStringLiteral("b"));
+        rows.prepend(TransformPanel::tr("√(a² + b²) of"));
+    } else if (filter.divisor != 1.0) {
+        rows << QStringLiteral("/ %1").arg(number(filter.divisor));
+    }
+    return rows.join(QLatin1Char('\n'));
 }
 
 QFont monospace() {
