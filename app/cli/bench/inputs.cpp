@@ -12,9 +12,6 @@ namespace hs::bench {
 
 namespace {
 
-// Rows of this many pixels where the pixel count allows, so a generated image has a plausible shape.
-constexpr std::size_t kRowPixels = 1024;
-
 // A fast generator for filling hundreds of MiB (std::mt19937 would dominate the bench's start-up).
 class SplitMix64 {
   public:
@@ -82,7 +79,10 @@ ImageRGBA8 makePattern(const std::string& name, std::uint64_t bytes) {
     if (std::find(patternNames().begin(), patternNames().end(), name) == patternNames().end())
         throw UsageError("unknown pattern '" + name + "' (known: uniform, all-equal, gaussian, gradient)");
     const std::size_t pixels = std::max<std::uint64_t>(1, bytes / 4);
-    const std::size_t width = pixels % kRowPixels == 0 ? kRowPixels : pixels;
+    // Near-square, like a photograph: a strip would let a rotation sample mostly outside the image and
+    // flatter its figures. The byte count is rounded down to whole rows; results report the actual bytes.
+    const auto width =
+        std::max<std::size_t>(1, static_cast<std::size_t>(std::sqrt(static_cast<double>(pixels))));
     ImageRGBA8 image(static_cast<int>(width), static_cast<int>(pixels / width));
     const auto gaussian = name == "gaussian" ? gaussianTable() : std::vector<std::uint8_t>();
     const int threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
