@@ -7,7 +7,6 @@
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
-#include <QThread>
 #include <algorithm>
 #include <chrono>
 
