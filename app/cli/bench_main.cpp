@@ -2,16 +2,15 @@
 // not a test: it prints figures; a measurement that cannot run is reported as skipped with its reason.
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <new>
-#include <sstream>
 
 #include "bench/inputs.hpp"
 #include "bench/suite.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
+#include "util/atomic_file.hpp"
 #include "util/json_writer.hpp"
 
 namespace hs::bench {
@@ -103,7 +102,8 @@ int run(const Options& options) {
 
     for (const auto& pattern : options.patterns) {
         if (std::find(patternNames().begin(), patternNames().end(), pattern) == patternNames().end())
-            throw UsageError("unknown pattern '" + pattern + "' (known: uniform, all-equal, gaussian, gradient)");
+            throw UsageError("unknown pattern '" + pattern +
+                             "' (known: uniform, all-equal, gaussian, gradient)");
     }
     if (options.raw) {
         const ImageRGBA8 image = readRawRgba(*options.raw);
@@ -135,18 +135,10 @@ int run(const Options& options) {
         if (jsonOnStdout) {
             writeJson(std::cout, options, device, report, baselines.get());
         } else {
-            std::ostringstream text;
-            writeJson(text, options, device, report, baselines.get());
-            const std::string temporary = *options.jsonPath + ".tmp";
-            {
-                std::ofstream out(temporary, std::ios::trunc);
-                out << text.str();
-                if (!out) throw InputError(*options.jsonPath + ": cannot write the JSON file");
-            }
-            if (std::rename(temporary.c_str(), options.jsonPath->c_str()) != 0) {
-                std::remove(temporary.c_str());
-                throw InputError(*options.jsonPath + ": cannot replace the JSON file");
-            }
+            const std::string problem = writeFileAtomically(*options.jsonPath, [&](std::ostream& out) {
+                writeJson(out, options, device, report, baselines.get());
+            });
+            if (!problem.empty()) throw InputError(*options.jsonPath + ": " + problem);
         }
     }
     return 0;

@@ -3,9 +3,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <random>
 #include <system_error>
 
+#include "util/atomic_file.hpp"
 #include "util/hash.hpp"
 
 namespace hs {
@@ -79,23 +79,13 @@ void ProgramCache::store(const std::string& key, const std::vector<unsigned char
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec) return;
-    std::random_device entropy;
-    auto temporary = path;
-    temporary += ".tmp" + std::to_string(entropy());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    // A failed write costs a rebuild next time, nothing more: the reason is not worth a caller's attention.
+    writeFileAtomically(path, [&](std::ostream& out) {
         out.write(kMagic.data(), static_cast<std::streamsize>(kMagic.size()));
         out.write(key.data(), static_cast<std::streamsize>(key.size()));
         out.put('\0');
         out.write(reinterpret_cast<const char*>(binary.data()), static_cast<std::streamsize>(binary.size()));
-        if (!out) {
-            out.close();
-            std::filesystem::remove(temporary, ec);
-            return;
-        }
-    }
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) std::filesystem::remove(temporary, ec);
+    });
 }
 
 }  // namespace hs

@@ -11,13 +11,11 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <random>
-#include <sstream>
 
 #include "ops/histogram/histogram.hpp"
 #include "ops/histogram/strategy_list.hpp"
-#include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
+#include "util/atomic_file.hpp"
 
 namespace hs::histogram {
 
@@ -103,20 +101,9 @@ class ChoiceMemory {
                            const std::map<std::string, std::string>& lines) {
         std::error_code ec;
         std::filesystem::create_directories(directory, ec);
-        const auto path = directory / kAutoChoicesFile;
-        auto temporary = path;
-        temporary += ".tmp" + std::to_string(std::random_device{}());
-        {
-            std::ofstream out(temporary, std::ios::trunc);
+        writeFileAtomically(directory / kAutoChoicesFile, [&](std::ostream& out) {
             for (const auto& [key, strategy] : lines) out << key << '\t' << strategy << '\n';
-            if (!out) {
-                out.close();
-                std::filesystem::remove(temporary, ec);
-                return;
-            }
-        }
-        std::filesystem::rename(temporary, path, ec);
-        if (ec) std::filesystem::remove(temporary, ec);
+        });
     }
 
     std::mutex mutex_;

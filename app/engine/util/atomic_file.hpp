@@ -1,0 +1,18 @@
+#pragma once
+// Files replaced as a whole: a reader (another process included) sees the old contents or the new ones, never
+// a part, and a write that fails leaves the old file as it was.
+
+#include <filesystem>
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace hs {
+
+// Streams `write` into a uniquely named file beside `path`, then renames it over `path`. Returns why that
+// failed, in words ("cannot write: No space left on device"), with the temporary file removed; empty on
+// success. An exception from `write` also removes the temporary file and then propagates.
+std::string writeFileAtomically(const std::filesystem::path& path,
+                                const std::function<void(std::ostream&)>& write);
+
+}  // namespace hs
