@@ -83,7 +83,7 @@ void measureInto(SuiteContext& context, Input& input, Measurement& row,
 
 // Why a row cannot be measured (no device, or the strategy cannot run on this input); empty when it can.
 std::string skipReason(const SuiteContext& context,
-                       const std::function<pipeline::Support(const DeviceInfo&)>& support) {
+                       const std::function<Support(const DeviceInfo&)>& support) {
     if (context.device == nullptr) return context.deviceProblem;
     return support(context.device->info()).reason;
 }

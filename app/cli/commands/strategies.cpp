@@ -37,7 +37,7 @@ int run(const QStringList& arguments) {
                            : QString("no OpenCL device: only host strategies can run\n");
     for (const auto* strategy : histogram::strategies()) {
         const auto support = device || !strategy->runsOnDevice() ? strategy->supported(device, params)
-                                                                 : histogram::Support::no("no OpenCL device");
+                                                                 : Support::no("no OpenCL device");
         list.append(QJsonObject{{"name", text(strategy->name())},
                                 {"description", text(strategy->description())},
                                 {"runs_on", strategy->runsOnDevice() ? "device" : "host"},

@@ -80,7 +80,7 @@ ImageRGBA8 referenceConvolve(const ImageRGBA8& image, const Filter& filter) {
 }
 
 const Strategy& findStrategy(std::string_view name) {
-    return pipeline::findByName(strategies(), name, "convolution");
+    return findByName(strategies(), name, "convolution strategy");
 }
 
 pipeline::Choice<Strategy> chooseStrategy(const DeviceInfo& device, const Filter& filter, int width,

@@ -16,8 +16,6 @@ class DeviceContext;
 
 namespace hs::convolve {
 
-using pipeline::KernelBuild;
-using pipeline::Support;
 using Result = pipeline::StageResult;
 
 // The golden reference: integer arithmetic for integer filters (exact), double precision otherwise.

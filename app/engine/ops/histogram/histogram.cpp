@@ -51,12 +51,7 @@ std::optional<KernelBuild> Strategy::kernelBuild(const DeviceInfo&, const Params
 }
 
 const Strategy& findStrategy(std::string_view name) {
-    std::string known;
-    for (const auto* strategy : strategies()) {
-        if (strategy->name() == name) return *strategy;
-        known += (known.empty() ? "" : ", ") + std::string(strategy->name());
-    }
-    throw UsageError("unknown strategy '" + std::string(name) + "' (known: " + known + ")");
+    return findByName(strategies(), name, "strategy");
 }
 
 Result computeHistogram(DeviceContext* device, PixelSource& pixels, const Params& params,

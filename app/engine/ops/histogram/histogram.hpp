@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "image/pixel_source.hpp"
+#include "ops/strategy.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/timing.hpp"
 
@@ -17,6 +18,9 @@ class DeviceContext;
 }
 
 namespace hs::histogram {
+
+// ui/strategy_box.cpp and ui/controller.cpp still write histogram::Support for hs::Support.
+using hs::Support;
 
 inline constexpr int kChannelCount = 5;
 inline constexpr int kMaxBins = 256;
@@ -62,25 +66,10 @@ struct Params {
 // Throws UsageError unless bins is within 1..256.
 void validate(const Params& params);
 
-// Whether a strategy can run; `reason` says why not in words a user understands.
-struct Support {
-    bool ok = true;
-    std::string reason;
-
-    static Support yes() { return {}; }
-    static Support no(std::string why) { return {false, std::move(why)}; }
-};
-
 struct Result {
     Histogram histogram;
     std::vector<Timing> timings;
     std::string strategy;  // the strategy that actually ran (for `auto`, the one it chose)
-};
-
-// The OpenCL source and build options a strategy uses on a device, for display.
-struct KernelBuild {
-    std::string source;  // name of kernels/<source>.cl
-    std::string options;
 };
 
 // A named way of computing the histogram. The list of strategies is data that the CLI, the GUI, the bench

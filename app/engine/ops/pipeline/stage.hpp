@@ -1,22 +1,18 @@
 #pragma once
 // What the image operations (rotate, convolve) share as stages of a pipeline: a result whose pixels stay on
-// the device, strategy lookup by name, and the rule that picks a runnable strategy when the requested one
-// cannot run (the result then says which one ran and why).
+// the device, and the rule that picks a runnable strategy when the requested one cannot run (the result then
+// says which one ran and why).
 
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "image/pixel_source.hpp"
-#include "ops/histogram/histogram.hpp"
+#include "ops/strategy.hpp"
 #include "runtime/error.hpp"
 #include "runtime/timing.hpp"
 
 namespace hs::pipeline {
-
-// The strategy vocabulary is the histogram's, so the CLI and the GUI show every operation the same way.
-using histogram::KernelBuild;
-using histogram::Support;
 
 struct StageResult {
     PixelSource image;  // on the device; image.host(log) reads it back
@@ -24,18 +20,6 @@ struct StageResult {
     std::string strategy;  // the strategy that ran
     std::string note;      // why it is not the requested one; empty when it is
 };
-
-template <typename Strategy>
-const Strategy& findByName(const std::vector<const Strategy*>& list, std::string_view name,
-                           std::string_view operation) {
-    std::string known;
-    for (const auto* strategy : list) {
-        if (strategy->name() == name) return *strategy;
-        known += (known.empty() ? "" : ", ") + std::string(strategy->name());
-    }
-    throw UsageError("unknown " + std::string(operation) + " strategy '" + std::string(name) +
-                     "' (known: " + known + ")");
-}
 
 template <typename Strategy>
 struct Choice {

@@ -93,7 +93,7 @@ ImageRGBA8 referenceRotate(const ImageRGBA8& image, const Params& params) {
 }
 
 const Strategy& findStrategy(std::string_view name) {
-    return pipeline::findByName(strategies(), name, "rotation");
+    return findByName(strategies(), name, "rotation strategy");
 }
 
 pipeline::Choice<Strategy> chooseStrategy(const DeviceInfo& device, int width, int height,

@@ -20,8 +20,6 @@ class DeviceContext;
 
 namespace hs::rotate {
 
-using pipeline::KernelBuild;
-using pipeline::Support;
 using Result = pipeline::StageResult;
 
 enum class FilterMode { Linear, Nearest };

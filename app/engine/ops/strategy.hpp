@@ -1,0 +1,43 @@
+#pragma once
+// What the strategies of every operation (histogram, rotate, convolve) have in common, so the CLI, the GUI
+// and the bench present them all alike: whether one can run and why not, the kernel it builds, lookup by
+// name.
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "runtime/error.hpp"
+
+namespace hs {
+
+// Whether a strategy can run; `reason` says why not in words a user understands.
+struct Support {
+    bool ok = true;
+    std::string reason;
+
+    static Support yes() { return {}; }
+    static Support no(std::string why) { return {false, std::move(why)}; }
+};
+
+// The OpenCL source and build options a strategy uses on a device, for display.
+struct KernelBuild {
+    std::string source;  // name of kernels/<source>.cl
+    std::string options;
+};
+
+// The strategy of `list` called `name`. Throws UsageError "unknown <kind> 'name' (known: a, b, c)", where
+// `kind` is how the operation's users call its strategies ("strategy", "rotation strategy").
+template <typename Strategy>
+const Strategy& findByName(const std::vector<const Strategy*>& list, std::string_view name,
+                           std::string_view kind) {
+    std::string known;
+    for (const auto* strategy : list) {
+        if (strategy->name() == name) return *strategy;
+        known += (known.empty() ? "" : ", ") + std::string(strategy->name());
+    }
+    throw UsageError("unknown " + std::string(kind) + " '" + std::string(name) + "' (known: " + known + ")");
+}
+
+}  // namespace hs
