@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "ops/histogram/statistics.hpp"
 #include "runtime/error.hpp"
 
 namespace hs::io {
@@ -44,12 +45,6 @@ QJsonObject timingJson(const Timing& timing) {
 
 }  // namespace
 
-std::pair<int, int> binValueRange(int bin, int bins) {
-    // v * bins / 256 == bin  <=>  ceil(bin * 256 / bins) <= v < ceil((bin + 1) * 256 / bins)
-    const auto lowest = [bins](int b) { return (b * 256 + bins - 1) / bins; };
-    return {lowest(bin), lowest(bin + 1) - 1};
-}
-
 void writeFileAtomically(const QString& path, const QByteArray& data) {
     const auto failed = [&](const QString& reason) {
         return InputError((path + ": cannot write: " + reason).toStdString());
@@ -79,7 +74,7 @@ QByteArray histogramCsv(const histogram::Histogram& histogram) {
         csv += ',' + QByteArray(histogram::channelName(channel).data());
     csv += '\n';
     for (int bin = 0; bin < histogram.bins; ++bin) {
-        const auto [lower, upper] = binValueRange(bin, histogram.bins);
+        const auto [lower, upper] = histogram::binValues(bin, histogram.bins);
         csv += QByteArray::number(bin) + ',' + QByteArray::number(lower) + ',' + QByteArray::number(upper);
         for (const auto channel : histogram::kChannels)
             csv += ',' + QByteArray::number(

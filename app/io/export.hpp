@@ -6,7 +6,6 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
-#include <utility>
 #include <vector>
 
 #include "ops/histogram/histogram.hpp"
@@ -17,9 +16,6 @@ namespace hs::io {
 
 // Writes `data` to `path` atomically (QSaveFile); throws hs::InputError naming the path and the reason.
 void writeFileAtomically(const QString& path, const QByteArray& data);
-
-// The lowest and highest 8-bit values that fall into `bin` of `bins` (bin = v * bins / 256).
-std::pair<int, int> binValueRange(int bin, int bins);
 
 // {"r": [...], "g": [...], "b": [...], "a": [...], "luma": [...]}
 QJsonObject histogramJson(const histogram::Histogram& histogram);

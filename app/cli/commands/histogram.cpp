@@ -7,6 +7,7 @@
 #include "io/export.hpp"
 #include "io/image_io.hpp"
 #include "ops/histogram/histogram.hpp"
+#include "ops/histogram/statistics.hpp"
 #include "runtime/runtime.hpp"
 
 namespace hs::cli {
@@ -49,7 +50,7 @@ QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& de
     out += '\n';
     const int bins = result.histogram.bins;
     for (int bin = 0; bin < bins; ++bin) {
-        const auto [lower, upper] = io::binValueRange(bin, bins);
+        const auto [lower, upper] = histogram::binValues(bin, bins);
         out += QString("%1 %2").arg(bin, 5).arg(QString("%1-%2").arg(lower).arg(upper), -9);
         for (const auto channel : histogram::kChannels)
             out += QString("%1").arg(result.histogram[channel][static_cast<std::size_t>(bin)], 12);
