@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "runtime/error.hpp"
-
 namespace hs::cli {
 
 namespace {
@@ -49,23 +47,25 @@ void ArgumentParser::addPositional(const QString& name, const QString& descripti
     ++positionalCount_;
 }
 
+void ArgumentParser::addDeviceOption() {
+    addOption("device", "SEL",
+              "Device: P:D or part of its name (default: $HISTOSCOPE_DEVICE, a GPU, the first).");
+}
+
 bool ArgumentParser::parse(const QStringList& arguments) {
     // QCommandLineParser expects the program name first.
     if (!parser_.parse(QStringList{"histoscope-cli " + command_} + arguments))
-        throw UsageError(
-            (command_ + ": " + parser_.errorText() + " (see 'histoscope-cli " + command_ + " --help')")
-                .toStdString());
+        throw usageError(parser_.errorText() + " (see 'histoscope-cli " + command_ + " --help')");
     if (parser_.isSet("help")) {
         printText(parser_.helpText());
         return false;
     }
     const auto given = parser_.positionalArguments().size();
     if (given != positionalCount_)
-        throw UsageError(QString("%1: expected %2 argument(s), got %3 (see 'histoscope-cli %1 --help')")
-                             .arg(command_)
+        throw usageError(QString("expected %1 argument(s), got %2 (see 'histoscope-cli %3 --help')")
                              .arg(positionalCount_)
                              .arg(given)
-                             .toStdString());
+                             .arg(command_));
     return true;
 }
 
@@ -73,13 +73,23 @@ int ArgumentParser::integer(const QString& name, int min, int max) const {
     bool ok = false;
     const int number = parser_.value(name).toInt(&ok);
     if (!ok || number < min || number > max)
-        throw UsageError(QString("%1: --%2 must be an integer within %3..%4, got '%5'")
-                             .arg(command_, name)
+        throw usageError(QString("--%1 must be an integer within %2..%3, got '%4'")
+                             .arg(name)
                              .arg(min)
                              .arg(max)
-                             .arg(parser_.value(name))
-                             .toStdString());
+                             .arg(parser_.value(name)));
     return number;
+}
+
+QString ArgumentParser::required(const QString& name, const QString& valueName) const {
+    if (!parser_.isSet(name) || parser_.value(name).isEmpty())
+        throw usageError("--" + name + " " + valueName + " is required (see 'histoscope-cli " + command_ +
+                         " --help')");
+    return parser_.value(name);
+}
+
+UsageError ArgumentParser::usageError(const QString& what) const {
+    return UsageError((command_ + ": " + what).toStdString());
 }
 
 void ArgumentParser::requireAtMostOne(const QStringList& names) const {
@@ -87,8 +97,7 @@ void ArgumentParser::requireAtMostOne(const QStringList& names) const {
     for (const auto& name : names) {
         if (parser_.isSet(name)) set += "--" + name;
     }
-    if (set.size() > 1)
-        throw UsageError((command_ + ": " + set.join(" and ") + " exclude each other").toStdString());
+    if (set.size() > 1) throw usageError(set.join(" and ") + " exclude each other");
 }
 
 void printJson(const QJsonObject& object) {
@@ -99,6 +108,33 @@ void printJson(const QJsonObject& object) {
 void printText(const QString& text) {
     const QByteArray bytes = text.toUtf8();
     std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);
+}
+
+QString text(std::string_view value) {
+    return QString::fromUtf8(value.data(), static_cast<qsizetype>(value.size()));
+}
+
+QString milliseconds(std::uint64_t ns) {
+    return QString::number(static_cast<double>(ns) / 1e6, 'f', 3) + " ms";
+}
+
+QString imageAndDeviceLines(const QString& path, const ImageRGBA8& image, const DeviceInfo& device) {
+    return QString("image     %1 (%2x%3)\n").arg(path).arg(image.width).arg(image.height) + "device    " +
+           text(device.selector()) + "  " + text(device.name) + " (" + text(device.platformName) + ")\n";
+}
+
+QString timingLines(const std::vector<Timing>& timings, int nameWidth) {
+    QString lines;
+    for (const auto& timing : timings)
+        lines += QString("  %1 %2 %3\n")
+                     .arg(text(stageName(timing.stage)), -9)
+                     .arg(text(timing.name), -nameWidth)
+                     .arg(milliseconds(timing.durationNs()), 12);
+    return lines;
+}
+
+QJsonObject imageJson(const QString& path, int width, int height) {
+    return QJsonObject{{"path", path}, {"width", width}, {"height", height}};
 }
 
 }  // namespace hs::cli

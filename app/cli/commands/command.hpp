@@ -9,9 +9,16 @@
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "image/image.hpp"
+#include "runtime/device_info.hpp"
+#include "runtime/error.hpp"
+#include "runtime/timing.hpp"
 
 namespace hs::cli {
 
@@ -36,6 +43,8 @@ class ArgumentParser {
     void addOption(const QString& name, const QString& valueName, const QString& description,
                    const QString& defaultValue = {});
     void addPositional(const QString& name, const QString& description);
+    // --device SEL, with the selection rules every command shares.
+    void addDeviceOption();
 
     // False when --help was asked for (the help text is printed then). Throws UsageError on unknown options,
     // missing values or the wrong number of positional arguments.
@@ -45,9 +54,13 @@ class ArgumentParser {
     QString value(const QString& name) const { return parser_.value(name); }
     // The option's value as an integer within [min, max]; throws UsageError otherwise.
     int integer(const QString& name, int min, int max) const;
+    // The value of an option the command cannot run without; throws UsageError naming it and `valueName`.
+    QString required(const QString& name, const QString& valueName) const;
     QString positional(int index) const { return parser_.positionalArguments().at(index); }
     // Throws UsageError when more than one of `names` is set.
     void requireAtMostOne(const QStringList& names) const;
+    // "<command>: <what>", for a value only the command can judge.
+    UsageError usageError(const QString& what) const;
 
   private:
     QString command_;
@@ -57,5 +70,17 @@ class ArgumentParser {
 
 void printJson(const QJsonObject& object);
 void printText(const QString& text);
+
+// The engine's UTF-8 text for Qt.
+QString text(std::string_view value);
+// "1.234 ms".
+QString milliseconds(std::uint64_t ns);
+
+// The head of a command's report: the image it read and the device it ran on.
+QString imageAndDeviceLines(const QString& path, const ImageRGBA8& image, const DeviceInfo& device);
+// One line per record: stage, name (padded to `nameWidth`) and duration.
+QString timingLines(const std::vector<Timing>& timings, int nameWidth);
+// {"path", "width", "height"}.
+QJsonObject imageJson(const QString& path, int width, int height);
 
 }  // namespace hs::cli

@@ -6,16 +6,15 @@ namespace hs::cli::transform {
 namespace {
 
 int run(const QStringList& arguments) {
-    const QString command = "convolve";
-    ArgumentParser parser(command,
+    ArgumentParser parser("convolve",
                           "Filters an image on an OpenCL device (a correlation like OpenCV's filter2D, edges "
                           "clamped, alpha kept).");
     addImageInOut(parser);
     addConvolutionOptions(parser, "strategy");
     if (!parser.parse(arguments)) return 0;
     pipeline::Spec spec;
-    spec.convolution = convolutionFrom(parser, command, "strategy");
-    return runSpec(parser, command, spec);
+    spec.convolution = convolutionFrom(parser, "strategy");
+    return runSpec(parser, spec);
 }
 
 [[maybe_unused]] const bool registered = registerCommand(

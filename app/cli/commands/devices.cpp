@@ -9,9 +9,6 @@ namespace hs::cli {
 
 namespace {
 
-QString text(const std::string& value) {
-    return QString::fromStdString(value);
-}
 QString yesNo(bool value) {
     return value ? "yes" : "no";
 }
@@ -26,7 +23,7 @@ QString describe(const DeviceInfo& device) {
         {"platform", text(device.platformName) + " (" + text(device.platformVendor) + ")"},
         {"platform version", text(device.platformVersion)},
         {"vendor", text(device.vendor)},
-        {"type", QString::fromUtf8(deviceTypeName(device.type).data())},
+        {"type", text(deviceTypeName(device.type))},
         {"driver", text(device.driverVersion)},
         {"OpenCL", text(device.openclVersion)},
         {"OpenCL C", text(device.openclCVersion)},

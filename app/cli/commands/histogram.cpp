@@ -16,10 +16,6 @@ namespace {
 
 using Runs = std::vector<std::vector<Timing>>;
 
-QString text(std::string_view value) {
-    return QString::fromUtf8(value.data(), static_cast<qsizetype>(value.size()));
-}
-
 struct KernelSummary {
     std::uint64_t minNs = 0;
     std::uint64_t medianNs = 0;  // nearest rank: the lower middle for an even count
@@ -33,15 +29,9 @@ KernelSummary summarize(const Runs& runs) {
     return {kernelNs.front(), kernelNs[(kernelNs.size() - 1) / 2], kernelNs.back()};
 }
 
-QString milliseconds(std::uint64_t ns) {
-    return QString::number(static_cast<double>(ns) / 1e6, 'f', 3) + " ms";
-}
-
 QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& device,
               const histogram::Result& result, const Runs& runs, const ProgramCache::Stats& cache) {
-    QString out = QString("image     %1 (%2x%3)\n").arg(path).arg(image.width).arg(image.height);
-    out += "device    " + text(device.selector()) + "  " + text(device.name) + " (" +
-           text(device.platformName) + ")\n";
+    QString out = imageAndDeviceLines(path, image, device);
     out += "strategy  " + text(result.strategy) + "\n";
     out += QString("bins      %1\n\n").arg(result.histogram.bins);
     out += QString("%1 %2").arg("bin", 5).arg("values", -9);
@@ -56,12 +46,7 @@ QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& de
             out += QString("%1").arg(result.histogram[channel][static_cast<std::size_t>(bin)], 12);
         out += '\n';
     }
-    out += QString("\ntimings of run 1 of %1\n").arg(runs.size());
-    for (const auto& timing : runs.front())
-        out += QString("  %1 %2 %3\n")
-                   .arg(text(stageName(timing.stage)), -9)
-                   .arg(text(timing.name), -28)
-                   .arg(milliseconds(timing.durationNs()), 12);
+    out += QString("\ntimings of run 1 of %1\n").arg(runs.size()) + timingLines(runs.front(), 28);
     const auto summary = summarize(runs);
     out += QString("kernel time over %1 run(s): min %2, median %3, max %4\n")
                .arg(runs.size())
@@ -76,7 +61,7 @@ QJsonObject json(const QString& path, const ImageRGBA8& image, const DeviceInfo&
     const auto summary = summarize(runs);
     const auto ns = [](std::uint64_t value) { return QJsonValue(static_cast<qint64>(value)); };
     return QJsonObject{
-        {"image", QJsonObject{{"path", path}, {"width", image.width}, {"height", image.height}}},
+        {"image", imageJson(path, image.width, image.height)},
         {"device", io::deviceJson(device)},
         {"strategy", text(result.strategy)},
         {"requested_strategy", text(requested.name())},
@@ -95,8 +80,7 @@ int run(const QStringList& arguments) {
     ArgumentParser parser("histogram",
                           "Computes the r, g, b, a and luma histograms of an image on an OpenCL device.");
     parser.addPositional("IMAGE", "PNG, JPEG, BMP, GIF, TIFF or WebP file.");
-    parser.addOption("device", "SEL",
-                     "Device: P:D or part of its name (default: $HISTOSCOPE_DEVICE, a GPU, the first).");
+    parser.addDeviceOption();
     parser.addOption("strategy", "NAME", "Strategy (see 'histoscope-cli strategies').", "auto");
     parser.addOption("bins", "N", "Number of bins, 1..256.", "256");
     parser.addOption("repeat", "K", "Run K times and summarize the kernel times.", "1");

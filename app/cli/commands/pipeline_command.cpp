@@ -15,19 +15,6 @@ namespace hs::cli::transform {
 
 namespace {
 
-QString text(std::string_view value) {
-    return QString::fromUtf8(value.data(), static_cast<qsizetype>(value.size()));
-}
-
-std::string required(const ArgumentParser& parser, const QString& command, const QString& option,
-                     const QString& form) {
-    if (!parser.isSet(option) || parser.value(option).isEmpty())
-        throw UsageError((command + ": --" + option + " " + form + " is required (see 'histoscope-cli " +
-                          command + " --help')")
-                             .toStdString());
-    return parser.value(option).toStdString();
-}
-
 // "a, b, c" from a strategy registry.
 template <typename Strategies>
 QString namesOf(const Strategies& strategies) {
@@ -58,15 +45,9 @@ QJsonObject stageJson(const pipeline::StageReport& report, const pipeline::Spec&
     return object;
 }
 
-QString milliseconds(std::uint64_t ns) {
-    return QString::number(static_cast<double>(ns) / 1e6, 'f', 3) + " ms";
-}
-
 QString summary(const QString& path, const ImageRGBA8& image, const QString& out, const DeviceInfo& device,
                 pipeline::Result& result, const pipeline::Spec& spec) {
-    QString lines = QString("image     %1 (%2x%3)\n").arg(path).arg(image.width).arg(image.height);
-    lines += "device    " + text(device.selector()) + "  " + text(device.name) + " (" +
-             text(device.platformName) + ")\n";
+    QString lines = imageAndDeviceLines(path, image, device);
     for (const auto& report : result.stages) {
         if (report.strategy.empty()) continue;
         QString what;
@@ -81,12 +62,7 @@ QString summary(const QString& path, const ImageRGBA8& image, const QString& out
         lines += QString("%1 %2 %3\n").arg(text(report.stage), -9).arg(text(report.strategy), -15).arg(what);
         if (!report.note.empty()) lines += "note      " + text(report.note) + "\n";
     }
-    lines += "timings\n";
-    for (const auto& timing : result.timings())
-        lines += QString("  %1 %2 %3\n")
-                     .arg(text(stageName(timing.stage)), -9)
-                     .arg(text(timing.name), -36)
-                     .arg(milliseconds(timing.durationNs()), 12);
+    lines += "timings\n" + timingLines(result.timings(), 36);
     lines += QString("wrote     %1 (%2x%3)\n").arg(out).arg(result.image.width()).arg(result.image.height());
     return lines;
 }
@@ -97,8 +73,7 @@ void addImageInOut(ArgumentParser& parser) {
     parser.addPositional("IMAGE", "PNG, JPEG, BMP, GIF, TIFF or WebP file.");
     parser.addOption("out", "OUT",
                      "Where to write the processed image (png, jpg, bmp, tif, webp; required).");
-    parser.addOption("device", "SEL",
-                     "Device: P:D or part of its name (default: $HISTOSCOPE_DEVICE, a GPU, the first).");
+    parser.addDeviceOption();
     parser.addFlag("json", "Print one JSON object (stages, device, timings).");
 }
 
@@ -119,27 +94,24 @@ void addConvolutionOptions(ArgumentParser& parser, const QString& strategyOption
                      "local-tiled");
 }
 
-pipeline::RotateStage rotationFrom(const ArgumentParser& parser, const QString& command,
-                                   const QString& strategyOption) {
-    const QString angleText = QString::fromStdString(required(parser, command, "angle", "DEG"));
+pipeline::RotateStage rotationFrom(const ArgumentParser& parser, const QString& strategyOption) {
+    const QString angleText = parser.required("angle", "DEG");
     bool ok = false;
     const double angle = angleText.toDouble(&ok);
     if (!ok || !std::isfinite(angle))
-        throw UsageError(
-            (command + ": --angle expects a number of degrees, got '" + angleText + "'").toStdString());
+        throw parser.usageError("--angle expects a number of degrees, got '" + angleText + "'");
     const auto mode = rotate::parseFilterMode(parser.value("filter-mode").toStdString());
     return {{angle, mode}, &rotate::findStrategy(parser.value(strategyOption).toStdString())};
 }
 
-pipeline::ConvolveStage convolutionFrom(const ArgumentParser& parser, const QString& command,
-                                        const QString& strategyOption) {
-    const std::string spec = required(parser, command, "filter", "NAME|FILE");
+pipeline::ConvolveStage convolutionFrom(const ArgumentParser& parser, const QString& strategyOption) {
+    const std::string spec = parser.required("filter", "NAME|FILE").toStdString();
     const auto& strategy = convolve::findStrategy(parser.value(strategyOption).toStdString());
     return {convolve::filterFromSpec(spec), &strategy};
 }
 
-int runSpec(const ArgumentParser& parser, const QString& command, const pipeline::Spec& spec) {
-    const QString out = QString::fromStdString(required(parser, command, "out", "OUT"));
+int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
+    const QString out = parser.required("out", "OUT");
     const QString path = parser.positional(0);
     const ImageRGBA8 image = io::loadImage(path);
     Runtime runtime;
@@ -155,9 +127,8 @@ int runSpec(const ArgumentParser& parser, const QString& command, const pipeline
     QJsonArray stages;
     for (const auto& report : result.stages) stages.append(stageJson(report, spec));
     QJsonObject object{
-        {"image", QJsonObject{{"path", path}, {"width", image.width}, {"height", image.height}}},
-        {"output",
-         QJsonObject{{"path", out}, {"width", result.image.width()}, {"height", result.image.height()}}},
+        {"image", imageJson(path, image.width, image.height)},
+        {"output", imageJson(out, result.image.width(), result.image.height())},
         {"device", io::deviceJson(device.info())},
         {"stages", stages},
         {"timings", io::timingsJson(result.timings())},
@@ -173,9 +144,8 @@ int runSpec(const ArgumentParser& parser, const QString& command, const pipeline
 namespace {
 
 int runPipelineCommand(const QStringList& arguments) {
-    const QString command = "pipeline";
     ArgumentParser parser(
-        command,
+        "pipeline",
         "Runs image -> rotate -> convolve -> histogram on an OpenCL device, the pixels staying on "
         "the device between stages; rotate and convolve run when their options are given.");
     addImageInOut(parser);
@@ -186,12 +156,12 @@ int runPipelineCommand(const QStringList& arguments) {
     parser.addOption("bins", "N", "Histogram bins, 1..256.", "256");
     if (!parser.parse(arguments)) return 0;
     pipeline::Spec spec;
-    if (parser.isSet("angle")) spec.rotation = rotationFrom(parser, command, "rotate-strategy");
-    if (parser.isSet("filter")) spec.convolution = convolutionFrom(parser, command, "convolve-strategy");
+    if (parser.isSet("angle")) spec.rotation = rotationFrom(parser, "rotate-strategy");
+    if (parser.isSet("filter")) spec.convolution = convolutionFrom(parser, "convolve-strategy");
     spec.histogram =
         pipeline::HistogramStage{{parser.integer("bins", 1, histogram::kMaxBins)},
                                  &histogram::findStrategy(parser.value("histogram-strategy").toStdString())};
-    return runSpec(parser, command, spec);
+    return runSpec(parser, spec);
 }
 
 [[maybe_unused]] const bool registered = registerCommand(

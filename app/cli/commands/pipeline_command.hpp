@@ -17,13 +17,11 @@ void addRotationOptions(ArgumentParser& parser, const QString& strategyOption);
 void addConvolutionOptions(ArgumentParser& parser, const QString& strategyOption);
 
 // From the parsed options; throw UsageError "<command>: ..." on bad values.
-pipeline::RotateStage rotationFrom(const ArgumentParser& parser, const QString& command,
-                                   const QString& strategyOption);
-pipeline::ConvolveStage convolutionFrom(const ArgumentParser& parser, const QString& command,
-                                        const QString& strategyOption);
+pipeline::RotateStage rotationFrom(const ArgumentParser& parser, const QString& strategyOption);
+pipeline::ConvolveStage convolutionFrom(const ArgumentParser& parser, const QString& strategyOption);
 
 // Loads IMAGE, runs `spec` on the device, writes the processed image to --out (atomically), and prints a
 // summary (or one JSON object with --json). Returns the exit code.
-int runSpec(const ArgumentParser& parser, const QString& command, const pipeline::Spec& spec);
+int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec);
 
 }  // namespace hs::cli::transform

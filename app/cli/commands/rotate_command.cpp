@@ -6,17 +6,16 @@ namespace hs::cli::transform {
 namespace {
 
 int run(const QStringList& arguments) {
-    const QString command = "rotate";
     ArgumentParser parser(
-        command,
+        "rotate",
         "Rotates an image about its centre on an OpenCL device (the output keeps the input's size; "
         "what leaves the frame is cut off, what enters is transparent black).");
     addImageInOut(parser);
     addRotationOptions(parser, "strategy");
     if (!parser.parse(arguments)) return 0;
     pipeline::Spec spec;
-    spec.rotation = rotationFrom(parser, command, "strategy");
-    return runSpec(parser, command, spec);
+    spec.rotation = rotationFrom(parser, "strategy");
+    return runSpec(parser, spec);
 }
 
 [[maybe_unused]] const bool registered = registerCommand(

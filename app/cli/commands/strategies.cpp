@@ -11,16 +11,11 @@ namespace hs::cli {
 
 namespace {
 
-QString text(std::string_view value) {
-    return QString::fromUtf8(value.data(), static_cast<qsizetype>(value.size()));
-}
-
 int run(const QStringList& arguments) {
     ArgumentParser parser("strategies",
                           "Lists the histogram strategies and whether each runs on the device.");
     parser.addFlag("json", "Print one JSON object.");
-    parser.addOption("device", "SEL",
-                     "Device: P:D or part of its name (default: $HISTOSCOPE_DEVICE, a GPU, the first).");
+    parser.addDeviceOption();
     parser.addOption("bins", "N", "Bins to check support for (1..256).", "256");
     if (!parser.parse(arguments)) return 0;
     const histogram::Params params{parser.integer("bins", 1, histogram::kMaxBins)};
