@@ -13,10 +13,6 @@ namespace hs::convolve {
 
 namespace {
 
-std::uint64_t imageBytes(int width, int height) {
-    return static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) * 4;
-}
-
 std::string filterOptions(const Filter& filter) {
     return "-D KW=" + std::to_string(filter.width) + " -D KH=" + std::to_string(filter.height) +
            " -D INTEGER=" + (filter.isInteger() ? "1" : "0") +
@@ -59,6 +55,14 @@ cl::Buffer uploadTaps(DeviceContext& device, const Filter& filter, TimingLog& lo
 // Binds a kernel's input arguments from index 0 and returns the index of the next one.
 using InputBinder = std::function<cl_uint(cl::Kernel&, TimingLog&)>;
 
+// The pixels as a buffer, argument 0. The pixel source holds the buffer until the commands finish.
+InputBinder bufferInput(DeviceContext& device, PixelSource& pixels) {
+    return [&device, &pixels](cl::Kernel& kernel, TimingLog& log) {
+        kernel.setArg(0, pixels.device(device, log));
+        return cl_uint{1};
+    };
+}
+
 // Runs one of the 2-D kernels, whose arguments are (inputs..., dst, width, height, taps, divisor).
 Result runTwoDimensional(DeviceContext& device, PixelSource& pixels, const Filter& filter,
                          std::string_view strategy, const KernelBuild& build, const std::string& kernelName,
@@ -84,13 +88,20 @@ Result runTwoDimensional(DeviceContext& device, PixelSource& pixels, const Filte
 }
 
 Support bufferSupport(const DeviceInfo& device, int width, int height) {
-    if (auto problem = pipeline::allocationProblem(device, imageBytes(width, height), "the image");
-        !problem.empty())
+    if (auto problem = pipeline::pixelBufferProblem(device, width, height); !problem.empty())
         return Support::no(problem);
     return Support::yes();
 }
 
-class BufferNaive final : public Strategy {
+// Strategies built with the filter's options alone.
+class FilterBuiltStrategy : public Strategy {
+  public:
+    KernelBuild kernelBuild(const DeviceInfo&, const Filter& filter) const override {
+        return {"convolve", filterOptions(filter)};
+    }
+};
+
+class BufferNaive final : public FilterBuiltStrategy {
   public:
     std::string_view name() const override { return "buffer-naive"; }
     std::string_view description() const override {
@@ -99,21 +110,13 @@ class BufferNaive final : public Strategy {
     Support supported(const DeviceInfo& device, const Filter&, int width, int height) const override {
         return bufferSupport(device, width, height);
     }
-    KernelBuild kernelBuild(const DeviceInfo&, const Filter& filter) const override {
-        return {"convolve", filterOptions(filter)};
-    }
     Result run(DeviceContext& device, PixelSource& pixels, const Filter& filter) const override {
-        cl::Buffer input;
         return runTwoDimensional(device, pixels, filter, name(), kernelBuild(device.info(), filter),
-                                 "convolve_buffer", [&](cl::Kernel& kernel, TimingLog& log) {
-                                     input = pixels.device(device, log);
-                                     kernel.setArg(0, input);
-                                     return cl_uint{1};
-                                 });
+                                 "convolve_buffer", bufferInput(device, pixels));
     }
 };
 
-class ImageSampler final : public Strategy {
+class ImageSampler final : public FilterBuiltStrategy {
   public:
     std::string_view name() const override { return "image-sampler"; }
     std::string_view description() const override {
@@ -125,10 +128,8 @@ class ImageSampler final : public Strategy {
             return Support::no(problem);
         return bufferSupport(device, width, height);
     }
-    KernelBuild kernelBuild(const DeviceInfo&, const Filter& filter) const override {
-        return {"convolve", filterOptions(filter)};
-    }
     Result run(DeviceContext& device, PixelSource& pixels, const Filter& filter) const override {
+        // Held until the commands finish: a kernel argument does not keep its memory object alive.
         cl::Image2D image;
         cl::Sampler sampler;
         return runTwoDimensional(
@@ -206,20 +207,14 @@ class LocalTiled final : public Strategy {
                 limit = accepted;
                 continue;
             }
-            cl::Buffer input;
             return runTwoDimensional(
-                device, pixels, filter, name(), build, "convolve_local",
-                [&](cl::Kernel& kernel, TimingLog& log) {
-                    input = pixels.device(device, log);
-                    kernel.setArg(0, input);
-                    return cl_uint{1};
-                },
+                device, pixels, filter, name(), build, "convolve_local", bufferInput(device, pixels),
                 cl::NDRange(static_cast<std::size_t>(tile->x), static_cast<std::size_t>(tile->y)));
         }
     }
 };
 
-class Separable final : public Strategy {
+class Separable final : public FilterBuiltStrategy {
   public:
     std::string_view name() const override { return "separable"; }
     std::string_view description() const override {
@@ -231,14 +226,11 @@ class Separable final : public Strategy {
                 "a gradient magnitude combines two filters by sqrt(a^2 + b^2); it is not one correlation");
         if (!separate(filter))
             return Support::no("the filter " + filter.label + " is not separable (its rank is above 1)");
-        if (auto problem =
-                pipeline::allocationProblem(device, imageBytes(width, height) * 4, "the intermediate sums");
+        if (auto problem = pipeline::allocationProblem(device, pipeline::pixelBytes(width, height) * 4,
+                                                       "the intermediate sums");
             !problem.empty())
             return Support::no(problem);
         return bufferSupport(device, width, height);
-    }
-    KernelBuild kernelBuild(const DeviceInfo&, const Filter& filter) const override {
-        return {"convolve", filterOptions(filter)};
     }
     Result run(DeviceContext& device, PixelSource& pixels, const Filter& filter) const override {
         const int width = pixels.width();
@@ -256,7 +248,8 @@ class Separable final : public Strategy {
         // Held here until the commands finish: a kernel argument does not keep its memory object alive.
         cl::Buffer partial;
         auto [rows, columns] = withClErrors(where, [&] {
-            partial = cl::Buffer(device.context(), CL_MEM_READ_WRITE, imageBytes(width, height) * 4);
+            partial =
+                cl::Buffer(device.context(), CL_MEM_READ_WRITE, pipeline::pixelBytes(width, height) * 4);
             const cl::Program program = device.program(build.source, build.options);
             cl::Kernel first(program, "convolve_rows");
             first.setArg(0, input);

@@ -100,10 +100,23 @@ class DeviceStrategy : public Strategy {
     }
 
   protected:
+    // The counting kernel in kernels/histogram.cl; its arguments are (pixels, pixel count, counters).
+    virtual const char* kernelName() const = 0;
     // Enqueues the kernels that leave the histogram of `pixelCount` pixels in `hist` (uninitialised on
     // entry).
     virtual void count(DeviceContext& device, const cl::Buffer& pixels, cl_uint pixelCount,
                        const Params& params, cl::Buffer& hist, TimingLog& log) const = 0;
+
+    void launchCounting(DeviceContext& device, cl::Kernel& kernel, const cl::Buffer& pixels,
+                        cl_uint pixelCount, const cl::Buffer& counters, std::size_t groups, std::size_t local,
+                        TimingLog& log) const {
+        kernel.setArg(0, pixels);
+        kernel.setArg(1, pixelCount);
+        kernel.setArg(2, counters);
+        device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * local),
+                                            cl::NDRange(local), nullptr,
+                                            log.track(Stage::Kernel, kernelName()));
+    }
 
     static void clear(DeviceContext& device, cl::Buffer& hist, const Params& params, TimingLog& log) {
         device.queue().enqueueFillBuffer(hist, cl_uint{0}, 0, histogramBytes(params), nullptr,
@@ -134,13 +147,19 @@ class FreeGroupStrategy : public DeviceStrategy {
   protected:
     static constexpr std::size_t kPreferredGroup = 256;
 
-    // A kernel and the work-group size it runs with on this device.
-    static std::pair<cl::Kernel, std::size_t> kernel(DeviceContext& device, const Params& params,
-                                                     const char* name) {
-        cl::Kernel kernel(device.program(kSource, binsOption(params)), name);
+    // Work-groups of `local` work-items to launch for `pixelCount` pixels.
+    virtual std::size_t groups(const DeviceInfo& device, cl_uint pixelCount, std::size_t local) const = 0;
+
+    // The kernels add to the histogram with atomics, so it starts cleared.
+    void count(DeviceContext& device, const cl::Buffer& pixels, cl_uint pixelCount, const Params& params,
+               cl::Buffer& hist, TimingLog& log) const final {
+        clear(device, hist, params, log);
+        if (pixelCount == 0) return;
+        cl::Kernel kernel(device.program(kSource, binsOption(params)), kernelName());
         const std::size_t local = std::min(
             {kPreferredGroup, device.info().maxWorkGroupSize, kernelWorkGroupLimit(kernel, device.device())});
-        return {kernel, local};
+        launchCounting(device, kernel, pixels, pixelCount, hist, groups(device.info(), pixelCount, local),
+                       local, log);
     }
 };
 
@@ -153,17 +172,10 @@ class GlobalAtomicStrategy final : public FreeGroupStrategy {
     Support supported(const DeviceInfo*, const Params&) const override { return Support::yes(); }
 
   protected:
-    void count(DeviceContext& device, const cl::Buffer& pixels, cl_uint pixelCount, const Params& params,
-               cl::Buffer& hist, TimingLog& log) const override {
-        clear(device, hist, params, log);
-        if (pixelCount == 0) return;
-        auto [kernel, local] = FreeGroupStrategy::kernel(device, params, "global_atomic");
-        kernel.setArg(0, pixels);
-        kernel.setArg(1, pixelCount);
-        kernel.setArg(2, hist);
-        device.queue().enqueueNDRangeKernel(
-            kernel, cl::NullRange, cl::NDRange(ceilDiv(pixelCount, local) * local), cl::NDRange(local),
-            nullptr, log.track(Stage::Kernel, "global_atomic"));
+    const char* kernelName() const override { return "global_atomic"; }
+    // One work-item per pixel.
+    std::size_t groups(const DeviceInfo&, cl_uint pixelCount, std::size_t local) const override {
+        return ceilDiv(pixelCount, local);
     }
 };
 
@@ -182,18 +194,10 @@ class LocalAtomicStrategy final : public FreeGroupStrategy {
     }
 
   protected:
-    void count(DeviceContext& device, const cl::Buffer& pixels, cl_uint pixelCount, const Params& params,
-               cl::Buffer& hist, TimingLog& log) const override {
-        clear(device, hist, params, log);
-        if (pixelCount == 0) return;
-        auto [kernel, local] = FreeGroupStrategy::kernel(device, params, "local_atomic");
-        kernel.setArg(0, pixels);
-        kernel.setArg(1, pixelCount);
-        kernel.setArg(2, hist);
-        const std::size_t groups = groupCount(device.info(), ceilDiv(pixelCount, local));
-        device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * local),
-                                            cl::NDRange(local), nullptr,
-                                            log.track(Stage::Kernel, "local_atomic"));
+    const char* kernelName() const override { return "local_atomic"; }
+    // Each work-item strides over the pixels, so the grid need not cover them one to one.
+    std::size_t groups(const DeviceInfo& device, cl_uint pixelCount, std::size_t local) const override {
+        return groupCount(device, ceilDiv(pixelCount, local));
     }
 };
 
@@ -221,7 +225,9 @@ class SizedGroupStrategy : public DeviceStrategy {
     virtual std::size_t preferredWorkGroup(const DeviceInfo& device) const = 0;
     virtual std::string options(const DeviceInfo& device, const Params& params,
                                 std::size_t workGroup) const = 0;
-    virtual const char* kernelName() const = 0;
+    // Work-groups of `local` work-items that `pixelCount` pixels ask for, before groupCount() caps them.
+    virtual std::size_t groupsWanted(const DeviceInfo& device, cl_uint pixelCount,
+                                     std::size_t local) const = 0;
 
     std::size_t workGroupSize(const DeviceInfo& device, const Params& params) const {
         std::size_t size = std::min({preferredWorkGroup(device), device.maxWorkGroupSize,
@@ -239,6 +245,16 @@ class SizedGroupStrategy : public DeviceStrategy {
             if (size <= limit) return {kernel, size};
             kernelLimits().set(device.info(), kernelName(), params, limit);
         }
+    }
+
+    // One partial histogram per work-group, summed on the device.
+    void count(DeviceContext& device, const cl::Buffer& pixels, cl_uint pixelCount, const Params& params,
+               cl::Buffer& hist, TimingLog& log) const final {
+        auto [kernel, local] = SizedGroupStrategy::kernel(device, params);
+        const std::size_t groups = groupCount(device.info(), groupsWanted(device.info(), pixelCount, local));
+        cl::Buffer partials(device.context(), CL_MEM_READ_WRITE, groups * histogramBytes(params));
+        launchCounting(device, kernel, pixels, pixelCount, partials, groups, local, log);
+        reducePartials(device, kernel.getInfo<CL_KERNEL_PROGRAM>(), partials, groups, params, hist, log);
     }
 };
 
@@ -267,19 +283,8 @@ class PartialReduceStrategy final : public SizedGroupStrategy {
                " -D COPIES=" + std::to_string(copies(device, params, workGroup));
     }
     const char* kernelName() const override { return "partial_reduce"; }
-
-    void count(DeviceContext& device, const cl::Buffer& pixels, cl_uint pixelCount, const Params& params,
-               cl::Buffer& hist, TimingLog& log) const override {
-        auto [kernel, local] = SizedGroupStrategy::kernel(device, params);
-        const std::size_t groups = groupCount(device.info(), ceilDiv(pixelCount, local));
-        cl::Buffer partials(device.context(), CL_MEM_READ_WRITE, groups * histogramBytes(params));
-        kernel.setArg(0, pixels);
-        kernel.setArg(1, pixelCount);
-        kernel.setArg(2, partials);
-        device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * local),
-                                            cl::NDRange(local), nullptr,
-                                            log.track(Stage::Kernel, "partial_reduce"));
-        reducePartials(device, kernel.getInfo<CL_KERNEL_PROGRAM>(), partials, groups, params, hist, log);
+    std::size_t groupsWanted(const DeviceInfo&, cl_uint pixelCount, std::size_t local) const override {
+        return ceilDiv(pixelCount, local);
     }
 };
 
@@ -319,20 +324,9 @@ class PrivateUcharStrategy final : public SizedGroupStrategy {
                " -D LANES=" + std::to_string(lanes(device));
     }
     const char* kernelName() const override { return "private_uchar"; }
-
-    void count(DeviceContext& device, const cl::Buffer& pixels, cl_uint pixelCount, const Params& params,
-               cl::Buffer& hist, TimingLog& log) const override {
-        auto [kernel, local] = SizedGroupStrategy::kernel(device, params);
-        const std::size_t segments = ceilDiv(pixelCount / 4, local * itemQuads(device.info()));
-        const std::size_t groups = groupCount(device.info(), segments);
-        cl::Buffer partials(device.context(), CL_MEM_READ_WRITE, groups * histogramBytes(params));
-        kernel.setArg(0, pixels);
-        kernel.setArg(1, pixelCount);
-        kernel.setArg(2, partials);
-        device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * local),
-                                            cl::NDRange(local), nullptr,
-                                            log.track(Stage::Kernel, "private_uchar"));
-        reducePartials(device, kernel.getInfo<CL_KERNEL_PROGRAM>(), partials, groups, params, hist, log);
+    // A work-group takes segments of `local` work-items times itemQuads() uint4 loads of four pixels each.
+    std::size_t groupsWanted(const DeviceInfo& device, cl_uint pixelCount, std::size_t local) const override {
+        return ceilDiv(pixelCount / 4, local * itemQuads(device));
     }
 };
 

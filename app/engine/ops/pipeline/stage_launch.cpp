@@ -22,11 +22,19 @@ void requirePixels(int width, int height, std::string_view operation) {
                          "x" + std::to_string(height) + ")");
 }
 
+std::uint64_t pixelBytes(int width, int height) {
+    return static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) * 4;
+}
+
 std::string allocationProblem(const DeviceInfo& device, std::uint64_t bytes, std::string_view what) {
     if (device.maxAllocBytes == 0 || bytes <= device.maxAllocBytes) return {};
     return std::string(what) + " needs " + std::to_string(bytes) +
            " bytes, more than the device's largest allocation (" + std::to_string(device.maxAllocBytes) +
            " bytes)";
+}
+
+std::string pixelBufferProblem(const DeviceInfo& device, int width, int height) {
+    return allocationProblem(device, pixelBytes(width, height), "the image");
 }
 
 std::string imageProblem(const DeviceInfo& device, int width, int height) {
@@ -40,7 +48,7 @@ std::string imageProblem(const DeviceInfo& device, int width, int height) {
 }
 
 cl::Buffer newPixelBuffer(DeviceContext& device, int width, int height) {
-    const std::size_t bytes = static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4;
+    const auto bytes = static_cast<std::size_t>(pixelBytes(width, height));
     return withClErrors("device " + device.info().name + ": allocating " + std::to_string(bytes) + " bytes",
                         [&] { return cl::Buffer(device.context(), CL_MEM_READ_WRITE, bytes); });
 }

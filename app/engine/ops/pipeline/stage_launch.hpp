@@ -20,8 +20,12 @@ namespace hs::pipeline {
 // Throws UsageError for an image without pixels: no operation has anything to do with it.
 void requirePixels(int width, int height, std::string_view operation);
 
+// Bytes of width × height RGBA8 pixels.
+std::uint64_t pixelBytes(int width, int height);
 // Why `device` cannot allocate a buffer of `bytes` for `what`; empty when it can.
 std::string allocationProblem(const DeviceInfo& device, std::uint64_t bytes, std::string_view what);
+// Why `device` cannot hold a width × height image in a buffer; empty when it can.
+std::string pixelBufferProblem(const DeviceInfo& device, int width, int height);
 // Why `device` cannot hold a width × height 2-D image; empty when it can.
 std::string imageProblem(const DeviceInfo& device, int width, int height);
 

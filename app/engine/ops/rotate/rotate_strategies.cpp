@@ -19,9 +19,7 @@ class DeviceRotation final : public Strategy {
     std::string_view description() const override { return description_; }
 
     Support supported(const DeviceInfo& device, int width, int height) const override {
-        const std::uint64_t bytes =
-            static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) * 4;
-        if (auto problem = pipeline::allocationProblem(device, bytes, "the image"); !problem.empty())
+        if (auto problem = pipeline::pixelBufferProblem(device, width, height); !problem.empty())
             return Support::no(problem);
         if (usesImage_) {
             if (auto problem = pipeline::imageProblem(device, width, height); !problem.empty())
