@@ -4,51 +4,17 @@
 #include <QImage>
 #include <QImageWriter>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <array>
 
+#include "cli_runner.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "runtime/device_info.hpp"
 
 namespace hs {
 namespace {
-
-struct Outcome {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-
-    QJsonObject json() const {
-        QJsonParseError error;
-        const QJsonDocument document = QJsonDocument::fromJson(out, &error);
-        EXPECT_EQ(error.error, QJsonParseError::NoError) << error.errorString().toStdString() << "\n"
-                                                         << out.toStdString();
-        return document.object();
-    }
-};
-
-// The test's own environment (ctest sets POCL_DEVICES and a private HISTOSCOPE_CACHE_DIR) plus `changes`;
-// an empty value removes the variable.
-Outcome runCli(const QStringList& arguments, const std::vector<std::pair<QString, QString>>& changes = {}) {
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.remove("HISTOSCOPE_DEVICE");
-    for (const auto& [name, value] : changes) {
-        if (value.isEmpty())
-            environment.remove(name);
-        else
-            environment.insert(name, value);
-    }
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.start(HISTOSCOPE_CLI, arguments);
-    EXPECT_TRUE(process.waitForFinished(300'000)) << arguments.join(' ').toStdString();
-    EXPECT_EQ(process.exitStatus(), QProcess::NormalExit) << "crashed: " << arguments.join(' ').toStdString();
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
-}
 
 // The histogram of the contract, counted here without the engine.
 using Counts = std::array<std::vector<std::uint64_t>, 5>;
@@ -130,15 +96,6 @@ class Cli : public ::testing::Test {
     static inline QString* imagePath_ = nullptr;
     static inline std::vector<DeviceInfo>* devices_ = nullptr;
 };
-
-void expectOneErrorLine(const Outcome& outcome, int exitCode, const QString& mentioned) {
-    EXPECT_EQ(outcome.exitCode, exitCode) << outcome.err.toStdString();
-    EXPECT_EQ(outcome.err.count('\n'), 1) << outcome.err.toStdString();
-    EXPECT_TRUE(outcome.err.endsWith('\n')) << outcome.err.toStdString();
-    EXPECT_TRUE(outcome.err.contains(mentioned.toUtf8()))
-        << outcome.err.toStdString() << " lacks " << mentioned.toStdString();
-    EXPECT_TRUE(outcome.out.isEmpty()) << outcome.out.toStdString();
-}
 
 TEST_F(Cli, HistogramJsonHasTheContractShape) {
     const Outcome outcome =

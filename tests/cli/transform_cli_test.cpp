@@ -6,32 +6,15 @@
 #include <QImage>
 #include <QImageWriter>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <array>
 #include <functional>
 
+#include "cli_runner.hpp"
+
 namespace hs {
 namespace {
-
-struct Outcome {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Outcome runCli(const QStringList& arguments) {
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.remove("HISTOSCOPE_DEVICE");
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.start(HISTOSCOPE_CLI, arguments);
-    EXPECT_TRUE(process.waitForFinished(300'000)) << arguments.join(' ').toStdString();
-    EXPECT_EQ(process.exitStatus(), QProcess::NormalExit) << "crashed: " << arguments.join(' ').toStdString();
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
-}
 
 // Pixel (x, y) of the 6x5 input: all channels differ between pixels, alpha too.
 QColor inputColor(int x, int y) {
@@ -76,14 +59,6 @@ class TransformCli : public ::testing::Test {
     static constexpr int kHeight = 5;
     QTemporaryDir directory_;
 };
-
-void expectOneErrorLine(const Outcome& outcome, int exitCode, const QString& mentioned) {
-    EXPECT_EQ(outcome.exitCode, exitCode) << outcome.err.toStdString();
-    EXPECT_EQ(outcome.err.count('\n'), 1) << outcome.err.toStdString();
-    EXPECT_TRUE(outcome.err.contains(mentioned.toUtf8()))
-        << outcome.err.toStdString() << " lacks " << mentioned.toStdString();
-    EXPECT_TRUE(outcome.out.isEmpty()) << outcome.out.toStdString();
-}
 
 TEST_F(TransformCli, RotateHalfATurnWithEitherStrategy) {
     // Half a turn about the centre of any image maps (x, y) to (w - 1 - x, h - 1 - y), whole pixels only.
@@ -138,7 +113,7 @@ TEST_F(TransformCli, PipelineJsonDescribesEveryStage) {
     };
     expectImage("piped.png", kWidth, kHeight, expected);
 
-    const QJsonObject json = QJsonDocument::fromJson(outcome.out).object();
+    const QJsonObject json = outcome.json();
     EXPECT_EQ(json["image"].toObject()["width"].toInt(), kWidth);
     EXPECT_EQ(json["output"].toObject()["path"].toString(), path("piped.png"));
     const QJsonArray stages = json["stages"].toArray();
