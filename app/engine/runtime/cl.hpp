@@ -21,3 +21,15 @@
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
+
+namespace hs {
+
+// Sets consecutive arguments of `kernel` from index `first` on, in the order of its signature; returns the
+// index after the last.
+template <typename... Args>
+cl_uint setKernelArgs(cl::Kernel& kernel, cl_uint first, const Args&... args) {
+    (kernel.setArg(first++, args), ...);
+    return first;
+}
+
+}  // namespace hs

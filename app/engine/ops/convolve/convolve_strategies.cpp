@@ -58,8 +58,7 @@ using InputBinder = std::function<cl_uint(cl::Kernel&, TimingLog&)>;
 // The pixels as a buffer, argument 0. The pixel source holds the buffer until the commands finish.
 InputBinder bufferInput(DeviceContext& device, PixelSource& pixels) {
     return [&device, &pixels](cl::Kernel& kernel, TimingLog& log) {
-        kernel.setArg(0, pixels.device(device, log));
-        return cl_uint{1};
+        return setKernelArgs(kernel, 0, pixels.device(device, log));
     };
 }
 
@@ -74,12 +73,7 @@ Result runTwoDimensional(DeviceContext& device, PixelSource& pixels, const Filte
     cl::Buffer taps = uploadTaps(device, filter, log);
     cl::Kernel kernel = withClErrors("device " + device.info().name + ": setting up " + kernelName, [&] {
         cl::Kernel k(device.program(build.source, build.options), kernelName.c_str());
-        cl_uint next = bindInputs(k, log);
-        k.setArg(next++, output);
-        k.setArg(next++, width);
-        k.setArg(next++, height);
-        k.setArg(next++, taps);
-        k.setArg(next, kernelDivisor(filter));
+        setKernelArgs(k, bindInputs(k, log), output, width, height, taps, kernelDivisor(filter));
         return k;
     });
     pipeline::launch2d(device, kernel, width, height, local ? *local : pipeline::localSize2d(device, kernel),
@@ -138,9 +132,7 @@ class ImageSampler final : public FilterBuiltStrategy {
                 image = pipeline::toImage2D(device, pixels, cl::ImageFormat(CL_RGBA, CL_UNSIGNED_INT8), log);
                 sampler =
                     cl::Sampler(device.context(), CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST);
-                kernel.setArg(0, image);
-                kernel.setArg(1, sampler);
-                return cl_uint{2};
+                return setKernelArgs(kernel, 0, image, sampler);
             });
     }
 };
@@ -252,19 +244,10 @@ class Separable final : public FilterBuiltStrategy {
                 cl::Buffer(device.context(), CL_MEM_READ_WRITE, pipeline::pixelBytes(width, height) * 4);
             const cl::Program program = device.program(build.source, build.options);
             cl::Kernel first(program, "convolve_rows");
-            first.setArg(0, input);
-            first.setArg(1, partial);
-            first.setArg(2, width);
-            first.setArg(3, height);
-            first.setArg(4, rowTaps);
+            setKernelArgs(first, 0, input, partial, width, height, rowTaps);
             cl::Kernel second(program, "convolve_columns");
-            second.setArg(0, partial);
-            second.setArg(1, input);
-            second.setArg(2, output);
-            second.setArg(3, width);
-            second.setArg(4, height);
-            second.setArg(5, columnTaps);
-            second.setArg(6, kernelDivisor(filter));
+            setKernelArgs(second, 0, partial, input, output, width, height, columnTaps,
+                          kernelDivisor(filter));
             return std::pair{first, second};
         });
         pipeline::launch2d(device, rows, width, height, pipeline::localSize2d(device, rows), log,

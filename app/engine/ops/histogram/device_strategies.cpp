@@ -110,9 +110,7 @@ class DeviceStrategy : public Strategy {
     void launchCounting(DeviceContext& device, cl::Kernel& kernel, const cl::Buffer& pixels,
                         cl_uint pixelCount, const cl::Buffer& counters, std::size_t groups, std::size_t local,
                         TimingLog& log) const {
-        kernel.setArg(0, pixels);
-        kernel.setArg(1, pixelCount);
-        kernel.setArg(2, counters);
+        setKernelArgs(kernel, 0, pixels, pixelCount, counters);
         device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * local),
                                             cl::NDRange(local), nullptr,
                                             log.track(Stage::Kernel, kernelName()));
@@ -127,9 +125,7 @@ class DeviceStrategy : public Strategy {
                                std::size_t partialCount, const Params& params, cl::Buffer& hist,
                                TimingLog& log) {
         cl::Kernel reduce(program, "reduce_partials");
-        reduce.setArg(0, partials);
-        reduce.setArg(1, static_cast<cl_uint>(partialCount));
-        reduce.setArg(2, hist);
+        setKernelArgs(reduce, 0, partials, static_cast<cl_uint>(partialCount), hist);
         const std::size_t local = std::min<std::size_t>(64, kernelWorkGroupLimit(reduce, device.device()));
         device.queue().enqueueNDRangeKernel(
             reduce, cl::NullRange, cl::NDRange(ceilDiv(histogramSize(params), local) * local),

@@ -54,12 +54,7 @@ class DeviceRotation final : public Strategy {
             else
                 input = pixels.device(device, log);
             cl::Kernel k(device.program(build.source, build.options), kernelName.c_str());
-            k.setArg(0, input);
-            k.setArg(1, output);
-            k.setArg(2, width);
-            k.setArg(3, height);
-            k.setArg(4, rowX);
-            k.setArg(5, rowY);
+            setKernelArgs(k, 0, input, output, width, height, rowX, rowY);
             return k;
         });
         pipeline::launch2d(device, kernel, width, height, pipeline::localSize2d(device, kernel), log,
