@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QSettings>
+#include <cmath>
 
 #include "ops/histogram/histogram.hpp"
 
@@ -15,6 +16,17 @@ const QString kDeviceName = QStringLiteral("run/device");
 const QString kPlatformName = QStringLiteral("run/platform");
 const QString kStrategy = QStringLiteral("run/strategy");
 const QString kBins = QStringLiteral("run/bins");
+const QString kRotate = QStringLiteral("transform/rotate");
+const QString kAngle = QStringLiteral("transform/angle");
+const QString kSampling = QStringLiteral("transform/sampling");
+const QString kRotateStrategy = QStringLiteral("transform/rotateStrategy");
+const QString kConvolve = QStringLiteral("transform/convolve");
+const QString kFilter = QStringLiteral("transform/filter");
+const QString kBoxSize = QStringLiteral("transform/boxSize");
+const QString kSigma = QStringLiteral("transform/sigma");
+const QString kGaussianSize = QStringLiteral("transform/gaussianSize");
+const QString kCustomMatrix = QStringLiteral("transform/customMatrix");
+const QString kConvolveStrategy = QStringLiteral("transform/convolveStrategy");
 const QString kLastFolder = QStringLiteral("files/lastFolder");
 const QString kRecentFiles = QStringLiteral("files/recent");
 
@@ -47,6 +59,21 @@ void AppSettings::load() {
     platformName_ = settings.value(kPlatformName).toString();
     strategy_ = settings.value(kStrategy).toString();
     setBins(settings.value(kBins, histogram::kMaxBins).toInt());
+    // Values out of range are left to the panel's widgets, which clamp them like typed ones.
+    const TransformSettings defaults;
+    transform_.rotate = settings.value(kRotate, defaults.rotate).toBool();
+    const double angle = settings.value(kAngle, defaults.angle).toDouble();
+    transform_.angle = std::isfinite(angle) ? angle : defaults.angle;
+    transform_.sampling = settings.value(kSampling, defaults.sampling).toString();
+    transform_.rotateStrategy = settings.value(kRotateStrategy, defaults.rotateStrategy).toString();
+    transform_.convolve = settings.value(kConvolve, defaults.convolve).toBool();
+    transform_.filter = settings.value(kFilter, defaults.filter).toString();
+    transform_.boxSize = settings.value(kBoxSize, defaults.boxSize).toInt();
+    const double sigma = settings.value(kSigma, defaults.sigma).toDouble();
+    transform_.sigma = std::isfinite(sigma) ? sigma : defaults.sigma;
+    transform_.gaussianSize = settings.value(kGaussianSize, defaults.gaussianSize).toInt();
+    transform_.customMatrix = settings.value(kCustomMatrix, defaults.customMatrix).toString();
+    transform_.convolveStrategy = settings.value(kConvolveStrategy, defaults.convolveStrategy).toString();
     lastFolder_ = settings.value(kLastFolder).toString();
     for (const QString& path : settings.value(kRecentFiles).toStringList()) {
         if (recentFiles_.size() < kMaxRecentFiles && !recentFiles_.contains(canonicalEntry(path)))
@@ -62,6 +89,17 @@ bool AppSettings::save() const {
     settings.setValue(kPlatformName, platformName_);
     settings.setValue(kStrategy, strategy_);
     settings.setValue(kBins, bins_);
+    settings.setValue(kRotate, transform_.rotate);
+    settings.setValue(kAngle, transform_.angle);
+    settings.setValue(kSampling, transform_.sampling);
+    settings.setValue(kRotateStrategy, transform_.rotateStrategy);
+    settings.setValue(kConvolve, transform_.convolve);
+    settings.setValue(kFilter, transform_.filter);
+    settings.setValue(kBoxSize, transform_.boxSize);
+    settings.setValue(kSigma, transform_.sigma);
+    settings.setValue(kGaussianSize, transform_.gaussianSize);
+    settings.setValue(kCustomMatrix, transform_.customMatrix);
+    settings.setValue(kConvolveStrategy, transform_.convolveStrategy);
     settings.setValue(kLastFolder, lastFolder_);
     settings.setValue(kRecentFiles, recentFiles_);
     settings.sync();

@@ -6,6 +6,31 @@
 
 namespace hs::ui {
 
+// The image stages as the Transform panel had them: the panel starts from these defaults. Choices are kept by
+// name (strategies, sampling, filter), so lists that grow or reorder keep them; a name no longer known leaves
+// the panel's default.
+struct TransformSettings {
+    bool rotate = false;
+    double angle = 0;  // degrees, -180..180
+    QString sampling = QStringLiteral("linear");
+    QString rotateStrategy;  // empty: the registry's first
+    bool convolve = false;
+    QString filter = QStringLiteral("box");  // box, gaussian, sharpen, emboss, sobel, laplacian or custom
+    int boxSize = 3;
+    double sigma = 1.5;
+    int gaussianSize = 0;  // 0: auto (6 sigma + 1)
+    // A 3 × 3 binomial blur, written the way the format allows.
+    QString customMatrix = QStringLiteral(
+        "# one row per line; numbers separated by spaces or commas\n"
+        "1 2 1\n"
+        "2 4 2\n"
+        "1 2 1\n"
+        "/ 16\n");
+    QString convolveStrategy;  // empty: the registry's first
+
+    bool operator==(const TransformSettings&) const = default;
+};
+
 // What the app remembers between sessions. Read once when constructed and written by save() (the window
 // saves when it closes): QSettings would otherwise write and fsync the file from the event loop after every
 // change, which costs tens of milliseconds on a busy disk. Tests point it at a private file.
@@ -38,6 +63,9 @@ class AppSettings {
     int bins() const { return bins_; }
     void setBins(int bins);
 
+    TransformSettings transform() const { return transform_; }
+    void setTransform(const TransformSettings& transform) { transform_ = transform; }
+
     QString lastFolder() const { return lastFolder_; }
     void setLastFolder(const QString& folder) { lastFolder_ = folder; }
 
@@ -57,6 +85,7 @@ class AppSettings {
     QString platformName_;
     QString strategy_;
     int bins_ = 256;
+    TransformSettings transform_;
     QString lastFolder_;
     QStringList recentFiles_;
 };

@@ -5,12 +5,14 @@
 #include <QHeaderView>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QTableWidget>
 #include <algorithm>
 #include <cmath>
 
 #include "ui/plot_style.hpp"
+#include "ui/table_widgets.hpp"
+
+namespace hs::ui {
 
 namespace {
 
@@ -27,13 +29,6 @@ QString speedupText(double speedup) {
 }
 QString bandwidthText(double gbPerS) {
     return orDash(gbPerS, QString::number(gbPerS, 'f', 2));
-}
-
-QTableWidgetItem* cell(const QString& text, Qt::Alignment alignment = Qt::AlignRight | Qt::AlignVCenter) {
-    auto* item = new QTableWidgetItem(text);
-    item->setTextAlignment(alignment);
-    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-    return item;
 }
 
 }  // namespace
@@ -58,25 +53,16 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
     plot_->yAxis->setLabel(tr("median kernel time (ms)"));
     plot_->xAxis->grid()->setVisible(false);
 
-    table_ = new QTableWidget(0, 7, this);
+    table_ = readOnlyTable(
+        {tr("Strategy"), tr("Median ms"), tr("Min ms"), tr("Max ms"), tr("GB/s"), tr("Speed-up"), tr("Note")},
+        this);
     table_->setObjectName("compareTable");
-    table_->setHorizontalHeaderLabels({tr("Strategy"), tr("Median ms"), tr("Min ms"), tr("Max ms"),
-                                       tr("GB/s"), tr("Speed-up"), tr("Note")});
     table_->horizontalHeaderItem(5)->setToolTip(
         tr("Median time of serial divided by this strategy's median"));
     table_->horizontalHeaderItem(4)->setToolTip(tr("Image bytes read per second of median kernel time"));
-    table_->verticalHeader()->setVisible(false);
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setAlternatingRowColors(true);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
 
-    auto* body = new QSplitter(Qt::Vertical, this);
-    body->addWidget(plot_);
-    body->addWidget(table_);
-    body->setStretchFactor(0, 2);
-    body->setStretchFactor(1, 1);
+    auto* body = stretchedSplitter(Qt::Vertical, {{plot_, 2}, {table_, 1}}, this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
@@ -162,15 +148,15 @@ void CompareView::refreshTable() {
             return ran ? QString::number(ms, 'f', 3) : QStringLiteral("–");
         };
         const QList<QTableWidgetItem*> items{
-            cell(entry.strategy, Qt::AlignLeft | Qt::AlignVCenter),
-            cell(number(entry.medianMs)),
-            cell(number(entry.minMs)),
-            cell(number(entry.maxMs)),
-            cell(ran ? bandwidthText(entry.gbPerS) : QStringLiteral("–")),
-            cell(ran ? speedupText(entry.speedupOverSerial) : QStringLiteral("–")),
-            cell(ran ? (entry.medianMs == fastest ? tr("fastest") : QString())
-                     : tr("unsupported: %1").arg(entry.unsupportedReason),
-                 Qt::AlignLeft | Qt::AlignVCenter)};
+            tableCell(entry.strategy, Qt::AlignLeft | Qt::AlignVCenter),
+            tableCell(number(entry.medianMs)),
+            tableCell(number(entry.minMs)),
+            tableCell(number(entry.maxMs)),
+            tableCell(ran ? bandwidthText(entry.gbPerS) : QStringLiteral("–")),
+            tableCell(ran ? speedupText(entry.speedupOverSerial) : QStringLiteral("–")),
+            tableCell(ran ? (entry.medianMs == fastest ? tr("fastest") : QString())
+                          : tr("unsupported: %1").arg(entry.unsupportedReason),
+                      Qt::AlignLeft | Qt::AlignVCenter)};
         for (int column = 0; column < items.size(); ++column) {
             QTableWidgetItem* item = items[column];
             if (!ran) item->setForeground(muted);
@@ -192,3 +178,5 @@ void CompareView::changeEvent(QEvent* event) {
     refreshPlot();
     refreshTable();
 }
+
+}  // namespace hs::ui

@@ -11,6 +11,8 @@ class QPushButton;
 class QSpinBox;
 class QTableWidget;
 
+namespace hs::ui {
+
 class CompareView : public QWidget {
     Q_OBJECT
 
@@ -52,3 +54,5 @@ class CompareView : public QWidget {
     QSpinBox* repetitions_ = nullptr;
     QPushButton* compare_ = nullptr;
 };
+
+}  // namespace hs::ui

@@ -127,7 +127,8 @@ void DevicePanel::fillDeviceBox(int platformComboIndex) {
     for (std::size_t i = 0; i < devices_.size(); ++i) {
         const auto& device = devices_[i];
         if (device.platformIndex != platform) continue;
-        devicesBox_->addItem(QStringLiteral("%1  (%2)").arg(text(device.name), text(device.selector())),
+        // The selector first: it tells identical devices apart where a narrow panel cuts the name short.
+        devicesBox_->addItem(QStringLiteral("%1 · %2").arg(text(device.selector()), text(device.name)),
                              static_cast<int>(i));
         devicesBox_->setItemData(devicesBox_->count() - 1, summary(device), Qt::ToolTipRole);
     }

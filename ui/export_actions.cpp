@@ -17,10 +17,12 @@
 #include "ui/histogram_view.hpp"
 #include "ui/timing_view.hpp"
 
+namespace hs::ui {
+
 namespace {
 
 [[noreturn]] void fail(const QString& path, const QString& reason) {
-    throw hs::InputError((path + QStringLiteral(": ") + reason).toStdString());
+    throw InputError((path + QStringLiteral(": ") + reason).toStdString());
 }
 
 QString suffixOf(const QString& path) {
@@ -79,29 +81,18 @@ QString suffixOfFilter(const QString& filter) {
 
 ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, QWidget* dialogParent)
     : QObject(dialogParent), histogram_(histogram), timings_(timings), dialogParent_(dialogParent) {
-    plotAction_ = new QAction(tr("Export &plot…"), this);
-    plotAction_->setStatusTip(tr("Save the histogram plot as PNG, PDF or SVG"));
-    connect(plotAction_, &QAction::triggered, this, [this] {
-        runExport(tr("Export plot"), tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"),
-                  &ExportActions::exportPlot);
-    });
-    histogramAction_ = new QAction(tr("Export &histogram…"), this);
-    histogramAction_->setStatusTip(tr("Save the counts of every bin and channel as CSV or JSON"));
-    connect(histogramAction_, &QAction::triggered, this, [this] {
-        runExport(tr("Export histogram"), tr("CSV table (*.csv);;JSON (*.json)"),
-                  &ExportActions::exportHistogram);
-    });
-    timingsAction_ = new QAction(tr("Export &timings…"), this);
-    timingsAction_->setStatusTip(tr("Save every kept run's command timings as CSV or JSON"));
-    connect(timingsAction_, &QAction::triggered, this, [this] {
-        runExport(tr("Export timings"), tr("CSV table (*.csv);;JSON (*.json)"),
-                  &ExportActions::exportTimings);
-    });
-    traceAction_ = new QAction(tr("Export Chrome t&race…"), this);
-    traceAction_->setStatusTip(tr("Save the kept runs as a timeline for Perfetto or chrome://tracing"));
-    connect(traceAction_, &QAction::triggered, this, [this] {
-        runExport(tr("Export Chrome trace"), tr("Chrome trace JSON (*.json)"), &ExportActions::exportTrace);
-    });
+    plotAction_ = fileAction(tr("Export &plot…"), tr("Save the histogram plot as PNG, PDF or SVG"),
+                             tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"),
+                             &ExportActions::exportPlot);
+    histogramAction_ =
+        fileAction(tr("Export &histogram…"), tr("Save the counts of every bin and channel as CSV or JSON"),
+                   tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportHistogram);
+    timingsAction_ =
+        fileAction(tr("Export &timings…"), tr("Save every kept run's command timings as CSV or JSON"),
+                   tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportTimings);
+    traceAction_ = fileAction(tr("Export Chrome t&race…"),
+                              tr("Save the kept runs as a timeline for Perfetto or chrome://tracing"),
+                              tr("Chrome trace JSON (*.json)"), &ExportActions::exportTrace);
     copyAction_ = new QAction(tr("&Copy histogram"), this);
     copyAction_->setStatusTip(tr("Put the histogram on the clipboard as CSV text"));
     connect(copyAction_, &QAction::triggered, this, &ExportActions::copyHistogram);
@@ -122,17 +113,16 @@ void ExportActions::updateEnabled() {
 }
 
 void ExportActions::exportPlot(const QString& path) const {
-    hs::io::writeFileAtomically(path, renderPlot(histogram_->plot(), suffixOf(path), path));
+    io::writeFileAtomically(path, renderPlot(histogram_->plot(), suffixOf(path), path));
 }
 
 void ExportActions::exportHistogram(const QString& path) const {
     if (!histogram_->hasHistogram()) fail(path, QStringLiteral("there is no histogram to export yet"));
     const QString format = suffixOf(path);
     if (format == QLatin1String("csv")) {
-        hs::io::writeFileAtomically(path, hs::io::histogramCsv(histogram_->histogram()));
+        io::writeFileAtomically(path, io::histogramCsv(histogram_->histogram()));
     } else if (format == QLatin1String("json")) {
-        hs::io::writeFileAtomically(path,
-                                    QJsonDocument(hs::io::histogramJson(histogram_->histogram())).toJson());
+        io::writeFileAtomically(path, QJsonDocument(io::histogramJson(histogram_->histogram())).toJson());
     } else {
         fail(path, QStringLiteral("unknown histogram format '%1' (use .csv or .json)").arg(format));
     }
@@ -142,30 +132,40 @@ void ExportActions::exportTimings(const QString& path) const {
     const auto& runs = timings_->runs();
     const QString format = suffixOf(path);
     if (format == QLatin1String("csv")) {
-        hs::io::writeFileAtomically(path, hs::io::timingsCsv(runs));
+        io::writeFileAtomically(path, io::timingsCsv(runs));
     } else if (format == QLatin1String("json")) {
         QJsonArray runArray;
         for (std::size_t run = 0; run < runs.size(); ++run) {
             runArray.append(QJsonObject{{"strategy", timings_->runStrategies()[run]},
-                                        {"timings", hs::io::timingsJson(runs[run])}});
+                                        {"timings", io::timingsJson(runs[run])}});
         }
         const QJsonObject document{{"device", deviceName_}, {"runs", runArray}};
-        hs::io::writeFileAtomically(path, QJsonDocument(document).toJson());
+        io::writeFileAtomically(path, QJsonDocument(document).toJson());
     } else {
         fail(path, QStringLiteral("unknown timings format '%1' (use .csv or .json)").arg(format));
     }
 }
 
 void ExportActions::exportTrace(const QString& path) const {
-    hs::io::writeFileAtomically(path, hs::io::chromeTrace(timings_->runs(), deviceName_));
+    io::writeFileAtomically(path, io::chromeTrace(timings_->runs(), deviceName_));
 }
 
 void ExportActions::copyHistogram() const {
-    QGuiApplication::clipboard()->setText(QString::fromUtf8(hs::io::histogramCsv(histogram_->histogram())));
+    QGuiApplication::clipboard()->setText(QString::fromUtf8(io::histogramCsv(histogram_->histogram())));
 }
 
-void ExportActions::runExport(const QString& title, const QString& filters,
-                              void (ExportActions::*exporter)(const QString&) const) {
+QAction* ExportActions::fileAction(const QString& text, const QString& statusTip, const QString& filters,
+                                   Exporter exporter) {
+    auto* action = new QAction(text, this);
+    action->setStatusTip(statusTip);
+    // The dialog is titled like the action, without its mnemonic and ellipsis.
+    const QString title = QString(text).remove(QLatin1Char('&')).remove(QStringLiteral("…"));
+    connect(action, &QAction::triggered, this,
+            [this, title, filters, exporter] { runExport(title, filters, exporter); });
+    return action;
+}
+
+void ExportActions::runExport(const QString& title, const QString& filters, Exporter exporter) {
     QString selectedFilter;
     QString path =
         QFileDialog::getSaveFileName(dialogParent_, title, lastDirectory_, filters, &selectedFilter);
@@ -174,7 +174,9 @@ void ExportActions::runExport(const QString& title, const QString& filters,
     lastDirectory_ = QFileInfo(path).absolutePath();
     try {
         (this->*exporter)(path);
-    } catch (const hs::Error& error) {
+    } catch (const Error& error) {
         QMessageBox::warning(dialogParent_, title, QString::fromStdString(error.what()));
     }
 }
+
+}  // namespace hs::ui

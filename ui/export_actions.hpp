@@ -1,16 +1,19 @@
 #pragma once
 // The File ▸ Export menu: the histogram plot as PNG/PDF/SVG, the histogram as CSV/JSON, the kept timings as
 // CSV/JSON and as a Chrome trace, and the histogram as CSV on the clipboard. Every file is written through
-// QSaveFile, so a failed write leaves the previous file; the export functions throw hs::InputError naming the
+// QSaveFile, so a failed write leaves the previous file; the export functions throw InputError naming the
 // file and the reason, the actions show that line in a message box.
 
 #include <QList>
 #include <QObject>
 #include <QString>
 
-class HistogramView;
 class QAction;
 class QWidget;
+
+namespace hs::ui {
+
+class HistogramView;
 class TimingView;
 
 class ExportActions : public QObject {
@@ -33,11 +36,15 @@ class ExportActions : public QObject {
     void copyHistogram() const;
 
   private:
+    using Exporter = void (ExportActions::*)(const QString& path) const;
+
     void updateEnabled();
+    // An action that runs `exporter` on the file the user picks among `filters`.
+    QAction* fileAction(const QString& text, const QString& statusTip, const QString& filters,
+                        Exporter exporter);
     // Asks for a file (adding the chosen filter's suffix when the name has none), exports, and reports a
     // failure in a message box.
-    void runExport(const QString& title, const QString& filters,
-                   void (ExportActions::*exporter)(const QString&) const);
+    void runExport(const QString& title, const QString& filters, Exporter exporter);
 
     HistogramView* histogram_;
     TimingView* timings_;
@@ -50,3 +57,5 @@ class ExportActions : public QObject {
     QAction* traceAction_;
     QAction* copyAction_;
 };
+
+}  // namespace hs::ui

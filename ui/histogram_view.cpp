@@ -12,9 +12,11 @@
 
 #include "ui/plot_style.hpp"
 
-using hs::histogram::BinRange;
-using hs::histogram::Channel;
-using hs::histogram::Statistics;
+namespace hs::ui {
+
+using histogram::BinRange;
+using histogram::Channel;
+using histogram::Statistics;
 
 namespace {
 
@@ -47,9 +49,8 @@ std::size_t indexOf(Channel channel) {
 }
 
 QString channelLabel(Channel channel) {
-    return channel == Channel::Luma
-               ? QStringLiteral("Luma")
-               : QString::fromLatin1(hs::histogram::channelName(channel).data()).toUpper();
+    return channel == Channel::Luma ? QStringLiteral("Luma")
+                                    : QString::fromLatin1(histogram::channelName(channel).data()).toUpper();
 }
 
 double lowerEdge(int bin, int bins) {
@@ -108,7 +109,7 @@ HistogramView::HistogramView(QWidget* parent) : QWidget(parent), plot_(new QCust
     auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
     ticker->setTickStep(32);
     plot_->xAxis->setTicker(ticker);
-    for (const Channel channel : hs::histogram::kChannels) {
+    for (const Channel channel : histogram::kChannels) {
         QCPGraph* graph = plot_->addGraph();
         graph->setName(channelLabel(channel));
         graph->setLineStyle(QCPGraph::lsStepLeft);
@@ -169,7 +170,7 @@ void HistogramView::buildToolbar(QWidget* toolbar) {
         row->addWidget(button);
         return button;
     };
-    for (const Channel channel : hs::histogram::kChannels) {
+    for (const Channel channel : histogram::kChannels) {
         const bool shownAtStart = channel != Channel::A;
         auto* button = addToggle(channelLabel(channel), tr("Show the %1 channel").arg(channelLabel(channel)),
                                  shownAtStart);
@@ -201,7 +202,7 @@ QWidget* HistogramView::buildStatisticsPanel() {
 
     statisticsChannel_ = new QComboBox(panel);
     statisticsChannel_->setObjectName("statisticsChannel");
-    for (const Channel channel : hs::histogram::kChannels)
+    for (const Channel channel : histogram::kChannels)
         statisticsChannel_->addItem(channelLabel(channel), static_cast<int>(channel));
     statisticsChannel_->setCurrentIndex(static_cast<int>(Channel::Luma));
     statisticsChannel_->setToolTip(tr("The channel the statistics describe"));
@@ -237,12 +238,12 @@ QWidget* HistogramView::buildStatisticsPanel() {
     return panel;
 }
 
-void HistogramView::setHistogram(const hs::histogram::Histogram& histogram) {
+void HistogramView::setHistogram(const histogram::Histogram& histogram) {
     if (selection_ && histogram.bins != histogram_.bins) {
-        const int lowest = hs::histogram::binValues(selection_->first, histogram_.bins).lower;
-        const int highest = hs::histogram::binValues(selection_->last, histogram_.bins).upper;
-        selection_ = BinRange{hs::histogram::binOf(lowest, histogram.bins),
-                              hs::histogram::binOf(highest, histogram.bins)};
+        const int lowest = histogram::binValues(selection_->first, histogram_.bins).lower;
+        const int highest = histogram::binValues(selection_->last, histogram_.bins).upper;
+        selection_ =
+            BinRange{histogram::binOf(lowest, histogram.bins), histogram::binOf(highest, histogram.bins)};
     }
     histogram_ = histogram;
     hasHistogram_ = true;
@@ -288,20 +289,20 @@ bool HistogramView::channelVisible(Channel channel) const {
 }
 
 void HistogramView::showRgbOverlay() {
-    for (const Channel channel : hs::histogram::kChannels)
+    for (const Channel channel : histogram::kChannels)
         setChannelVisible(channel, channel != Channel::A && channel != Channel::Luma);
 }
 
 void HistogramView::refreshPlot() {
     const QColor text = palette().color(QPalette::WindowText);
-    const std::array<QColor, hs::histogram::kChannelCount> colors{
+    const std::array<QColor, histogram::kChannelCount> colors{
         QColor(214, 39, 40), QColor(44, 160, 44), QColor(31, 119, 220), QColor(127, 127, 127), text};
-    const std::array<int, hs::histogram::kChannelCount> fillAlpha{60, 60, 60, 40, 35};
+    const std::array<int, histogram::kChannelCount> fillAlpha{60, 60, 60, 40, 35};
     const int bins = histogram_.bins;
     const bool running = cumulative();
     double tallestShown = 0;
     double axisCeiling = 0;
-    for (const Channel channel : hs::histogram::kChannels) {
+    for (const Channel channel : histogram::kChannels) {
         const auto& counts = histogram_[channel];
         QVector<double> keys;
         QVector<double> values;
@@ -377,11 +378,11 @@ Channel HistogramView::statisticsChannel() const {
 
 std::optional<Statistics> HistogramView::selectionStatistics() const {
     if (!selection_) return std::nullopt;
-    return hs::histogram::computeStatistics(histogram_, statisticsChannel(), *selection_);
+    return histogram::computeStatistics(histogram_, statisticsChannel(), *selection_);
 }
 
 Statistics HistogramView::imageStatistics() const {
-    return hs::histogram::computeStatistics(histogram_, statisticsChannel());
+    return histogram::computeStatistics(histogram_, statisticsChannel());
 }
 
 QString HistogramView::readout() const {
@@ -398,8 +399,8 @@ void HistogramView::refreshSelection() {
         highlight.setAlpha(50);
         selectionRect_->setBrush(highlight);
         selectionRangeLabel_->setText(QStringLiteral("%1–%2")
-                                          .arg(hs::histogram::binValues(selection_->first, bins).lower)
-                                          .arg(hs::histogram::binValues(selection_->last, bins).upper));
+                                          .arg(histogram::binValues(selection_->first, bins).lower)
+                                          .arg(histogram::binValues(selection_->last, bins).upper));
     } else {
         selectionRangeLabel_->setText(tr("drag a range"));
     }
@@ -431,14 +432,14 @@ void HistogramView::updateReadout(double pixelX) {
         return;
     }
     const int bin = binAt(pixelX);
-    const auto values = hs::histogram::binValues(bin, histogram_.bins);
+    const auto values = histogram::binValues(bin, histogram_.bins);
     // In cumulative mode the counts are those of every value up to the bin's upper end.
     const QString valuesText = cumulative() ? tr("values ≤ %1").arg(values.upper)
                                : values.lower == values.upper
                                    ? tr("value %1").arg(values.lower)
                                    : tr("values %1–%2").arg(values.lower).arg(values.upper);
     QStringList parts{tr("bin %1 · %2").arg(bin).arg(valuesText)};
-    for (const Channel channel : hs::histogram::kChannels) {
+    for (const Channel channel : histogram::kChannels) {
         if (!channelVisible(channel)) continue;
         const auto& counts = histogram_[channel];
         const auto end = counts.begin() + bin + 1;
@@ -493,3 +494,5 @@ void HistogramView::changeEvent(QEvent* event) {
     refreshPlot();
     refreshSelection();
 }
+
+}  // namespace hs::ui

@@ -18,6 +18,8 @@ class QLabel;
 class QMouseEvent;
 class QToolButton;
 
+namespace hs::ui {
+
 class HistogramView : public QWidget {
     Q_OBJECT
 
@@ -25,21 +27,21 @@ class HistogramView : public QWidget {
     explicit HistogramView(QWidget* parent = nullptr);
 
     // Replaces the data and keeps the display state; a selection keeps its value range across bin counts.
-    void setHistogram(const hs::histogram::Histogram& histogram);
-    const hs::histogram::Histogram& histogram() const { return histogram_; }
+    void setHistogram(const histogram::Histogram& histogram);
+    const histogram::Histogram& histogram() const { return histogram_; }
     // False until the first setHistogram().
     bool hasHistogram() const { return hasHistogram_; }
 
     // What the graph of the channel shows now, one value per bin (after the cumulative transform).
-    QVector<double> plottedValues(hs::histogram::Channel channel) const;
+    QVector<double> plottedValues(histogram::Channel channel) const;
     QCustomPlot* plot() const { return plot_; }
 
     void setLogScale(bool on);
     bool logScale() const;
     void setCumulative(bool on);
     bool cumulative() const;
-    void setChannelVisible(hs::histogram::Channel channel, bool visible);
-    bool channelVisible(hs::histogram::Channel channel) const;
+    void setChannelVisible(histogram::Channel channel, bool visible);
+    bool channelVisible(histogram::Channel channel) const;
     // Shows R, G and B together and hides alpha and luma.
     void showRgbOverlay();
     void setClipDominant(bool on);
@@ -48,13 +50,13 @@ class HistogramView : public QWidget {
     // Bins first..last (either order); emits rangeSelected with first <= last.
     void selectRange(int firstBin, int lastBin);
     void clearSelection();
-    std::optional<hs::histogram::BinRange> selectedRange() const { return selection_; }
+    std::optional<histogram::BinRange> selectedRange() const { return selection_; }
 
     // The channel the statistics describe.
-    void setStatisticsChannel(hs::histogram::Channel channel);
-    hs::histogram::Channel statisticsChannel() const;
-    std::optional<hs::histogram::Statistics> selectionStatistics() const;
-    hs::histogram::Statistics imageStatistics() const;
+    void setStatisticsChannel(histogram::Channel channel);
+    histogram::Channel statisticsChannel() const;
+    std::optional<histogram::Statistics> selectionStatistics() const;
+    histogram::Statistics imageStatistics() const;
     // The text of the hover readout (empty while the pointer is outside the plot).
     QString readout() const;
 
@@ -79,16 +81,16 @@ class HistogramView : public QWidget {
     void onMouseMove(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
 
-    hs::histogram::Histogram histogram_;
+    histogram::Histogram histogram_;
     bool hasHistogram_ = false;
-    std::optional<hs::histogram::BinRange> selection_;
+    std::optional<histogram::BinRange> selection_;
     std::optional<int> dragAnchorBin_;
     std::optional<double> hoverPixelX_;  // where the pointer is, so the readout follows display changes
 
     QCustomPlot* plot_ = nullptr;
-    std::array<QCPGraph*, hs::histogram::kChannelCount> graphs_{};
+    std::array<QCPGraph*, histogram::kChannelCount> graphs_{};
     QCPItemRect* selectionRect_ = nullptr;
-    std::array<QToolButton*, hs::histogram::kChannelCount> channelButtons_{};
+    std::array<QToolButton*, histogram::kChannelCount> channelButtons_{};
     QToolButton* logButton_ = nullptr;
     QToolButton* cumulativeButton_ = nullptr;
     QToolButton* clipButton_ = nullptr;
@@ -100,3 +102,5 @@ class HistogramView : public QWidget {
     std::array<QLabel*, kStatisticCount> selectionLabels_{};
     std::array<QLabel*, kStatisticCount> imageLabels_{};
 };
+
+}  // namespace hs::ui

@@ -213,6 +213,7 @@ void MainWindow::buildDocks() {
     devicePanel_ = new DevicePanel;
     auto* deviceDock = dock(tr("Device"), QStringLiteral("deviceDock"), devicePanel_, Qt::LeftDockWidgetArea);
     transformPanel_ = new TransformPanel;
+    transformPanel_->applySettings(settings_.transform());
     auto* transformDock =
         dock(tr("Transform"), QStringLiteral("transformDock"), transformPanel_, Qt::LeftDockWidgetArea);
     splitDockWidget(deviceDock, transformDock, Qt::Vertical);
@@ -347,12 +348,16 @@ void MainWindow::buildStatusBar() {
     noteLabel_->hide();
     displayLabel_ = new QLabel;
     strategyLabel_ = new QLabel;
-    strategyLabel_->setToolTip(tr("Strategy that ran"));
     kernelTimeLabel_ = new QLabel;
     kernelTimeLabel_->setToolTip(tr("Kernel time of the last run"));
-    for (auto* label :
-         {noteLabel_, zoomLabel_, imageLabel_, deviceLabel_, displayLabel_, strategyLabel_, kernelTimeLabel_})
+    for (auto* label : {noteLabel_, zoomLabel_, imageLabel_, deviceLabel_, displayLabel_, strategyLabel_,
+                        kernelTimeLabel_}) {
+        label->setContentsMargins(4, 0, 4, 0);
         statusBar()->addPermanentWidget(label);
+    }
+    // A rule between the fields, which would otherwise read as one run of words.
+    statusBar()->setStyleSheet(
+        QStringLiteral("QStatusBar::item { border: none; border-left: 1px solid palette(mid); }"));
 
     connect(imageView_, &ImageView::pixelHovered, readoutLabel_, &QLabel::setText);
     connect(imageView_, &ImageView::zoomChanged, this, [this](double zoom) {
@@ -580,11 +585,16 @@ void MainWindow::onBusyChanged(bool busy) {
 void MainWindow::onHistogramReady(const RunOutcome& outcome) {
     lastOutcome_ = outcome;
     const QString ran = QString::fromStdString(outcome.result.strategy);
+    // Every stage that ran, in order: "rotate image-sampler → convolve separable → histogram private-uchar".
+    QStringList stages;
+    for (const auto& stage : outcome.stages)
+        stages << QStringLiteral("%1 %2").arg(stage.stage, stage.strategy);
     histogramView_->setHistogram(outcome.result.histogram);
-    timingView_->addRun(outcome.result.timings, ran);
+    timingView_->addRun(outcome.result.timings, stages.join(QStringLiteral(" → ")));
     strategyBox_->showStrategyThatRan(ran);
     strategyLabel_->setText(
         ran == outcome.request.strategy ? ran : QStringLiteral("%1 → %2").arg(outcome.request.strategy, ran));
+    strategyLabel_->setToolTip(tr("Strategies that ran: %1").arg(stages.join(QStringLiteral(" → "))));
     kernelTimeLabel_->setText(
         tr("kernel %1")
             .arg(formatMs(static_cast<double>(totalNs(outcome.result.timings, Stage::Kernel)) / 1e6)));
@@ -621,25 +631,41 @@ void MainWindow::showProcessedImage(const RunOutcome& outcome) {
 }
 
 void MainWindow::showKernelSource(const RunOutcome& outcome) {
-    const auto& strategy = histogram::findStrategy(outcome.result.strategy);
-    const histogram::Params params{outcome.request.bins};
-    const auto build = outcome.device ? strategy.kernelBuild(*outcome.device, params) : std::nullopt;
-    const QString key = QStringLiteral("%1|%2|%3")
-                            .arg(QString::fromStdString(outcome.result.strategy), outcome.request.device)
-                            .arg(outcome.request.bins);
-    if (key == shownKernelKey_) return;
-    shownKernelKey_ = key;
-    const QString name = QString::fromStdString(outcome.result.strategy);
-    if (!build) {
-        kernelView_->setKernel(tr("%1 — %2 (runs on the host, no OpenCL kernel)")
-                                   .arg(name, QString::fromUtf8(strategy.description())),
-                               {}, {});
-        return;
+    const QString device = outcome.device ? QString::fromStdString(outcome.device->name) : QString();
+    QVector<KernelView::Kernel> kernels;
+    // `build` is null for a strategy that runs on the host.
+    const auto add = [&](const QString& stage, const auto& strategy, const auto* build) {
+        KernelView::Kernel kernel{
+            stage, QString::fromUtf8(strategy.name()), QString::fromUtf8(strategy.description()), {}, {}, {},
+            device};
+        if (build) {
+            kernel.sourceName = QString::fromStdString(build->source);
+            kernel.source = QString::fromUtf8(kernelSource(build->source));
+            kernel.buildOptions = QString::fromStdString(build->options);
+        }
+        kernels << kernel;
+    };
+    // The strategies that ran (a fallback or auto's choice included), built as they were on the device.
+    for (const auto& stage : outcome.stages) {
+        const std::string name = stage.strategy.toStdString();
+        if (stage.stage == QLatin1String("rotate") && outcome.request.rotation && outcome.device) {
+            const auto& strategy = rotate::findStrategy(name);
+            const auto build = strategy.kernelBuild(*outcome.device, outcome.request.rotation->params);
+            add(stage.stage, strategy, &build);
+        } else if (stage.stage == QLatin1String("convolve") && outcome.request.convolution &&
+                   outcome.device) {
+            const auto& strategy = convolve::findStrategy(name);
+            const auto build = strategy.kernelBuild(*outcome.device, outcome.request.convolution->filter);
+            add(stage.stage, strategy, &build);
+        } else if (stage.stage == QLatin1String("histogram")) {
+            const auto& strategy = histogram::findStrategy(name);
+            const auto build = outcome.device ? strategy.kernelBuild(*outcome.device,
+                                                                     histogram::Params{outcome.request.bins})
+                                              : std::nullopt;
+            add(stage.stage, strategy, build ? &*build : nullptr);
+        }
     }
-    kernelView_->setKernel(
-        tr("%1 — kernels/%2.cl on %3")
-            .arg(name, QString::fromStdString(build->source), QString::fromStdString(outcome.device->name)),
-        QString::fromUtf8(kernelSource(build->source)), QString::fromStdString(build->options));
+    kernelView_->setKernels(kernels);
 }
 
 void MainWindow::onRunFailed(const RunFailure& failure) {
@@ -668,6 +694,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
                             QString::fromStdString(device->name));
     settings_.setStrategy(strategyBox_->wantedStrategy());
     settings_.setBins(bins_->value());
+    settings_.setTransform(transformPanel_->settings());
     if (!settings_.save())
         qWarning("histoscope: %s: the settings could not be written", qUtf8Printable(settings_.fileName()));
     QMainWindow::closeEvent(event);

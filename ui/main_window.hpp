@@ -10,24 +10,24 @@
 #include "runtime/error.hpp"
 #include "ui/controller.hpp"
 
-class CompareView;
-class ExportActions;
-class HistogramView;
-class KernelView;
 class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
 class QSpinBox;
-class TimingView;
 
 namespace hs::ui {
 
 class AppSettings;
+class CompareView;
 class DevicePanel;
+class ExportActions;
+class HistogramView;
 class ImageView;
+class KernelView;
 class StrategyBox;
+class TimingView;
 class TransformPanel;
 
 // A problem to put in front of the user: a one-line message, and details (a build log) when there are any.
@@ -137,7 +137,6 @@ class MainWindow : public QMainWindow {
     QString preferredDevice_;
     std::optional<RunOutcome> lastOutcome_;
     bool showsProcessed_ = false;  // the view shows a processed image rather than image_
-    QString shownKernelKey_;
     enum class ProgressTarget { Timings, StatusBar } progressTarget_ = ProgressTarget::Timings;
 
     ImageView* imageView_ = nullptr;

@@ -3,6 +3,8 @@
 #include <QApplication>
 #include <QPalette>
 
+namespace hs::ui {
+
 namespace {
 
 enum BlockState { kOutsideComment = 0, kInsideComment = 1 };
@@ -118,3 +120,5 @@ void OpenClHighlighter::highlightBlock(const QString& text) {
     }
     setCurrentBlockState(kOutsideComment);
 }
+
+}  // namespace hs::ui

@@ -7,6 +7,8 @@
 #include <QTextCharFormat>
 #include <vector>
 
+namespace hs::ui {
+
 class OpenClHighlighter : public QSyntaxHighlighter {
     Q_OBJECT
 
@@ -29,3 +31,5 @@ class OpenClHighlighter : public QSyntaxHighlighter {
     std::vector<Rule> rules_;
     std::vector<QTextCharFormat> formats_;
 };
+
+}  // namespace hs::ui

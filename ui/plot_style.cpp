@@ -3,6 +3,8 @@
 #include <qcustomplot.h>
 #include <array>
 
+namespace hs::ui {
+
 void applyPlotStyle(QCustomPlot* plot, const QPalette& palette) {
     const QColor text = palette.color(QPalette::WindowText);
     QColor grid = text;
@@ -31,3 +33,5 @@ QColor seriesColor(int n) {
                                                   0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
     return QColor(kColors[static_cast<std::size_t>(n) % kColors.size()]);
 }
+
+}  // namespace hs::ui

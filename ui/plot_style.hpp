@@ -6,6 +6,8 @@
 class QCustomPlot;
 class QPalette;
 
+namespace hs::ui {
+
 // Background, axes, grid, tick labels and legend in the colours of `palette`. Views call it again on a
 // palette change with their own palette: their children (the plot) learn of the change only after them.
 void applyPlotStyle(QCustomPlot* plot, const QPalette& palette);
@@ -13,3 +15,5 @@ void applyPlotStyle(QCustomPlot* plot, const QPalette& palette);
 // A colour for the n-th data series that stays distinguishable from its neighbours on light and dark
 // backgrounds.
 QColor seriesColor(int n);
+
+}  // namespace hs::ui

@@ -7,14 +7,13 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QTableWidget>
 #include <algorithm>
 
 #include "ui/plot_style.hpp"
+#include "ui/table_widgets.hpp"
 
-using hs::Stage;
-using hs::Timing;
+namespace hs::ui {
 
 namespace {
 
@@ -30,7 +29,7 @@ double median(std::vector<double> values) {
 }
 
 QString stageLabel(Stage stage) {
-    return QString::fromLatin1(hs::stageName(stage).data());
+    return QString::fromLatin1(stageName(stage).data());
 }
 
 QColor stageColor(Stage stage) {
@@ -67,21 +66,23 @@ std::vector<CommandSeries> seriesOf(const std::vector<std::vector<Timing>>& runs
     return series;
 }
 
-QTableWidgetItem* cell(const QString& text, Qt::Alignment alignment = Qt::AlignRight | Qt::AlignVCenter) {
-    auto* item = new QTableWidgetItem(text);
-    item->setTextAlignment(alignment);
-    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+constexpr Qt::Alignment kTextAlignment = Qt::AlignLeft | Qt::AlignVCenter;
+
+QTableWidgetItem* stageCell(Stage stage) {
+    auto* item = tableCell(stageLabel(stage), kTextAlignment);
+    item->setForeground(stageColor(stage));
     return item;
 }
 
-QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
-    auto* table = new QTableWidget(0, static_cast<int>(headers.size()), parent);
-    table->setHorizontalHeaderLabels(headers);
-    table->verticalHeader()->setVisible(false);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setAlternatingRowColors(true);
-    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+// A command's name, elided in the middle where the column is narrow: in full as the tooltip.
+QTableWidgetItem* commandCell(const QString& name) {
+    auto* item = tableCell(name, kTextAlignment);
+    item->setToolTip(name);
+    return item;
+}
+
+QTableWidget* commandTable(const QStringList& headers, QWidget* parent) {
+    QTableWidget* table = readOnlyTable(headers, parent);
     table->horizontalHeader()->setSectionResizeMode(kCommandColumn, QHeaderView::Stretch);
     return table;
 }
@@ -133,7 +134,7 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     controls->addWidget(progress_, 1);
     controls->addWidget(cancel_);
 
-    plot_->setMinimumHeight(220);
+    plot_->setMinimumHeight(140);
     plot_->xAxis->setLabel(tr("run"));
     // The legend sits in its own column right of the axes, so it never hides the newest points.
     auto* legendColumn = new QCPLayoutGrid;
@@ -151,9 +152,9 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
 
     auto* lastRun = new QWidget(this);
     lastRunTitle_ = new QLabel(lastRun);
-    lastRunTable_ = makeTable({tr("Stage"), tr("Command"), tr("Queued µs"), tr("Submit µs"), tr("Start µs"),
-                               tr("End µs"), tr("Wait µs"), tr("Duration µs")},
-                              lastRun);
+    lastRunTable_ = commandTable({tr("Stage"), tr("Command"), tr("Queued µs"), tr("Submit µs"),
+                                  tr("Start µs"), tr("End µs"), tr("Wait µs"), tr("Duration µs")},
+                                 lastRun);
     lastRunTable_->setObjectName("lastRunTable");
     lastRunTable_->setToolTip(
         tr("Times relative to the first command queued in the run; wait = start − queued"));
@@ -168,7 +169,7 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
 
     auto* summary = new QWidget(this);
     auto* summaryTitle = new QLabel(tr("<b>Over the kept runs</b>"), summary);
-    summaryTable_ = makeTable(
+    summaryTable_ = commandTable(
         {tr("Stage"), tr("Command"), tr("Runs"), tr("Min ms"), tr("Median ms"), tr("Max ms")}, summary);
     summaryTable_->setObjectName("summaryTable");
     auto* summaryLayout = new QVBoxLayout(summary);
@@ -176,16 +177,8 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     summaryLayout->addWidget(summaryTitle);
     summaryLayout->addWidget(summaryTable_, 1);
 
-    auto* tables = new QSplitter(Qt::Horizontal, this);
-    tables->addWidget(lastRun);
-    tables->addWidget(summary);
-    tables->setStretchFactor(0, 3);
-    tables->setStretchFactor(1, 2);
-    auto* body = new QSplitter(Qt::Vertical, this);
-    body->addWidget(plot_);
-    body->addWidget(tables);
-    body->setStretchFactor(0, 3);
-    body->setStretchFactor(1, 2);
+    auto* tables = stretchedSplitter(Qt::Horizontal, {{lastRun, 3}, {summary, 2}}, this);
+    auto* body = stretchedSplitter(Qt::Vertical, {{plot_, 1}, {tables, 1}}, this);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -298,7 +291,7 @@ void TimingView::refreshLastRunTable() {
         return;
     }
     const std::vector<Timing>& run = runs_.back();
-    lastRunTitle_->setText(tr("<b>Last run</b> — #%1, strategy %2, %3 commands")
+    lastRunTitle_->setText(tr("<b>Last run</b> — #%1: %2, %3 commands")
                                .arg(runNumbers_.back())
                                .arg(strategies_.back().toHtmlEscaped())
                                .arg(run.size()));
@@ -310,18 +303,15 @@ void TimingView::refreshLastRunTable() {
     lastRunTable_->setRowCount(static_cast<int>(run.size()));
     for (int row = 0; row < static_cast<int>(run.size()); ++row) {
         const Timing& timing = run[static_cast<std::size_t>(row)];
-        auto* stage = cell(stageLabel(timing.stage), Qt::AlignLeft | Qt::AlignVCenter);
-        stage->setForeground(stageColor(timing.stage));
-        lastRunTable_->setItem(row, 0, stage);
-        lastRunTable_->setItem(row, 1,
-                               cell(QString::fromStdString(timing.name), Qt::AlignLeft | Qt::AlignVCenter));
-        lastRunTable_->setItem(row, 2, cell(microseconds(relative(timing.queuedNs))));
-        lastRunTable_->setItem(row, 3, cell(microseconds(relative(timing.submitNs))));
-        lastRunTable_->setItem(row, 4, cell(microseconds(relative(timing.startNs))));
-        lastRunTable_->setItem(row, 5, cell(microseconds(relative(timing.endNs))));
+        lastRunTable_->setItem(row, 0, stageCell(timing.stage));
+        lastRunTable_->setItem(row, 1, commandCell(QString::fromStdString(timing.name)));
+        lastRunTable_->setItem(row, 2, tableCell(microseconds(relative(timing.queuedNs))));
+        lastRunTable_->setItem(row, 3, tableCell(microseconds(relative(timing.submitNs))));
+        lastRunTable_->setItem(row, 4, tableCell(microseconds(relative(timing.startNs))));
+        lastRunTable_->setItem(row, 5, tableCell(microseconds(relative(timing.endNs))));
         lastRunTable_->setItem(row, 6,
-                               cell(microseconds(relative(timing.startNs) - relative(timing.queuedNs))));
-        lastRunTable_->setItem(row, 7, cell(microseconds(static_cast<double>(timing.durationNs()))));
+                               tableCell(microseconds(relative(timing.startNs) - relative(timing.queuedNs))));
+        lastRunTable_->setItem(row, 7, tableCell(microseconds(static_cast<double>(timing.durationNs()))));
     }
     QStringList totals;
     for (const Stage stage : {Stage::Upload, Stage::Kernel, Stage::Readback, Stage::Interop, Stage::Other}) {
@@ -330,7 +320,7 @@ void TimingView::refreshLastRunTable() {
         if (!present) continue;
         totals.append(QStringLiteral("<span style='color:%1'>%2</span> %3 ms")
                           .arg(stageColor(stage).name(), stageLabel(stage),
-                               milliseconds(static_cast<double>(hs::totalNs(run, stage)) / kNsPerMs)));
+                               milliseconds(static_cast<double>(totalNs(run, stage)) / kNsPerMs)));
     }
     stageTotals_->setText(tr("Totals: ") + totals.join(QStringLiteral(" · ")));
 }
@@ -340,14 +330,12 @@ void TimingView::refreshSummaryTable() {
     summaryTable_->setRowCount(static_cast<int>(rows.size()));
     for (int row = 0; row < static_cast<int>(rows.size()); ++row) {
         const CommandSummary& summary = rows[static_cast<std::size_t>(row)];
-        auto* stage = cell(stageLabel(summary.stage), Qt::AlignLeft | Qt::AlignVCenter);
-        stage->setForeground(stageColor(summary.stage));
-        summaryTable_->setItem(row, 0, stage);
-        summaryTable_->setItem(row, 1, cell(summary.name, Qt::AlignLeft | Qt::AlignVCenter));
-        summaryTable_->setItem(row, 2, cell(QString::number(summary.runs)));
-        summaryTable_->setItem(row, 3, cell(milliseconds(summary.minMs)));
-        summaryTable_->setItem(row, 4, cell(milliseconds(summary.medianMs)));
-        summaryTable_->setItem(row, 5, cell(milliseconds(summary.maxMs)));
+        summaryTable_->setItem(row, 0, stageCell(summary.stage));
+        summaryTable_->setItem(row, 1, commandCell(summary.name));
+        summaryTable_->setItem(row, 2, tableCell(QString::number(summary.runs)));
+        summaryTable_->setItem(row, 3, tableCell(milliseconds(summary.minMs)));
+        summaryTable_->setItem(row, 4, tableCell(milliseconds(summary.medianMs)));
+        summaryTable_->setItem(row, 5, tableCell(milliseconds(summary.maxMs)));
     }
 }
 
@@ -357,3 +345,5 @@ void TimingView::changeEvent(QEvent* event) {
     applyPlotStyle(plot_, palette());
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
+
+}  // namespace hs::ui

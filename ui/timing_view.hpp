@@ -16,6 +16,8 @@ class QPushButton;
 class QSpinBox;
 class QTableWidget;
 
+namespace hs::ui {
+
 class TimingView : public QWidget {
     Q_OBJECT
 
@@ -24,7 +26,7 @@ class TimingView : public QWidget {
     // more than once, its durations are summed for that run. The median of an even number of runs is the
     // mean of the middle two.
     struct CommandSummary {
-        hs::Stage stage = hs::Stage::Other;
+        Stage stage = Stage::Other;
         QString name;
         int runs = 0;
         double minMs = 0;
@@ -34,10 +36,10 @@ class TimingView : public QWidget {
 
     explicit TimingView(QWidget* parent = nullptr);
 
-    // Appends a run; only the last maxRuns() runs are kept.
-    void addRun(const std::vector<hs::Timing>& timings, const QString& strategy);
+    // Appends a run and what ran it (a strategy, or each stage's); only the last maxRuns() runs are kept.
+    void addRun(const std::vector<Timing>& timings, const QString& strategy);
     void clear();
-    const std::vector<std::vector<hs::Timing>>& runs() const { return runs_; }
+    const std::vector<std::vector<Timing>>& runs() const { return runs_; }
     const std::vector<QString>& runStrategies() const { return strategies_; }
     void setMaxRuns(int count);
     int maxRuns() const;
@@ -63,7 +65,7 @@ class TimingView : public QWidget {
     void refreshLastRunTable();
     void refreshSummaryTable();
 
-    std::vector<std::vector<hs::Timing>> runs_;
+    std::vector<std::vector<Timing>> runs_;
     std::vector<QString> strategies_;
     std::vector<int> runNumbers_;  // 1-based sequence numbers, so the rolling plot's x axis keeps counting
     int nextRunNumber_ = 1;
@@ -79,3 +81,5 @@ class TimingView : public QWidget {
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
 };
+
+}  // namespace hs::ui

@@ -19,7 +19,9 @@
 #include <QStandardItemModel>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "ops/convolve/convolve.hpp"
 #include "ops/rotate/rotate.hpp"
@@ -31,15 +33,37 @@ namespace {
 
 constexpr int kDescriptionRole = Qt::UserRole + 1;
 constexpr double kMaxAngle = 180;
-constexpr double kDefaultSigma = 1.5;
-constexpr int kDefaultBoxSize = 3;
-// The matrix the custom editor starts with: a 3 × 3 binomial blur, written the way the format allows.
-constexpr const char* kDefaultCustomText =
-    "# one row per line; numbers separated by spaces or commas\n"
-    "1 2 1\n"
-    "2 4 2\n"
-    "1 2 1\n"
-    "/ 16\n";
+
+// Every filter the panel offers: its name in settings and on the command line (convolve::filterFromSpec's,
+// where it has one), and its label in the list.
+struct FilterKindEntry {
+    TransformPanel::FilterKind kind;
+    const char* name;
+    const char* label;
+};
+constexpr FilterKindEntry kFilterKinds[] = {
+    {TransformPanel::FilterKind::Box, "box", QT_TRANSLATE_NOOP("hs::ui::TransformPanel", "Box N×N")},
+    {TransformPanel::FilterKind::Gaussian, "gaussian",
+     QT_TRANSLATE_NOOP("hs::ui::TransformPanel", "Gaussian")},
+    {TransformPanel::FilterKind::Sharpen, "sharpen", QT_TRANSLATE_NOOP("hs::ui::TransformPanel", "Sharpen")},
+    {TransformPanel::FilterKind::Emboss, "emboss", QT_TRANSLATE_NOOP("hs::ui::TransformPanel", "Emboss")},
+    {TransformPanel::FilterKind::Sobel, "sobel",
+     QT_TRANSLATE_NOOP("hs::ui::TransformPanel", "Sobel magnitude")},
+    {TransformPanel::FilterKind::Laplacian, "laplacian",
+     QT_TRANSLATE_NOOP("hs::ui::TransformPanel", "Laplacian")},
+    {TransformPanel::FilterKind::Custom, "custom",
+     QT_TRANSLATE_NOOP("hs::ui::TransformPanel", "Custom matrix")},
+};
+
+const FilterKindEntry& entryOf(TransformPanel::FilterKind kind) {
+    return *std::find_if(std::begin(kFilterKinds), std::end(kFilterKinds),
+                         [kind](const FilterKindEntry& entry) { return entry.kind == kind; });
+}
+
+// Selects the entry called `text`, or the first entry when there is none of that name.
+void selectText(QComboBox* box, const QString& text) {
+    box->setCurrentIndex(std::max(0, box->findText(text)));
+}
 
 // A Gaussian size of 1 would be the identity: the spin box's lowest value stands for "auto" instead.
 constexpr int kGaussianAutoSize = 1;
@@ -109,11 +133,11 @@ QFont monospace() {
 }  // namespace
 
 TransformPanel::TransformPanel(QWidget* parent) : QWidget(parent) {
-    customFilter_ = convolve::parseFilterText(kDefaultCustomText);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildRotation());
     layout->addWidget(buildConvolution());
     layout->addStretch(1);
+    applySettings(TransformSettings{});
     updateSupport(nullptr, {});
 }
 
@@ -180,17 +204,11 @@ QWidget* TransformPanel::buildConvolution() {
         tr("Correlate with a filter (as OpenCV's filter2D): edges clamp, alpha is kept"));
 
     filterKind_ = new QComboBox;
-    const std::pair<FilterKind, QString> kinds[] = {
-        {FilterKind::Box, tr("Box N×N")},           {FilterKind::Gaussian, tr("Gaussian")},
-        {FilterKind::Sharpen, tr("Sharpen")},       {FilterKind::Emboss, tr("Emboss")},
-        {FilterKind::Sobel, tr("Sobel magnitude")}, {FilterKind::Laplacian, tr("Laplacian")},
-        {FilterKind::Custom, tr("Custom matrix")},
-    };
-    for (const auto& [kind, label] : kinds) filterKind_->addItem(label, static_cast<int>(kind));
+    for (const auto& entry : kFilterKinds)
+        filterKind_->addItem(tr(entry.label), static_cast<int>(entry.kind));
 
     boxSize_ = new QSpinBox;
     boxSize_->setRange(1, convolve::kMaxFilterSize);
-    boxSize_->setValue(kDefaultBoxSize);
     boxSize_->setToolTip(tr("Side of the square, in pixels: every tap 1 / N²"));
     auto* boxPage = new QWidget;
     auto* boxForm = new QFormLayout(boxPage);
@@ -201,7 +219,6 @@ QWidget* TransformPanel::buildConvolution() {
     sigma_->setRange(0.1, 10);
     sigma_->setDecimals(2);
     sigma_->setSingleStep(0.1);
-    sigma_->setValue(kDefaultSigma);
     sigma_->setToolTip(tr("Standard deviation in pixels"));
     gaussianSize_ = new QSpinBox;
     gaussianSize_->setRange(kGaussianAutoSize, convolve::kMaxFilterSize);
@@ -256,7 +273,6 @@ QWidget* TransformPanel::buildConvolution() {
 QWidget* TransformPanel::buildCustomPage() {
     customEditor_ = new QPlainTextEdit;
     customEditor_->setFont(monospace());
-    customEditor_->setPlainText(QString::fromUtf8(kDefaultCustomText));
     customEditor_->setTabChangesFocus(true);
     customEditor_->setLineWrapMode(QPlainTextEdit::NoWrap);
     customEditor_->setFixedHeight(customEditor_->fontMetrics().lineSpacing() * 8);
@@ -415,20 +431,14 @@ void TransformPanel::setRotation(double degrees, rotate::FilterMode mode) {
 void TransformPanel::applyFilterSpec(const QString& spec) {
     const convolve::Filter named = convolve::filterFromSpec(spec.toStdString());
     const QStringList parts = spec.split(QLatin1Char(':'));
-    const QString name = parts.front();
-    const std::pair<const char*, FilterKind> fixed[] = {{"sharpen", FilterKind::Sharpen},
-                                                        {"emboss", FilterKind::Emboss},
-                                                        {"laplacian", FilterKind::Laplacian},
-                                                        {"sobel", FilterKind::Sobel}};
+    // Anything but a built-in filter's name is a filter file.
     FilterKind kind = FilterKind::Custom;
-    for (const auto& [fixedName, fixedKind] : fixed) {
-        if (name == QLatin1String(fixedName)) kind = fixedKind;
+    for (const auto& entry : kFilterKinds) {
+        if (entry.kind != FilterKind::Custom && parts.front() == QLatin1String(entry.name)) kind = entry.kind;
     }
-    if (name == QLatin1String("box")) {
-        kind = FilterKind::Box;
+    if (kind == FilterKind::Box) {
         boxSize_->setValue(named.width);
-    } else if (name == QLatin1String("gaussian")) {
-        kind = FilterKind::Gaussian;
+    } else if (kind == FilterKind::Gaussian) {
         const double sigma = parts[1].toDouble();
         if (sigma < sigma_->minimum() || sigma > sigma_->maximum() || (parts.size() > 2 && named.width == 1))
             throw UsageError("filter '" + spec.toStdString() + "': the panel shows Gaussians of sigma " +
@@ -441,6 +451,48 @@ void TransformPanel::applyFilterSpec(const QString& spec) {
     }
     filterKind_->setCurrentIndex(filterKind_->findData(static_cast<int>(kind)));
     convolutionGroup_->setChecked(true);
+}
+
+// ---- settings ----
+
+TransformSettings TransformPanel::settings() const {
+    TransformSettings settings;
+    settings.rotate = rotationGroup_->isChecked();
+    settings.angle = angle();
+    settings.sampling = sampling_->currentText();
+    settings.rotateStrategy = rotateStrategy_->currentText();
+    settings.convolve = convolutionGroup_->isChecked();
+    settings.filter =
+        QString::fromLatin1(entryOf(static_cast<FilterKind>(filterKind_->currentData().toInt())).name);
+    settings.boxSize = boxSize_->value();
+    settings.sigma = sigma_->value();
+    settings.gaussianSize = gaussianSize_->value() == kGaussianAutoSize ? 0 : gaussianSize_->value();
+    settings.customMatrix = customEditor_->toPlainText();
+    settings.convolveStrategy = convolveStrategy_->currentText();
+    return settings;
+}
+
+void TransformPanel::applySettings(const TransformSettings& settings) {
+    {
+        // One transformChanged for the lot, not one per widget.
+        const QSignalBlocker quiet(this);
+        rotationGroup_->setChecked(settings.rotate);
+        angleBox_->setValue(settings.angle);
+        selectText(sampling_, settings.sampling);
+        selectText(rotateStrategy_, settings.rotateStrategy);
+        convolutionGroup_->setChecked(settings.convolve);
+        boxSize_->setValue(settings.boxSize);
+        sigma_->setValue(settings.sigma);
+        gaussianSize_->setValue(settings.gaussianSize == 0 ? kGaussianAutoSize : settings.gaussianSize);
+        customEditor_->setPlainText(settings.customMatrix);
+        FilterKind kind = FilterKind::Box;
+        for (const auto& entry : kFilterKinds) {
+            if (settings.filter == QLatin1String(entry.name)) kind = entry.kind;
+        }
+        filterKind_->setCurrentIndex(filterKind_->findData(static_cast<int>(kind)));
+        selectText(convolveStrategy_, settings.convolveStrategy);
+    }
+    emit transformChanged();
 }
 
 // ---- stages and support ----

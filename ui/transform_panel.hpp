@@ -9,6 +9,7 @@
 #include "ops/pipeline/pipeline.hpp"
 #include "ops/rotate/rotate.hpp"
 #include "runtime/device_info.hpp"
+#include "ui/app_settings.hpp"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -56,6 +57,12 @@ class TransformPanel : public QWidget {
     // gaussian:SIGMA[:SIZE], sharpen, emboss, laplacian, sobel, or a filter file). Throws UsageError or
     // InputError, as filterFromSpec does, and UsageError for a Gaussian the panel cannot show.
     void applyFilterSpec(const QString& spec);
+
+    // The state of every widget, to remember between sessions.
+    TransformSettings settings() const;
+    // Sets every widget (a name the lists do not hold selects their first entry) and emits transformChanged
+    // once.
+    void applySettings(const TransformSettings& settings);
 
     QGroupBox* rotationGroup() const { return rotationGroup_; }
     QSlider* angleSlider() const { return angleSlider_; }

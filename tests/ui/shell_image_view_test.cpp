@@ -4,27 +4,16 @@
 #include <QtTest/QtTest>
 #include <cmath>
 
-#include "shell_test_support.hpp"
 #include "ui/image_view.hpp"
+#include "ui_test_support.hpp"
 
-using hs::ImageRGBA8;
-using hs::ui::ImageView;
+using namespace hs;
+using namespace hs::ui;
 
 namespace {
 
-ImageRGBA8 opaqueImage(int width, int height, std::uint32_t seed) {
-    ImageRGBA8 image = hs::ui::test::randomImage(width, height, seed);
-    for (std::size_t i = 3; i < image.pixels.size(); i += 4) image.pixels[i] = 255;
-    return image;
-}
-
 QPointF imagePointAt(const ImageView& view, QPointF widgetPosition) {
     return (widgetPosition - view.offset()) / view.zoom();
-}
-
-QColor colourOf(const ImageRGBA8& image, int x, int y) {
-    const std::uint8_t* p = image.pixel(x, y);
-    return QColor(p[0], p[1], p[2]);
 }
 
 void sendMouse(QWidget* widget, QEvent::Type type, QPointF position, Qt::MouseButton button,
@@ -41,10 +30,8 @@ class ImageViewTest : public QObject {
   private slots:
     void fitsTheImageCentred() {
         ImageView view;
-        view.resize(400, 300);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        view.setImage(opaqueImage(200, 100, 1));
+        QVERIFY(test::showExposed(view, {400, 300}));
+        view.setImage(test::opaqueRandomImage(200, 100, 1));
         // Limited by the height? 400/200 = 2 and 300/100 = 3: the width limits, zoom 2, centred vertically.
         QCOMPARE(view.zoom(), 2.0);
         QCOMPARE(view.offset(), QPointF(0, 50));
@@ -62,7 +49,7 @@ class ImageViewTest : public QObject {
     void zoomKeepsThePointUnderTheAnchor() {
         ImageView view;
         view.resize(400, 300);
-        view.setImage(opaqueImage(200, 100, 2));
+        view.setImage(test::opaqueRandomImage(200, 100, 2));
         view.zoomBy(2, {100, 100});
         QCOMPARE(view.zoom(), 4.0);
         // offset' = anchor - (anchor - offset) * 2 = (100, 100) - (100, 50) * 2
@@ -79,7 +66,7 @@ class ImageViewTest : public QObject {
     void wheelZoomsAboutTheCursor() {
         ImageView view;
         view.resize(400, 300);
-        view.setImage(opaqueImage(200, 100, 3));
+        view.setImage(test::opaqueRandomImage(200, 100, 3));
         const QPointF cursor(123, 77);
         const QPointF before = imagePointAt(view, cursor);
         QWheelEvent wheel(cursor, view.mapToGlobal(cursor), {}, QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
@@ -93,7 +80,7 @@ class ImageViewTest : public QObject {
     void dragPansAndDoubleClickToggles() {
         ImageView view;
         view.resize(400, 300);
-        view.setImage(opaqueImage(200, 100, 4));
+        view.setImage(test::opaqueRandomImage(200, 100, 4));
         const QPointF start = view.offset();
         sendMouse(&view, QEvent::MouseButtonPress, {100, 100}, Qt::LeftButton, Qt::LeftButton);
         sendMouse(&view, QEvent::MouseMove, {130, 90}, Qt::NoButton, Qt::LeftButton);
@@ -140,13 +127,11 @@ class ImageViewTest : public QObject {
     void bothCanvasesDrawTheImagePixels() {
         QFETCH(bool, openGl);
         ImageView view(nullptr, openGl ? ImageView::Renderer::Automatic : ImageView::Renderer::Raster);
-        view.resize(400, 300);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(test::showExposed(view, {400, 300}));
         QTest::qWait(50);  // a failed GL start would switch to the raster canvas by now
         QCOMPARE(view.usesOpenGl(), openGl);
 
-        ImageRGBA8 image = opaqueImage(200, 100, 5);
+        ImageRGBA8 image = test::opaqueRandomImage(200, 100, 5);
         std::uint8_t* transparent = image.pixel(0, 0);
         transparent[3] = 0;
         view.setImage(image);
@@ -157,7 +142,7 @@ class ImageViewTest : public QObject {
         QCOMPARE(shot.size(), QSize(400, 300));
         for (const QPoint pixel :
              {QPoint(1, 0), QPoint(199, 0), QPoint(0, 99), QPoint(199, 99), QPoint(57, 43)})
-            QCOMPARE(shot.pixelColor(QPoint(100, 100) + pixel), colourOf(image, pixel.x(), pixel.y()));
+            QCOMPARE(shot.pixelColor(QPoint(100, 100) + pixel), test::colourOf(image, pixel.x(), pixel.y()));
         // A fully transparent pixel shows the checkerboard's light or dark grey.
         const QColor checker = shot.pixelColor(100, 100);
         QVERIFY2(checker == QColor(102, 102, 102) || checker == QColor(153, 153, 153),
@@ -171,12 +156,11 @@ class ImageViewTest : public QObject {
 
     void theNewestImageIsTheOneShown() {
         ImageView view;
-        view.resize(400, 300);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(test::showExposed(view, {400, 300}));
         QSignalSpy displayed(&view, &ImageView::imageDisplayed);
-        const ImageRGBA8 last = opaqueImage(200, 100, 7);
-        for (std::uint32_t seed = 100; seed < 105; ++seed) view.setImage(opaqueImage(2000, 1000, seed));
+        const ImageRGBA8 last = test::opaqueRandomImage(200, 100, 7);
+        for (std::uint32_t seed = 100; seed < 105; ++seed)
+            view.setImage(test::opaqueRandomImage(2000, 1000, seed));
         view.setImage(last);
         QVERIFY(!view.imageReady() || !view.usesOpenGl());
         QTRY_VERIFY_WITH_TIMEOUT(view.imageReady(), 60000);
@@ -184,7 +168,7 @@ class ImageViewTest : public QObject {
         QCOMPARE(displayed.count(), view.usesOpenGl() ? 1 : 6);
         view.zoomToActualSize();
         const QImage shot = view.grab().toImage();
-        QCOMPARE(shot.pixelColor(QPoint(100, 100) + QPoint(57, 43)), colourOf(last, 57, 43));
+        QCOMPARE(shot.pixelColor(QPoint(100, 100) + QPoint(57, 43)), test::colourOf(last, 57, 43));
     }
 
     void imagesBeyondTheTextureLimitStillShow() {
@@ -200,9 +184,7 @@ class ImageViewTest : public QObject {
             }
         }
         ImageView view;
-        view.resize(400, 300);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(test::showExposed(view, {400, 300}));
         view.setImage(image);
         QTRY_VERIFY_WITH_TIMEOUT(view.imageReady(), 60000);
         const QImage shot = view.grab().toImage();

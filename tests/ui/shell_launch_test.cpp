@@ -12,13 +12,13 @@
 #include "ops/histogram/histogram.hpp"
 #include "ops/pipeline/pipeline.hpp"
 #include "runtime/error.hpp"
-#include "shell_test_support.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/histogram_view.hpp"
 #include "ui/launch.hpp"
 #include "ui/main_window.hpp"
 #include "ui/strategy_box.hpp"
 #include "ui/transform_panel.hpp"
+#include "ui_test_support.hpp"
 
 using namespace hs;
 using namespace hs::ui;
@@ -38,6 +38,15 @@ struct Run {
     int exitCode = -1;
     QByteArray standardError;
 };
+
+// The scripted mode in process, as main() drives it; the exit code it finished with, or -1 when it did not.
+int runScripted(MainWindow& window, const LaunchOptions& options, const QString& image) {
+    auto* launcher = new Launcher(window, options, &window);  // reports for the window as long as it lives
+    QSignalSpy finished(launcher, &Launcher::finished);
+    window.show();
+    launcher->start(image);
+    return finished.count() > 0 || finished.wait(kTimeoutMs) ? finished.front().at(0).toInt() : -1;
+}
 
 Run runApp(const QStringList& arguments) {
     QProcess process;
@@ -141,15 +150,9 @@ class LaunchTest : public QObject {
         options.screenshot = test::artifactPath(QStringLiteral("shell_scripted_window.png"));
         options.quit = true;
         QFile::remove(options.screenshot);
-        Launcher launcher(window, options);
-        QSignalSpy finished(&launcher, &Launcher::finished);
-        window.show();
-        launcher.start(imagePath_);
-        QVERIFY(finished.wait(kTimeoutMs));
-        QCOMPARE(finished.front().at(0).toInt(), 0);
+        QCOMPARE(runScripted(window, options, imagePath_), 0);
         QCOMPARE(window.binsBox()->value(), 64);
-        QCOMPARE(window.histogramView()->histogram(),
-                 histogram::referenceHistogram(image_.pixels.data(), image_.pixelCount(), 64));
+        QCOMPARE(window.histogramView()->histogram(), test::referenceOf(image_, 64));
         const QImage shot(options.screenshot);
         QVERIFY(!shot.isNull());
         QCOMPARE(shot.size(), window.size() * window.devicePixelRatio());
@@ -166,20 +169,14 @@ class LaunchTest : public QObject {
         options.sampling = rotate::FilterMode::Nearest;
         options.filter = QStringLiteral("sharpen");
         options.quit = true;
-        Launcher launcher(window, options);
-        QSignalSpy finished(&launcher, &Launcher::finished);
-        window.show();
-        launcher.start(imagePath_);
-        QVERIFY(finished.wait(kTimeoutMs));
-        QCOMPARE(finished.front().at(0).toInt(), 0);
+        QCOMPARE(runScripted(window, options, imagePath_), 0);
         // Integer stages: the histogram equals the reference's exactly.
         pipeline::Spec spec;
         spec.rotation = pipeline::RotateStage{{90.0, rotate::FilterMode::Nearest}};
         spec.convolution = pipeline::ConvolveStage{convolve::sharpenFilter()};
         const ImageRGBA8 expected = pipeline::referencePipeline(image_, spec);
         const int bins = window.binsBox()->value();
-        QCOMPARE(window.histogramView()->histogram(),
-                 histogram::referenceHistogram(expected.pixels.data(), expected.pixelCount(), bins));
+        QCOMPARE(window.histogramView()->histogram(), test::referenceOf(expected, bins));
         QVERIFY(window.transformPanel()->rotationGroup()->isChecked());
         QCOMPARE(window.transformPanel()->filterBox()->currentData().toInt(),
                  static_cast<int>(TransformPanel::FilterKind::Sharpen));

@@ -3,18 +3,25 @@
 // generated, errors reported in words, latest request wins, settings persist.
 #include <QComboBox>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QGroupBox>
+#include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include "io/image_io.hpp"
+#include "ops/convolve/filter.hpp"
 #include "ops/histogram/histogram.hpp"
-#include "shell_test_support.hpp"
+#include "ops/rotate/rotate.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/device_panel.hpp"
 #include "ui/histogram_view.hpp"
@@ -23,6 +30,8 @@
 #include "ui/main_window.hpp"
 #include "ui/strategy_box.hpp"
 #include "ui/timing_view.hpp"
+#include "ui/transform_panel.hpp"
+#include "ui_test_support.hpp"
 
 using namespace hs;
 using namespace hs::ui;
@@ -30,10 +39,6 @@ using namespace hs::ui;
 namespace {
 
 constexpr int kResultTimeoutMs = 120000;
-
-histogram::Histogram referenceOf(const ImageRGBA8& image, int bins) {
-    return histogram::referenceHistogram(image.pixels.data(), image.pixelCount(), bins);
-}
 
 bool showsResultFor(const MainWindow& window, const QString& device, const QString& strategy, int bins,
                     const ImageRGBA8* image) {
@@ -78,11 +83,7 @@ class MainWindowTest : public QObject {
         io::saveImage(secondPath_, second_);
         settings_ = std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini")));
         window_ = std::make_unique<MainWindow>(*settings_);
-        window_->setErrorReporter([this](const ErrorReport& report) { reports_ << report; });
-        window_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-        QSignalSpy devices(window_.get(), &MainWindow::devicesShown);
-        QTRY_VERIFY_WITH_TIMEOUT(window_->controller().devicesKnown(), kResultTimeoutMs);
+        QVERIFY(test::showWithDevices(*window_, reports_, kResultTimeoutMs));
         QVERIFY2(window_->controller().devices().size() >= 2,
                  "the tests expect POCL_DEVICES=\"pthread pthread\"");
     }
@@ -113,7 +114,7 @@ class MainWindowTest : public QObject {
             QTRY_VERIFY_WITH_TIMEOUT(showsResultFor(*window_, QString::fromStdString(device->selector()),
                                                     name, 256, window_->image().get()),
                                      kResultTimeoutMs);
-            QCOMPARE(window_->histogramView()->histogram(), referenceOf(first_, 256));
+            QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(first_, 256));
             QVERIFY(!window_->lastOutcome()->result.timings.empty());
             QCOMPARE(window_->timingView()->runs().back().size(),
                      window_->lastOutcome()->result.timings.size());
@@ -137,7 +138,7 @@ class MainWindowTest : public QObject {
                 showsResultFor(*window_, window_->devicePanel()->currentSelector(),
                                window_->strategyBox()->currentStrategy(), bins, window_->image().get()),
                 kResultTimeoutMs);
-            QCOMPARE(window_->histogramView()->histogram(), referenceOf(first_, bins));
+            QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(first_, bins));
         }
     }
 
@@ -153,7 +154,7 @@ class MainWindowTest : public QObject {
             kResultTimeoutMs);
         QCOMPARE(QString::fromStdString(window_->lastOutcome()->device->selector()), selector);
         QCOMPARE(window_->histogramView()->histogram(),
-                 referenceOf(first_, window_->lastOutcome()->request.bins));
+                 test::referenceOf(first_, window_->lastOutcome()->request.bins));
         // The capability table follows the device.
         QTableWidget* table = panel->propertiesTable();
         QVERIFY(table->rowCount() >= 20);
@@ -191,15 +192,19 @@ class MainWindowTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
         QSignalSpy results(&controller, &Controller::histogramReady);
         const int startedBefore = controller.startedRequests();
-        RunRequest request{big, window_->devicePanel()->currentSelector(),
-                           QString::fromUtf8(histogram::strategies().front()->name()), 1, {}, {}};
+        RunRequest request{big,
+                           window_->devicePanel()->currentSelector(),
+                           QString::fromUtf8(histogram::strategies().front()->name()),
+                           1,
+                           {},
+                           {}};
         for (int bins = 1; bins <= 10; ++bins) {
             request.bins = bins;
             controller.runHistogram(request);
         }
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
         QCOMPARE(window_->lastOutcome()->request.bins, 10);
-        QCOMPARE(window_->histogramView()->histogram(), referenceOf(*big, 10));
+        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(*big, 10));
         // At most the first (if the worker took it at once) and the last ran; the others were replaced while
         // waiting. A run that finished is shown although superseded (same image and device, as while a slider
         // is dragged), and the last one last.
@@ -222,7 +227,7 @@ class MainWindowTest : public QObject {
         QCOMPARE(progress.last().at(0).toInt(), 5);
         QCOMPARE(progress.last().at(1).toInt(), 5);
         QCOMPARE(window_->histogramView()->histogram(),
-                 referenceOf(*window_->image(), window_->binsBox()->value()));
+                 test::referenceOf(*window_->image(), window_->binsBox()->value()));
 
         // A long series stops at the next repetition after Cancel.
         timings->clear();
@@ -281,7 +286,7 @@ class MainWindowTest : public QObject {
         QCOMPARE(*window_->image(), second_);
         QTRY_VERIFY_WITH_TIMEOUT(window_->lastOutcome()->request.image == window_->image(), kResultTimeoutMs);
         QCOMPARE(window_->histogramView()->histogram(),
-                 referenceOf(second_, window_->lastOutcome()->request.bins));
+                 test::referenceOf(second_, window_->lastOutcome()->request.bins));
     }
 
     void recentFilesReopen() {
@@ -356,9 +361,7 @@ class MainWindowTest : public QObject {
         {
             AppSettings settings(file);
             MainWindow window(settings);
-            window.resize(1201, 851);
-            window.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(test::showExposed(window, {1201, 851}));
             QTRY_VERIFY_WITH_TIMEOUT(window.controller().devicesKnown(), kResultTimeoutMs);
             window.binsBox()->setValue(99);
             QComboBox* devices = window.devicePanel()->deviceBox();
@@ -381,6 +384,94 @@ class MainWindowTest : public QObject {
         restored.show();
         QVERIFY(QTest::qWaitForWindowExposed(&restored));
         QCOMPARE(restored.size(), size);
+    }
+
+    void transformSettingsPersist() {
+        const QString file = dir_.filePath(QStringLiteral("transform.ini"));
+        const QString matrix = QStringLiteral("# Sobel x\n1 0 -1\n2 0 -2\n1 0 -1\n");
+        QString rotateStrategy;
+        QString convolveStrategy;
+        {
+            AppSettings settings(file);
+            QCOMPARE(settings.transform(), TransformSettings{});  // nothing saved yet: the defaults
+            MainWindow window(settings);
+            QVERIFY(test::showExposed(window, {1201, 851}));
+            TransformPanel& panel = *window.transformPanel();
+            panel.rotationGroup()->setChecked(true);
+            panel.angleBox()->setValue(-33.3);
+            panel.samplingBox()->setCurrentIndex(panel.samplingBox()->findText(QStringLiteral("nearest")));
+            panel.rotateStrategyBox()->setCurrentIndex(panel.rotateStrategyBox()->count() - 1);
+            rotateStrategy = panel.rotateStrategyBox()->currentText();
+            panel.convolutionGroup()->setChecked(true);
+            panel.boxSizeBox()->setValue(5);
+            panel.customEditor()->setPlainText(matrix);
+            panel.filterBox()->setCurrentIndex(
+                panel.filterBox()->findData(static_cast<int>(TransformPanel::FilterKind::Gaussian)));
+            panel.sigmaBox()->setValue(2.25);
+            panel.gaussianSizeBox()->setValue(7);
+            panel.convolveStrategyBox()->setCurrentIndex(panel.convolveStrategyBox()->count() - 1);
+            convolveStrategy = panel.convolveStrategyBox()->currentText();
+            window.close();
+        }
+        AppSettings reread(file);
+        MainWindow restored(reread);
+        TransformPanel& panel = *restored.transformPanel();
+        QVERIFY(panel.rotationGroup()->isChecked());
+        QCOMPARE(panel.angleBox()->value(), -33.3);
+        QCOMPARE(panel.angleSlider()->value(), -333);
+        QCOMPARE(panel.samplingBox()->currentText(), QStringLiteral("nearest"));
+        QCOMPARE(panel.rotateStrategyBox()->currentText(), rotateStrategy);
+        QVERIFY(panel.convolutionGroup()->isChecked());
+        QCOMPARE(panel.boxSizeBox()->value(), 5);
+        QCOMPARE(panel.sigmaBox()->value(), 2.25);
+        QCOMPARE(panel.gaussianSizeBox()->value(), 7);
+        QCOMPARE(panel.customEditor()->toPlainText(), matrix);
+        QCOMPARE(panel.convolveStrategyBox()->currentText(), convolveStrategy);
+        // What the pipeline is asked for, against filters built here.
+        const auto rotation = panel.rotation();
+        QVERIFY(rotation);
+        QCOMPARE(rotation->params.angleDegrees, -33.3);
+        QCOMPARE(rotation->params.filterMode, rotate::FilterMode::Nearest);
+        QCOMPARE(QString::fromUtf8(rotation->strategy->name()), rotateStrategy);
+        const auto convolution = panel.convolution();
+        QVERIFY(convolution);
+        QCOMPARE(convolution->filter.taps, convolve::gaussianFilter(2.25, 7).taps);
+        QCOMPARE(QString::fromUtf8(convolution->strategy->name()), convolveStrategy);
+        panel.filterBox()->setCurrentIndex(
+            panel.filterBox()->findData(static_cast<int>(TransformPanel::FilterKind::Custom)));
+        QCOMPARE(panel.filter().taps, convolve::parseFilterText(matrix.toStdString()).taps);
+    }
+
+    void unknownTransformSettingsFallBack() {
+        const QString file = dir_.filePath(QStringLiteral("odd-transform.ini"));
+        {
+            QSettings odd(file, QSettings::IniFormat);
+            odd.setValue(QStringLiteral("transform/rotate"), true);
+            odd.setValue(QStringLiteral("transform/angle"), QStringLiteral("nan"));
+            odd.setValue(QStringLiteral("transform/sampling"), QStringLiteral("cubic"));
+            odd.setValue(QStringLiteral("transform/rotateStrategy"), QStringLiteral("gone"));
+            odd.setValue(QStringLiteral("transform/filter"), QStringLiteral("median"));
+            odd.setValue(QStringLiteral("transform/boxSize"), 99);
+            odd.setValue(QStringLiteral("transform/customMatrix"), QStringLiteral("1 x\n"));
+        }
+        AppSettings settings(file);
+        MainWindow window(settings);
+        TransformPanel& panel = *window.transformPanel();
+        QVERIFY(panel.rotationGroup()->isChecked());
+        QCOMPARE(panel.angle(), 0.0);
+        QCOMPARE(panel.samplingBox()->currentIndex(), 0);
+        QCOMPARE(panel.rotateStrategyBox()->currentIndex(), 0);
+        QCOMPARE(panel.filterBox()->currentData().toInt(), static_cast<int>(TransformPanel::FilterKind::Box));
+        QCOMPARE(panel.boxSizeBox()->value(), convolve::kMaxFilterSize);  // clamped like a typed value
+        // A matrix that does not parse says so, and the default matrix stays in use.
+        QVERIFY(!panel.customError()->isHidden());
+        QVERIFY2(panel.customError()->text().contains(QStringLiteral("'x'")),
+                 qPrintable(panel.customError()->text()));
+        QCOMPARE(panel.customEditor()->toPlainText(), QStringLiteral("1 x\n"));
+        panel.filterBox()->setCurrentIndex(
+            panel.filterBox()->findData(static_cast<int>(TransformPanel::FilterKind::Custom)));
+        QCOMPARE(panel.filter().taps,
+                 convolve::parseFilterText(TransformSettings{}.customMatrix.toStdString()).taps);
     }
 
     void screenshotArtifacts() {

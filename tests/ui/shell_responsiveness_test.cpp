@@ -3,21 +3,17 @@
 // the result is on screen. Every strategy the device supports is measured, cold and warm; the gaps are
 // printed.
 #include <QComboBox>
-#include <QElapsedTimer>
-#include <QEventLoop>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QTimer>
 #include <QtTest/QtTest>
-#include <algorithm>
 
 #include "ops/histogram/histogram.hpp"
-#include "shell_test_support.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/device_panel.hpp"
 #include "ui/image_view.hpp"
 #include "ui/main_window.hpp"
 #include "ui/strategy_box.hpp"
+#include "ui_test_support.hpp"
 
 using namespace hs;
 using namespace hs::ui;
@@ -28,48 +24,8 @@ constexpr int kResultTimeoutMs = 300000;
 constexpr int kTickMs = 10;
 constexpr double kStallBoundMs = 50;
 
-// The gaps between consecutive ticks of a timer on the GUI thread, in milliseconds, sorted.
-class TickGaps {
-  public:
-    TickGaps() {
-        timer_.setTimerType(Qt::PreciseTimer);
-        timer_.setInterval(kTickMs);
-        QObject::connect(&timer_, &QTimer::timeout, [this] {
-            const qint64 now = clock_.nsecsElapsed();
-            gaps_.push_back(static_cast<double>(now - last_) / 1e6);
-            last_ = now;
-        });
-    }
-    void start() {
-        gaps_.clear();
-        clock_.start();
-        last_ = 0;
-        timer_.start();
-    }
-    std::vector<double> stop() {
-        timer_.stop();
-        std::sort(gaps_.begin(), gaps_.end());
-        return gaps_;
-    }
-
-  private:
-    QTimer timer_;
-    QElapsedTimer clock_;
-    qint64 last_ = 0;
-    std::vector<double> gaps_;
-};
-
-// QTest::qWait sleeps between event batches, which would count as stalls: the waiting here runs an event
-// loop.
-void runEventLoopFor(int ms) {
-    QEventLoop loop;
-    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
-    loop.exec();
-}
-
 void report(const QString& what, double kernelMs, const std::vector<double>& gaps) {
-    qInfo("%-24s kernel %8.2f ms, %3zu ticks, gap min %5.1f / median %5.1f / max %5.1f ms", qPrintable(what),
-          kernelMs, gaps.size(), gaps.front(), gaps[gaps.size() / 2], gaps.back());
+    qInfo("%-24s kernel %8.2f ms, %s", qPrintable(what), kernelMs, test::gapSummary(gaps).constData());
 }
 
 double kernelMs(const MainWindow& window) {
@@ -86,15 +42,12 @@ class ResponsivenessTest : public QObject {
         QTemporaryDir dir;
         AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
         MainWindow window(settings);
-        QStringList problems;
-        window.setErrorReporter([&problems](const ErrorReport& report) { problems << report.message; });
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QTRY_VERIFY_WITH_TIMEOUT(window.controller().devicesKnown(), kResultTimeoutMs);
+        QList<ErrorReport> problems;
+        QVERIFY(test::showWithDevices(window, problems, kResultTimeoutMs));
 
-        TickGaps ticks;
+        test::TickGaps ticks(kTickMs);
         ticks.start();
-        runEventLoopFor(1000);
+        test::runEventLoopFor(1000);
         report(QStringLiteral("idle window (reference)"), 0, ticks.stop());
 
         // Showing the image (its texture upload included) and its first run.
@@ -107,9 +60,9 @@ class ResponsivenessTest : public QObject {
         window.showImage(image, QStringLiteral("random 4096 × 4096"));
         QElapsedTimer waited;
         waited.start();
-        while (!shown() && waited.elapsed() < kResultTimeoutMs) runEventLoopFor(kTickMs);
+        while (!shown() && waited.elapsed() < kResultTimeoutMs) test::runEventLoopFor(kTickMs);
         QVERIFY(shown());
-        runEventLoopFor(3 * kTickMs);
+        test::runEventLoopFor(3 * kTickMs);
         auto gaps = ticks.stop();
         report(QStringLiteral("show image + first run"), kernelMs(window), gaps);
         QVERIFY2(gaps.back() < kStallBoundMs, "the event loop stalled while the image was shown");
@@ -132,7 +85,7 @@ class ResponsivenessTest : public QObject {
                 strategies->setCurrentIndex(strategies->findText(name));
                 QVERIFY(resultShown.wait(kResultTimeoutMs));
                 QCOMPARE(window.lastOutcome()->request.strategy, name);
-                runEventLoopFor(3 * kTickMs);  // the ticks after the result's handling measure it too
+                test::runEventLoopFor(3 * kTickMs);  // the ticks after the result's handling measure it too
                 gaps = ticks.stop();
                 report(QStringLiteral("%1, pass %2").arg(name).arg(pass), kernelMs(window), gaps);
                 QVERIFY2(
@@ -143,7 +96,7 @@ class ResponsivenessTest : public QObject {
             }
         }
         QVERIFY(measured >= 2);
-        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        QVERIFY2(problems.isEmpty(), test::messagesOf(problems).constData());
     }
 };
 

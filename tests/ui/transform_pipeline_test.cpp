@@ -4,6 +4,7 @@
 // and integer filters are exact; bilinear rotation is compared within its 1 LSB, a Gaussian after it within 2
 // (each inexact stage may round once the other way).
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QGroupBox>
 #include <QLabel>
@@ -11,7 +12,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStandardItemModel>
-#include <QStyleOptionSlider>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 #include <algorithm>
@@ -20,14 +21,17 @@
 #include "ops/convolve/convolve.hpp"
 #include "ops/pipeline/pipeline.hpp"
 #include "ops/rotate/rotate.hpp"
-#include "shell_test_support.hpp"
+#include "runtime/kernel_sources.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/device_panel.hpp"
 #include "ui/histogram_view.hpp"
 #include "ui/image_view.hpp"
+#include "ui/kernel_view.hpp"
 #include "ui/main_window.hpp"
+#include "ui/strategy_box.hpp"
 #include "ui/timing_view.hpp"
 #include "ui/transform_panel.hpp"
+#include "ui_test_support.hpp"
 
 using namespace hs;
 using namespace hs::ui;
@@ -52,10 +56,6 @@ ImageRGBA8 testCard(int size) {
     return image;
 }
 
-histogram::Histogram referenceOf(const ImageRGBA8& image, int bins) {
-    return histogram::referenceHistogram(image.pixels.data(), image.pixelCount(), bins);
-}
-
 int maxAbsDifference(const ImageRGBA8& a, const ImageRGBA8& b) {
     int worst = 0;
     for (std::size_t i = 0; i < a.pixels.size(); ++i)
@@ -70,25 +70,19 @@ pipeline::Spec specOf(std::optional<rotate::Params> rotation, std::optional<conv
     return spec;
 }
 
+// What kernelBuild() returns, whether or not the operation has strategies without a kernel.
+template <typename Build>
+const Build& builtKernel(const std::optional<Build>& build) {
+    return *build;
+}
+template <typename Build>
+const Build& builtKernel(const Build& build) {
+    return build;
+}
+
 bool anyNameStartsWith(const std::vector<Timing>& timings, const std::string& prefix, Stage stage) {
     return std::any_of(timings.begin(), timings.end(),
                        [&](const Timing& t) { return t.name.rfind(prefix, 0) == 0 && t.stage == stage; });
-}
-
-QRect sliderHandle(QSlider* slider) {
-    QStyleOptionSlider option;
-    option.initFrom(slider);
-    option.orientation = slider->orientation();
-    option.minimum = slider->minimum();
-    option.maximum = slider->maximum();
-    option.sliderPosition = slider->sliderPosition();
-    option.sliderValue = slider->value();
-    option.singleStep = slider->singleStep();
-    option.pageStep = slider->pageStep();
-    option.tickPosition = slider->tickPosition();
-    option.tickInterval = slider->tickInterval();
-    option.subControls = QStyle::SC_SliderGroove | QStyle::SC_SliderHandle;
-    return slider->style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, slider);
 }
 
 }  // namespace
@@ -115,6 +109,63 @@ class TransformPipelineTest : public QObject {
 
     void selectData(QComboBox* box, int data) { box->setCurrentIndex(box->findData(data)); }
 
+    // Where the kernel view's `stage` tab differs from what the engine builds for `strategy` on the device:
+    // the options and source displayed against kernelBuild()'s; empty when they agree.
+    template <typename Strategy, typename Params>
+    QString kernelTabMismatch(const QString& stage, const Strategy& strategy, const Params& params) {
+        KernelView* view = window_->kernelView();
+        if (!view->showStage(stage)) return stage + QStringLiteral(": no tab");
+        const auto device = window_->devicePanel()->currentDevice();
+        const auto built = strategy.kernelBuild(*device, params);
+        const auto& build = builtKernel(built);
+        const QString shownOptions = view->findChild<QLabel*>(QStringLiteral("kernelBuildOptions"))->text();
+        const QString expectedOptions =
+            QStringLiteral("Build options: ") + QString::fromStdString(build.options);
+        QStringList wrong;
+        if (!view->stageTabs()
+                 ->tabText(view->stageTabs()->currentIndex())
+                 .endsWith(QString::fromUtf8(strategy.name())))
+            wrong << QStringLiteral("tab %1").arg(
+                view->stageTabs()->tabText(view->stageTabs()->currentIndex()));
+        if (shownOptions != expectedOptions)
+            wrong << QStringLiteral("'%1' instead of '%2'").arg(shownOptions, expectedOptions);
+        if (view->editor()->toPlainText() != QString::fromUtf8(kernelSource(build.source)))
+            wrong << QStringLiteral("not the source of kernels/%1.cl")
+                         .arg(QString::fromStdString(build.source));
+        return wrong.isEmpty() ? QString() : stage + QStringLiteral(": ") + wrong.join(QStringLiteral("; "));
+    }
+
+    // The kernel view against the strategies chosen in the panel and the strategy box (auto's choice for
+    // auto).
+    QString kernelViewMismatches() {
+        const RunOutcome& outcome = *window_->lastOutcome();
+        const QString shown = window_->kernelView()->currentStage();
+        QStringList stages;
+        for (const auto& kernel : window_->kernelView()->kernels()) stages << kernel.stage;
+        if (stages != QStringList{"rotate", "convolve", "histogram"}) return stages.join(QLatin1Char(','));
+        const QString histogramStrategy = window_->strategyBox()->currentStrategy() == QLatin1String("auto")
+                                              ? QString::fromStdString(outcome.result.strategy)
+                                              : window_->strategyBox()->currentStrategy();
+        const auto& histogram = histogram::findStrategy(histogramStrategy.toStdString());
+        const QString mismatches[] = {
+            kernelTabMismatch(QStringLiteral("rotate"),
+                              rotate::findStrategy(panel().rotateStrategyBox()->currentText().toStdString()),
+                              outcome.request.rotation->params),
+            kernelTabMismatch(
+                QStringLiteral("convolve"),
+                convolve::findStrategy(panel().convolveStrategyBox()->currentText().toStdString()),
+                panel().filter()),
+            histogram.kernelBuild(*outcome.device, histogram::Params{bins()})
+                ? kernelTabMismatch(QStringLiteral("histogram"), histogram, histogram::Params{bins()})
+                : QString()};
+        window_->kernelView()->showStage(shown);
+        QStringList wrong;
+        for (const QString& mismatch : mismatches) {
+            if (!mismatch.isEmpty()) wrong << mismatch;
+        }
+        return wrong.join(QLatin1Char('\n'));
+    }
+
     // The processed pixels shown, which on the copy path come back to the host with the frame.
     const ImageRGBA8& shownPixels() {
         const ImageRGBA8* pixels = window_->imageView()->image();
@@ -129,10 +180,7 @@ class TransformPipelineTest : public QObject {
         io::saveImage(path, card_);
         settings_ = std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini")));
         window_ = std::make_unique<MainWindow>(*settings_);
-        window_->setErrorReporter([this](const ErrorReport& report) { reports_ << report; });
-        window_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-        QTRY_VERIFY_WITH_TIMEOUT(window_->controller().devicesKnown(), kResultTimeoutMs);
+        QVERIFY(test::showWithDevices(*window_, reports_, kResultTimeoutMs));
         QSignalSpy loaded(window_.get(), &MainWindow::imageLoaded);
         window_->openImage(path);
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kResultTimeoutMs);
@@ -182,7 +230,7 @@ class TransformPipelineTest : public QObject {
         // A mouse drag of the handle, in steps, as a hand moves it.
         QSlider* slider = panel().angleSlider();
         QCOMPARE(slider->value(), 0);
-        const QPoint start = sliderHandle(slider).center();
+        const QPoint start = test::sliderHandle(slider).center();
         QTest::mousePress(slider, Qt::LeftButton, Qt::NoModifier, start);
         for (int step = 1; step <= 10; ++step) QTest::mouseMove(slider, start + QPoint(2 * step, 0));
         QTest::mouseRelease(slider, Qt::LeftButton, Qt::NoModifier, start + QPoint(20, 0));
@@ -201,7 +249,7 @@ class TransformPipelineTest : public QObject {
                  qPrintable(QString::number(maxAbsDifference(shownPixels(), expected))));
         // The histogram is the processed image's: exactly that of the pixels shown, and no longer the
         // original's.
-        QCOMPARE(window_->histogramView()->histogram(), referenceOf(shownPixels(), bins()));
+        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(shownPixels(), bins()));
         QVERIFY(window_->histogramView()->histogram() != original);
         QVERIFY(reports_.isEmpty());
     }
@@ -219,7 +267,7 @@ class TransformPipelineTest : public QObject {
         const ImageRGBA8 expected =
             pipeline::referencePipeline(card_, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, {}));
         QCOMPARE(shownPixels(), expected);
-        QCOMPARE(window_->histogramView()->histogram(), referenceOf(expected, bins()));
+        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(expected, bins()));
         // Counter-clockwise on screen, by hand: the right edge (red 255) is now the top row, the top edge
         // (green 0) the left column.
         const int last = card_.width - 1;
@@ -263,7 +311,7 @@ class TransformPipelineTest : public QObject {
         const ImageRGBA8 expected =
             pipeline::referencePipeline(*big, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, {}));
         QCOMPARE(shownPixels(), expected);
-        QCOMPARE(window_->histogramView()->histogram(), referenceOf(expected, bins()));
+        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(expected, bins()));
 
         window_->showImage(std::make_shared<const ImageRGBA8>(card_), QStringLiteral("card"));
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
@@ -290,7 +338,7 @@ class TransformPipelineTest : public QObject {
         const ImageRGBA8 expected = pipeline::referencePipeline(
             card_, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, shift));
         QCOMPARE(shownPixels(), expected);
-        QCOMPARE(window_->histogramView()->histogram(), referenceOf(expected, bins()));
+        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(expected, bins()));
         const quint64 lastShown = window_->lastOutcome()->requestId;
 
         // A typo: the error in words, under the editor; no run, and the result stays.
@@ -342,7 +390,7 @@ class TransformPipelineTest : public QObject {
         const ImageRGBA8 expected = pipeline::referencePipeline(
             card_, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, convolve::boxFilter(3)));
         QCOMPARE(shownPixels(), expected);
-        QCOMPARE(window_->histogramView()->histogram(), referenceOf(expected, bins()));
+        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(expected, bins()));
     }
 
     void statusBarAndTimingsShowTheDisplayPath() {
@@ -368,6 +416,83 @@ class TransformPipelineTest : public QObject {
         std::vector<std::string> stages;
         for (const auto& stage : window_->lastOutcome()->stages) stages.push_back(stage.stage.toStdString());
         QCOMPARE(stages, (std::vector<std::string>{"rotate", "convolve", "histogram"}));
+    }
+
+    void kernelViewShowsEveryStageAsBuilt() {
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
+        const auto reportsBefore = reports_.size();
+        const auto device = window_->devicePanel()->currentDevice();
+        QString wrong = kernelViewMismatches();
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+
+        // Reading the convolution's kernel, the user picks another convolution strategy: the tab stays and
+        // shows the new strategy's kernel as built on the device.
+        KernelView* view = window_->kernelView();
+        QTabBar* tabs = view->stageTabs();
+        QTest::mouseClick(tabs, Qt::LeftButton, Qt::NoModifier, tabs->tabRect(1).center());
+        QCOMPARE(view->currentStage(), QStringLiteral("convolve"));
+        QComboBox* convolveBox = panel().convolveStrategyBox();
+        const QString convolveBefore = convolveBox->currentText();
+        const auto buildBefore =
+            convolve::findStrategy(convolveBefore.toStdString()).kernelBuild(*device, panel().filter());
+        QString other;
+        for (const auto* strategy : convolve::strategies()) {
+            const auto build = strategy->kernelBuild(*device, panel().filter());
+            if (strategy->supported(*device, panel().filter(), card_.width, card_.height).ok &&
+                (build.source != buildBefore.source || build.options != buildBefore.options))
+                other = QString::fromUtf8(strategy->name());
+        }
+        QVERIFY2(!other.isEmpty(), "a second convolution strategy with another kernel");
+        convolveBox->setCurrentIndex(convolveBox->findText(other));
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && window_->lastOutcome()->stages[1].strategy == other,
+                                 kResultTimeoutMs);
+        QCOMPARE(view->currentStage(), QStringLiteral("convolve"));
+        wrong = kernelViewMismatches();
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+
+        // Sampling and bins are build options: the rotate and histogram tabs follow them.
+        selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Linear));
+        const int binsBefore = window_->binsBox()->value();
+        window_->binsBox()->setValue(64);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            settled() && bins() == 64 &&
+                window_->lastOutcome()->request.rotation->params.filterMode == rotate::FilterMode::Linear,
+            kResultTimeoutMs);
+        wrong = kernelViewMismatches();
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+
+        // Every histogram strategy the device runs, chosen in the strategy box; host ones say they have no
+        // kernel.
+        QComboBox* strategies = window_->strategyBox()->comboBox();
+        const QString histogramBefore = strategies->currentText();
+        for (const auto* strategy : histogram::strategies()) {
+            const QString name = QString::fromUtf8(strategy->name());
+            if (!strategy->supported(&*device, histogram::Params{64}).ok || name == strategies->currentText())
+                continue;
+            strategies->setCurrentIndex(strategies->findText(name));
+            QTRY_VERIFY_WITH_TIMEOUT(settled() && window_->lastOutcome()->request.strategy == name,
+                                     kResultTimeoutMs);
+            wrong = kernelViewMismatches();
+            QVERIFY2(wrong.isEmpty(), qPrintable(name + QStringLiteral(": ") + wrong));
+            view->showStage(QStringLiteral("histogram"));
+            if (!strategy->runsOnDevice()) {
+                QVERIFY(view->source().isEmpty());
+                QVERIFY(view->editor()->toPlainText().contains(QStringLiteral("runs on the host")));
+            }
+        }
+        view->showStage(QStringLiteral("convolve"));
+        window_->findChild<QDockWidget*>(QStringLiteral("kernelDock"))->raise();
+        QTest::qWait(100);
+        QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("transform_kernel_stages.png"))));
+
+        // Back to what the following tests expect.
+        strategies->setCurrentIndex(strategies->findText(histogramBefore));
+        convolveBox->setCurrentIndex(convolveBox->findText(convolveBefore));
+        selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Nearest));
+        window_->binsBox()->setValue(binsBefore);
+        window_->findChild<QDockWidget*>(QStringLiteral("timingDock"))->raise();
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && bins() == binsBefore, kResultTimeoutMs);
+        QVERIFY2(reports_.size() == reportsBefore, test::messagesOf(reports_).constData());
     }
 
     void imagesBeyondTheImageLimitsFallBackWithANote() {
@@ -418,7 +543,7 @@ class TransformPipelineTest : public QObject {
             card_, specOf(rotate::Params{33.0, rotate::FilterMode::Linear}, convolve::gaussianFilter(1.5)));
         QVERIFY2(maxAbsDifference(shownPixels(), expected) <= 2,
                  qPrintable(QString::number(maxAbsDifference(shownPixels(), expected))));
-        QCOMPARE(window_->histogramView()->histogram(), referenceOf(shownPixels(), bins()));
+        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(shownPixels(), bins()));
         QTRY_VERIFY_WITH_TIMEOUT(window_->imageView()->imageReady(), kResultTimeoutMs);
         QTest::qWait(200);
         QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("transform_rotate33_gaussian.png"))));

@@ -11,11 +11,11 @@
 
 #include "ops/pipeline/pipeline.hpp"
 #include "ops/rotate/rotate.hpp"
-#include "shell_test_support.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/image_view.hpp"
 #include "ui/main_window.hpp"
 #include "ui/transform_panel.hpp"
+#include "ui_test_support.hpp"
 
 using namespace hs;
 using namespace hs::ui;
@@ -23,12 +23,6 @@ using namespace hs::ui;
 namespace {
 
 constexpr int kResultTimeoutMs = 120000;
-
-ImageRGBA8 opaqueImage(int width, int height, std::uint32_t seed) {
-    ImageRGBA8 image = test::randomImage(width, height, seed);
-    for (std::size_t i = 3; i < image.pixels.size(); i += 4) image.pixels[i] = 255;
-    return image;
-}
 
 // Compares the view's grab with `image` at the centres of a grid of image pixels (zoomed in, so each image
 // pixel covers several screen pixels and nearest magnification shows it exactly). Empty when all match.
@@ -40,8 +34,7 @@ QString mismatches(const ImageView& view, const ImageRGBA8& image) {
             const int x = gx * (image.width - 1) / 4;
             const int y = gy * (image.height - 1) / 4;
             const QPointF centre = view.offset() + QPointF(x + 0.5, y + 0.5) * view.zoom();
-            const std::uint8_t* p = image.pixel(x, y);
-            const QColor expected(p[0], p[1], p[2]);
+            const QColor expected = test::colourOf(image, x, y);
             const QColor shown = shot.pixelColor(centre.toPoint());
             if (shown != expected)
                 wrong << QStringLiteral("(%1, %2): %3 instead of %4")
@@ -63,11 +56,10 @@ class WidgetViewTest : public QObject {
 
     void drawsOpenedImagesUpright() {
         ImageView view;
-        view.resize(400, 300);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(test::showExposed(view, {400, 300}));
         QCOMPARE(view.canvasKind(), ImageCanvas::Kind::WidgetGl);
-        const ImageRGBA8 image = opaqueImage(40, 20, 3);  // zoom 10, 50 pixels of background above and below
+        const ImageRGBA8 image =
+            test::opaqueRandomImage(40, 20, 3);  // zoom 10, 50 pixels of background above and below
         view.setImage(image);
         QTRY_VERIFY_WITH_TIMEOUT(view.imageReady(), kResultTimeoutMs);
         QVERIFY(view.zoom() > 4);
@@ -81,18 +73,15 @@ class WidgetViewTest : public QObject {
         QTemporaryDir dir;
         AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
         MainWindow window(settings);
-        QStringList problems;
-        window.setErrorReporter([&problems](const ErrorReport& report) { problems << report.message; });
+        QList<ErrorReport> problems;
         QCOMPARE(window.imageView()->canvasKind(), ImageCanvas::Kind::WidgetGl);
         QVERIFY2(!window.imageView()->displayLink(), "the on-screen view gets its link with its context");
         QSignalSpy linked(window.imageView(), &ImageView::displayLinkReady);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(test::showWithDevices(window, problems, kResultTimeoutMs));
         QTRY_COMPARE_WITH_TIMEOUT(linked.count(), 1, kResultTimeoutMs);
         QVERIFY(window.imageView()->displayLink());
-        QTRY_VERIFY_WITH_TIMEOUT(window.controller().devicesKnown(), kResultTimeoutMs);
 
-        const auto image = std::make_shared<const ImageRGBA8>(opaqueImage(48, 48, 4));
+        const auto image = std::make_shared<const ImageRGBA8>(test::opaqueRandomImage(48, 48, 4));
         window.showImage(image, QStringLiteral("random 48 × 48"));
         TransformPanel& panel = *window.transformPanel();
         panel.setRotation(90, rotate::FilterMode::Nearest);
@@ -101,7 +90,7 @@ class WidgetViewTest : public QObject {
                    window.imageView()->imageReady();
         };
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
-        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        QVERIFY2(problems.isEmpty(), test::messagesOf(problems).constData());
         QVERIFY2(window.lastOutcome()->frame->inTexture, "the frame comes in the display link's texture");
         QCOMPARE(window.displayLabel()->text(), QStringLiteral("display: copy"));
 

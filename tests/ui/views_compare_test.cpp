@@ -10,6 +10,10 @@
 #include <cmath>
 
 #include "ui/compare_view.hpp"
+#include "ui_test_support.hpp"
+
+using namespace hs;
+using namespace hs::ui;
 
 namespace {
 
@@ -95,12 +99,10 @@ class CompareViewTest : public QObject {
 
     void rendersForPeopleToLookAt() {
         CompareView view;
-        view.resize(1000, 620);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(test::showExposed(view, {1000, 620}));
         view.setEntries(entries());
         view.plot()->replot();
-        QVERIFY(view.grab().save(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_compare.png")));
+        QVERIFY(view.grab().save(test::artifactPath(QStringLiteral("views_compare.png"))));
     }
 };
 

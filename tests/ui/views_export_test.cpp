@@ -19,9 +19,12 @@
 #include "ui/export_actions.hpp"
 #include "ui/histogram_view.hpp"
 #include "ui/timing_view.hpp"
+#include "ui_test_support.hpp"
 
-using hs::histogram::Channel;
-using hs::histogram::Histogram;
+using namespace hs;
+using namespace hs::ui;
+using histogram::Channel;
+using histogram::Histogram;
 
 namespace {
 
@@ -77,6 +80,17 @@ int redPixels(const QImage& image) {
     return count;
 }
 
+// The message of the InputError `exporting` throws; empty when it throws none.
+template <typename Export>
+QString inputErrorOf(Export&& exporting) {
+    try {
+        exporting();
+    } catch (const InputError& error) {
+        return QString::fromUtf8(error.what());
+    }
+    return {};
+}
+
 // Limits the size of files this process may write, so a write fails even for root; restores it after.
 class FileSizeLimit {
   public:
@@ -102,9 +116,7 @@ class ExportTest : public QObject {
     void init() {
         histogramView_ = std::make_unique<HistogramView>();
         timingView_ = std::make_unique<TimingView>();
-        histogramView_->resize(820, 400);
-        histogramView_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(histogramView_.get()));
+        QVERIFY(test::showExposed(*histogramView_, {820, 400}));
         exports_ = std::make_unique<ExportActions>(histogramView_.get(), timingView_.get(), nullptr);
         exports_->setDeviceName(QStringLiteral("pthread-test-device"));
     }
@@ -174,15 +186,14 @@ class ExportTest : public QObject {
         QPainter painter(&drawnBack);
         renderer.render(&painter);
         painter.end();
-        QVERIFY(drawnBack.save(
-            QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_export_plot_svg_drawn_back.png")));
+        QVERIFY(drawnBack.save(test::artifactPath(QStringLiteral("views_export_plot_svg_drawn_back.png"))));
         QVERIFY(redPixels(image) > 100);
         QVERIFY(redPixels(drawnBack) > 100);
 
         QVERIFY_THROWS_EXCEPTION(hs::InputError, exports_->exportPlot(dir.filePath("plot.bmp")));
 
         for (const char* format : {"png", "pdf", "svg"})
-            exports_->exportPlot(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_export_plot.") + format);
+            exports_->exportPlot(test::artifactPath(QStringLiteral("views_export_plot.")) + format);
     }
 
     void histogramAsCsvAndJson() {
@@ -255,24 +266,16 @@ class ExportTest : public QObject {
         }
         {
             const FileSizeLimit limit(16);  // the new CSV is longer than 16 bytes
-            try {
-                exports_->exportHistogram(target);
-                QFAIL("the export did not fail");
-            } catch (const hs::InputError& error) {
-                QVERIFY2(QString::fromUtf8(error.what()).startsWith(target + ": "), error.what());
-            }
+            const QString error = inputErrorOf([&] { exports_->exportHistogram(target); });
+            QVERIFY2(error.startsWith(target + ": "), qPrintable(error));
         }
         QCOMPARE(readAll(target), QByteArray("old content\n"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList({"kept.csv"}));  // no temporary left
 
         // A parent that is a regular file cannot hold anything: the message names the path.
         const QString underFile = target + "/plot.png";
-        try {
-            exports_->exportPlot(underFile);
-            QFAIL("the export did not fail");
-        } catch (const hs::InputError& error) {
-            QVERIFY2(QString::fromUtf8(error.what()).startsWith(underFile + ": "), error.what());
-        }
+        const QString error = inputErrorOf([&] { exports_->exportPlot(underFile); });
+        QVERIFY2(error.startsWith(underFile + ": "), qPrintable(error));
         QCOMPARE(readAll(target), QByteArray("old content\n"));
     }
 

@@ -7,9 +7,12 @@
 #include <QtTest/QtTest>
 
 #include "ui/histogram_view.hpp"
+#include "ui_test_support.hpp"
 
-using hs::histogram::Channel;
-using hs::histogram::Histogram;
+using namespace hs;
+using namespace hs::ui;
+using histogram::Channel;
+using histogram::Histogram;
 
 namespace {
 
@@ -192,9 +195,7 @@ class HistogramViewTest : public QObject {
 
     void draggingOverThePlotSelectsBins() {
         HistogramView view;
-        view.resize(900, 420);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(test::showExposed(view, {900, 420}));
         view.setHistogram(handMadeHistogram());
         view.plot()->replot();
         QSignalSpy selected(&view, &HistogramView::rangeSelected);
@@ -214,9 +215,7 @@ class HistogramViewTest : public QObject {
 
     void hoverReadsOutTheBinUnderThePointer() {
         HistogramView view;
-        view.resize(900, 420);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(test::showExposed(view, {900, 420}));
         view.showRgbOverlay();
         view.setChannelVisible(Channel::B, false);
         view.setHistogram(handMadeHistogram());
@@ -250,9 +249,7 @@ class HistogramViewTest : public QObject {
     // printed as min / median / max over 21 updates, for the responsiveness budget.
     void printsTheCostOfAnUpdate() {
         HistogramView view;
-        view.resize(1000, 420);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(test::showExposed(view, {1000, 420}));
         Histogram histogram(256);
         std::vector<double> ms;
         for (int i = 0; i < 21; ++i) {
@@ -289,26 +286,22 @@ class HistogramViewTest : public QObject {
         histogram[Channel::B][255] += 20000;
         histogram[Channel::Luma][255] += 20000;
         HistogramView view;
-        view.resize(1000, 420);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(test::showExposed(view, {1000, 420}));
         view.setHistogram(histogram);
         view.setStatisticsChannel(Channel::Luma);
         view.selectRange(60, 140);
         view.plot()->replot();
         QTest::mouseMove(view.plot(),
                          QPoint(pixelOfBin(view, 100, 256), view.plot()->axisRect()->center().y()));
-        QVERIFY(view.grab().save(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_histogram.png")));
+        QVERIFY(view.grab().save(test::artifactPath(QStringLiteral("views_histogram.png"))));
         view.setLogScale(true);
         view.showRgbOverlay();
         view.plot()->replot();
-        QVERIFY(
-            view.grab().save(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_histogram_log_rgb.png")));
+        QVERIFY(view.grab().save(test::artifactPath(QStringLiteral("views_histogram_log_rgb.png"))));
         view.setLogScale(false);
         view.setCumulative(true);
         view.plot()->replot();
-        QVERIFY(
-            view.grab().save(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_histogram_cumulative.png")));
+        QVERIFY(view.grab().save(test::artifactPath(QStringLiteral("views_histogram_cumulative.png"))));
 
         // A dark theme: the plot follows the palette, luma turns white.
         QPalette dark;
@@ -325,7 +318,7 @@ class HistogramViewTest : public QObject {
         QCOMPARE(view.plot()->xAxis->tickLabelColor(), QColor(220, 220, 220));
         QCOMPARE(graphNamed(view, "Luma")->pen().color(), QColor(220, 220, 220));
         QCOMPARE(view.plot()->toPixmap().toImage().pixelColor(2, 2), QColor(30, 30, 32));
-        QVERIFY(view.grab().save(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_histogram_dark.png")));
+        QVERIFY(view.grab().save(test::artifactPath(QStringLiteral("views_histogram_dark.png"))));
     }
 };
 

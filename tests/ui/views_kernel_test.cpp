@@ -1,8 +1,9 @@
 // KernelView and its OpenCL C highlighter: which format each kind of token gets, read back from the
-// highlighted document, and the build options shown above the source.
+// highlighted document, the build options shown above the source, and one tab per pipeline stage.
 
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QTabBar>
 #include <QTextBlock>
 #include <QTextLayout>
 #include <QtTest/QtTest>
@@ -10,7 +11,10 @@
 #include "runtime/kernel_sources.hpp"
 #include "ui/kernel_view.hpp"
 #include "ui/opencl_highlighter.hpp"
+#include "ui_test_support.hpp"
 
+using namespace hs;
+using namespace hs::ui;
 using Role = OpenClHighlighter::Role;
 
 namespace {
@@ -24,6 +28,16 @@ const QString kSource = QStringLiteral(
     "    float2 scale = (float2)(1.5f, 0x1F);\n"
     "    if (i < 10u) atomic_inc(&counts[pixels[i].x]);\n"
     "}\n");
+
+KernelView::Kernel deviceKernel(const QString& stage, const QString& source, const QString& options) {
+    return {stage,
+            QStringLiteral("%1-strategy").arg(stage),
+            QStringLiteral("a test kernel"),
+            stage,
+            source,
+            options,
+            QStringLiteral("test device")};
+}
 
 // The foreground colour the highlighter gave the first occurrence of `token` on `line`.
 QColor colorAt(const KernelView& view, int line, const QString& token) {
@@ -44,7 +58,8 @@ class KernelViewTest : public QObject {
   private slots:
     void highlightsEachKindOfToken() {
         KernelView view;
-        view.setKernel(QStringLiteral("local-atomic"), kSource, QStringLiteral("-cl-std=CL1.2 -DBINS=256"));
+        view.setKernels(
+            {deviceKernel(QStringLiteral("histogram"), kSource, QStringLiteral("-cl-std=CL1.2 -DBINS=256"))});
         const OpenClHighlighter& h = *view.highlighter();
         const auto color = [&h](Role role) { return h.format(role).foreground().color(); };
         QCOMPARE(colorAt(view, 0, "#define"), color(Role::Preprocessor));
@@ -78,28 +93,79 @@ class KernelViewTest : public QObject {
 
     void showsSourceAndBuildOptionsReadOnly() {
         KernelView view;
-        view.setKernel(QStringLiteral("local-atomic"), kSource, QStringLiteral("-DBINS=256 -DLOCAL=1"));
+        QVERIFY(view.currentStage().isEmpty());
+        QVERIFY(view.stageTabs()->isHidden());
+        view.setKernels(
+            {deviceKernel(QStringLiteral("histogram"), kSource, QStringLiteral("-DBINS=256 -DLOCAL=1"))});
         QCOMPARE(view.editor()->toPlainText(), kSource);
         QVERIFY(view.editor()->isReadOnly());
         QVERIFY(view.editor()->font().fixedPitch() || QFontInfo(view.editor()->font()).fixedPitch());
         QCOMPARE(view.findChild<QLabel*>("kernelBuildOptions")->text(),
                  QStringLiteral("Build options: -DBINS=256 -DLOCAL=1"));
+        QVERIFY(
+            view.findChild<QLabel*>("kernelTitle")->text().contains(QStringLiteral("kernels/histogram.cl")));
 
-        view.setKernel(QStringLiteral("serial"), QString(), QString());
+        // A host strategy: no source, and the view says why.
+        view.setKernels({{QStringLiteral("histogram"),
+                          QStringLiteral("serial"),
+                          QStringLiteral("one thread"),
+                          {},
+                          {},
+                          {},
+                          {}}});
+        QVERIFY(view.source().isEmpty());
         QVERIFY(view.editor()->toPlainText().contains(QStringLiteral("runs on the host")));
         QCOMPARE(view.findChild<QLabel*>("kernelBuildOptions")->text(), QStringLiteral("Build options: –"));
+    }
+
+    void oneTabPerStageKeepsTheStageShown() {
+        KernelView view;
+        const QString rotate = QStringLiteral("__kernel void rotate_image() {}\n");
+        const QString convolve = QStringLiteral("__kernel void convolve_image() {}\n");
+        view.setKernels({deviceKernel(QStringLiteral("rotate"), rotate, QStringLiteral("-D NEAREST=1")),
+                         deviceKernel(QStringLiteral("convolve"), convolve, QStringLiteral("-D TAPS=9")),
+                         deviceKernel(QStringLiteral("histogram"), kSource, QStringLiteral("-DBINS=256"))});
+        QTabBar* tabs = view.stageTabs();
+        QVERIFY(tabs->isVisibleTo(&view));
+        QCOMPARE(tabs->count(), 3);
+        QCOMPARE(tabs->tabText(1), QStringLiteral("convolve · convolve-strategy"));
+        QCOMPARE(view.currentStage(), QStringLiteral("rotate"));  // the first, when none was shown
+        QCOMPARE(view.source(), rotate);
+
+        // Picking a tab by hand shows its kernel.
+        QTest::mouseClick(tabs, Qt::LeftButton, Qt::NoModifier, tabs->tabRect(1).center());
+        QCOMPARE(view.currentStage(), QStringLiteral("convolve"));
+        QCOMPARE(view.editor()->toPlainText(), convolve);
+        QCOMPARE(view.buildOptions(), QStringLiteral("-D TAPS=9"));
+
+        // New build options for the same stages (another filter): the convolve tab stays, with the new
+        // options.
+        view.setKernels({deviceKernel(QStringLiteral("rotate"), rotate, QStringLiteral("-D NEAREST=1")),
+                         deviceKernel(QStringLiteral("convolve"), convolve, QStringLiteral("-D TAPS=25")),
+                         deviceKernel(QStringLiteral("histogram"), kSource, QStringLiteral("-DBINS=256"))});
+        QCOMPARE(view.currentStage(), QStringLiteral("convolve"));
+        QCOMPARE(view.findChild<QLabel*>("kernelBuildOptions")->text(),
+                 QStringLiteral("Build options: -D TAPS=25"));
+
+        // The convolution switched off: the first stage left is shown.
+        view.setKernels({deviceKernel(QStringLiteral("rotate"), rotate, QStringLiteral("-D NEAREST=1")),
+                         deviceKernel(QStringLiteral("histogram"), kSource, QStringLiteral("-DBINS=256"))});
+        QCOMPARE(tabs->count(), 2);
+        QCOMPARE(view.currentStage(), QStringLiteral("rotate"));
+        QVERIFY(view.showStage(QStringLiteral("histogram")));
+        QCOMPARE(view.editor()->toPlainText(), kSource);
+        QVERIFY(!view.showStage(QStringLiteral("convolve")));
+        QCOMPARE(view.currentStage(), QStringLiteral("histogram"));
     }
 
     void rendersForPeopleToLookAt() {
         KernelView view;
         const auto source = hs::kernelSource("histogram");
-        view.setKernel(QStringLiteral("histogram.cl"),
-                       QString::fromUtf8(source.data(), static_cast<qsizetype>(source.size())),
-                       QStringLiteral("-cl-std=CL1.2 -DBINS=256 -DWORK_GROUP_SIZE=256"));
-        view.resize(900, 700);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        QVERIFY(view.grab().save(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_kernel.png")));
+        view.setKernels({deviceKernel(QStringLiteral("histogram"),
+                                      QString::fromUtf8(source.data(), static_cast<qsizetype>(source.size())),
+                                      QStringLiteral("-cl-std=CL1.2 -DBINS=256 -DWORK_GROUP_SIZE=256"))});
+        QVERIFY(test::showExposed(view, {900, 700}));
+        QVERIFY(view.grab().save(test::artifactPath(QStringLiteral("views_kernel.png"))));
     }
 };
 

@@ -11,9 +11,10 @@
 #include <QtTest/QtTest>
 
 #include "ui/timing_view.hpp"
+#include "ui_test_support.hpp"
 
-using hs::Stage;
-using hs::Timing;
+using namespace hs;
+using namespace hs::ui;
 
 namespace {
 
@@ -145,9 +146,7 @@ class TimingViewTest : public QObject {
     // min / median / max over 21 runs, for the responsiveness budget of Run ×N.
     void printsTheCostOfAddingARun() {
         TimingView view;
-        view.resize(1100, 640);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(test::showExposed(view, {1100, 640}));
         for (int i = 0; i < 50; ++i) view.addRun(run(3), QStringLiteral("local-atomic"));
         std::vector<double> ms;
         for (int i = 0; i < 21; ++i) {
@@ -164,9 +163,7 @@ class TimingViewTest : public QObject {
 
     void rendersForPeopleToLookAt() {
         TimingView view;
-        view.resize(1100, 640);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(test::showExposed(view, {1100, 640}));
         for (int i = 0; i < 40; ++i) {
             const std::uint64_t ms = 3 + static_cast<std::uint64_t>((i * 7) % 5);
             view.addRun(run(ms, 1'000'000'000ull * static_cast<std::uint64_t>(i + 1)),
@@ -174,7 +171,7 @@ class TimingViewTest : public QObject {
         }
         view.setProgress(12, 40);
         view.plot()->replot();
-        QVERIFY(view.grab().save(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR "/views_timing.png")));
+        QVERIFY(view.grab().save(test::artifactPath(QStringLiteral("views_timing.png"))));
     }
 };
 

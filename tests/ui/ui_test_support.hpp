@@ -1,0 +1,152 @@
+#pragma once
+// Shared by the GUI tests: generated images, artifact paths, showing widgets and the main window, event-loop
+// waits and measurements. Expected histograms come from hs::histogram::referenceHistogram over pixels the
+// test itself generated.
+
+#include <QColor>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QList>
+#include <QSlider>
+#include <QString>
+#include <QStyle>
+#include <QStyleOptionSlider>
+#include <QTimer>
+#include <QWidget>
+#include <QtTest/QtTest>
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "image/image.hpp"
+#include "ops/histogram/histogram.hpp"
+#include "ui/main_window.hpp"
+
+namespace hs::ui::test {
+
+// Every channel uniformly random, alpha included, so every bin of every channel is exercised.
+inline ImageRGBA8 randomImage(int width, int height, std::uint32_t seed) {
+    ImageRGBA8 image(width, height);
+    std::mt19937 generator(seed);
+    std::uniform_int_distribution<int> byte(0, 255);
+    for (auto& value : image.pixels) value = static_cast<std::uint8_t>(byte(generator));
+    return image;
+}
+
+// As randomImage, with every pixel opaque: what is drawn shows the colour itself, not a blend.
+inline ImageRGBA8 opaqueRandomImage(int width, int height, std::uint32_t seed) {
+    ImageRGBA8 image = randomImage(width, height, seed);
+    for (std::size_t i = 3; i < image.pixels.size(); i += 4) image.pixels[i] = 255;
+    return image;
+}
+
+// The colour of pixel (x, y) as drawn opaque.
+inline QColor colourOf(const ImageRGBA8& image, int x, int y) {
+    const std::uint8_t* p = image.pixel(x, y);
+    return QColor(p[0], p[1], p[2]);
+}
+
+inline histogram::Histogram referenceOf(const ImageRGBA8& image, int bins) {
+    return histogram::referenceHistogram(image.pixels.data(), image.pixelCount(), bins);
+}
+
+// Screenshots and rendered views land in the build's artifact folder for people to look at.
+inline QString artifactPath(const QString& name) {
+    QDir().mkpath(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR));
+    return QDir(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR)).filePath(name);
+}
+
+// Resizes and shows `widget`; false when the window system never exposed it.
+[[nodiscard]] inline bool showExposed(QWidget& widget, QSize size) {
+    widget.resize(size);
+    widget.show();
+    return QTest::qWaitForWindowExposed(&widget);
+}
+
+// Shows `window` with its problems collected in `reports` instead of message boxes, and waits until its
+// devices are known; false when either does not happen within `timeoutMs`.
+[[nodiscard]] inline bool showWithDevices(MainWindow& window, QList<ErrorReport>& reports, int timeoutMs) {
+    window.setErrorReporter([&reports](const ErrorReport& report) { reports << report; });
+    window.show();
+    return QTest::qWaitForWindowExposed(&window) &&
+           QTest::qWaitFor([&window] { return window.controller().devicesKnown(); }, timeoutMs);
+}
+
+// The reports' messages, one a line (for a failure message).
+inline QByteArray messagesOf(const QList<ErrorReport>& reports) {
+    QStringList messages;
+    for (const auto& report : reports) messages << report.message;
+    return messages.join(QLatin1Char('\n')).toUtf8();
+}
+
+// QTest::qWait sleeps between event batches, which would count as stalls where the event loop is measured:
+// this runs one.
+inline void runEventLoopFor(int ms) {
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+// Where the slider's handle is drawn, for mouse events on it.
+inline QRect sliderHandle(QSlider* slider) {
+    QStyleOptionSlider option;
+    option.initFrom(slider);
+    option.orientation = slider->orientation();
+    option.minimum = slider->minimum();
+    option.maximum = slider->maximum();
+    option.sliderPosition = slider->sliderPosition();
+    option.sliderValue = slider->value();
+    option.singleStep = slider->singleStep();
+    option.pageStep = slider->pageStep();
+    option.tickPosition = slider->tickPosition();
+    option.tickInterval = slider->tickInterval();
+    option.subControls = QStyle::SC_SliderGroove | QStyle::SC_SliderHandle;
+    return slider->style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, slider);
+}
+
+// The gaps between consecutive ticks of a precise timer on the GUI thread, in milliseconds: how long the
+// event loop went without answering.
+class TickGaps {
+  public:
+    explicit TickGaps(int tickMs) {
+        timer_.setTimerType(Qt::PreciseTimer);
+        timer_.setInterval(tickMs);
+        QObject::connect(&timer_, &QTimer::timeout, [this] {
+            const qint64 now = clock_.nsecsElapsed();
+            gaps_.push_back(static_cast<double>(now - last_) / 1e6);
+            last_ = now;
+        });
+    }
+    void start() {
+        gaps_.clear();
+        clock_.start();
+        last_ = 0;
+        timer_.start();
+    }
+    // The gaps since start(), sorted.
+    std::vector<double> stop() {
+        timer_.stop();
+        std::sort(gaps_.begin(), gaps_.end());
+        return gaps_;
+    }
+
+  private:
+    QTimer timer_;
+    QElapsedTimer clock_;
+    qint64 last_ = 0;
+    std::vector<double> gaps_;
+};
+
+// "N ticks, gap min A / median B / max C ms" of sorted, non-empty gaps.
+inline QByteArray gapSummary(const std::vector<double>& gaps) {
+    return QStringLiteral("%1 ticks, gap min %2 / median %3 / max %4 ms")
+        .arg(gaps.size())
+        .arg(gaps.front(), 0, 'f', 1)
+        .arg(gaps[gaps.size() / 2], 0, 'f', 1)
+        .arg(gaps.back(), 0, 'f', 1)
+        .toUtf8();
+}
+
+}  // namespace hs::ui::test

@@ -1,0 +1,40 @@
+#include "ui/table_widgets.hpp"
+
+#include <QHeaderView>
+#include <QSplitter>
+#include <QTableWidget>
+
+namespace hs::ui {
+
+QTableWidget* readOnlyTable(const QStringList& headers, QWidget* parent) {
+    auto* table = new QTableWidget(0, static_cast<int>(headers.size()), parent);
+    table->setHorizontalHeaderLabels(headers);
+    table->verticalHeader()->setVisible(false);
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setAlternatingRowColors(true);
+    table->setWordWrap(false);
+    table->setTextElideMode(Qt::ElideMiddle);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    return table;
+}
+
+QTableWidgetItem* tableCell(const QString& text, Qt::Alignment alignment) {
+    auto* item = new QTableWidgetItem(text);
+    item->setTextAlignment(alignment);
+    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+    return item;
+}
+
+QSplitter* stretchedSplitter(Qt::Orientation orientation,
+                             std::initializer_list<std::pair<QWidget*, int>> parts, QWidget* parent) {
+    auto* splitter = new QSplitter(orientation, parent);
+    for (const auto& [widget, stretch] : parts) {
+        splitter->addWidget(widget);
+        splitter->setStretchFactor(splitter->count() - 1, stretch);
+    }
+    return splitter;
+}
+
+}  // namespace hs::ui
