@@ -30,8 +30,8 @@ class TransformCli : public ::testing::Test {
             for (int x = 0; x < kWidth; ++x) image.setPixelColor(x, y, inputColor(x, y));
         }
         ASSERT_TRUE(QImageWriter(path("in.png"), "png").write(image));
-        // Tap (2, 1) of a 3x3 correlation reads the right-hand neighbour: out(x, y) = in(min(x + 1, w - 1),
-        // y).
+        // Tap (2, 1) of a 3x3 correlation reads the right-hand neighbour:
+        // out(x, y) = in(min(x + 1, w - 1), y).
         writeText("shift.txt", "# take the right-hand neighbour\n0 0 0\n0 0 2\n0 0 0\n/ 2\n");
     }
 

@@ -41,8 +41,8 @@ std::vector<std::uint64_t> counts(int bins, std::initializer_list<std::pair<int,
 
 TEST(HistogramCases, TwoByTwoImageCountedByHand) {
     // Lumas: (0,0,0) -> 500/1000 = 0; (255,255,255) -> 255500/1000 = 255;
-    // (10,20,30) -> (2990 + 11740 + 3420 + 500)/1000 = 18; (200,100,50) -> (59800 + 58700 + 5700 + 500)/1000
-    // = 124.
+    // (10,20,30) -> (2990 + 11740 + 3420 + 500)/1000 = 18;
+    // (200,100,50) -> (59800 + 58700 + 5700 + 500)/1000 = 124.
     ImageRGBA8 image(2, 2);
     const std::uint8_t values[4][4] = {
         {0, 0, 0, 255}, {255, 255, 255, 255}, {10, 20, 30, 40}, {200, 100, 50, 0}};
@@ -67,8 +67,8 @@ TEST(HistogramCases, TwoByTwoImageCountedByHand) {
 
 TEST(HistogramCases, SevenBinsSplitAtTheHandComputedEdges) {
     // With 7 bins the edges fall between 36|37, 73|74, 109|110, 146|147, 182|183 and 219|220 (v * 7 / 256),
-    // so each bin gets exactly two of these red values. Luma is (299 R + 500) / 1000: 0..33 -> bin 0, 44..66
-    // -> bin 1, 76 -> bin 2.
+    // so each bin gets exactly two of these red values. Luma is (299 R + 500) / 1000:
+    // 0..33 -> bin 0, 44..66 -> bin 1, 76 -> bin 2.
     const std::vector<int> reds{0, 36, 37, 73, 74, 109, 110, 146, 147, 182, 183, 219, 220, 255};
     std::vector<std::array<std::uint8_t, 4>> pixels;
     for (const int red : reds) pixels.push_back({static_cast<std::uint8_t>(red), 0, 0, 255});
@@ -81,8 +81,8 @@ TEST(HistogramCases, SevenBinsSplitAtTheHandComputedEdges) {
 }
 
 TEST(HistogramCases, LumaRoundsHalfUpAsTheContractSays) {
-    // (1,0,0): 799/1000 = 0; (0,0,4): 956 -> 0; (2,0,0): 1098 -> 1; (0,0,5): 1070 -> 1; (0,1,0): 1087 -> 1;
-    // (1,1,1): 1500 -> 1.
+    // (1,0,0): 799/1000 = 0; (0,0,4): 956 -> 0; (2,0,0): 1098 -> 1; (0,0,5): 1070 -> 1;
+    // (0,1,0): 1087 -> 1; (1,1,1): 1500 -> 1.
     const auto image =
         imageOf({{1, 0, 0, 0}, {0, 0, 4, 0}, {2, 0, 0, 0}, {0, 0, 5, 0}, {0, 1, 0, 0}, {1, 1, 1, 0}});
     forEveryStrategy(image, 256, [](const Histogram& h) {

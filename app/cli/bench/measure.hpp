@@ -1,8 +1,8 @@
 #pragma once
 // The measuring discipline every histoscope-bench suite shares (after clpeak): an untimed warm-up, then
 // repetitions; device work timed by its profiling events, host work by the steady clock; min / median / max;
-// GB/s from the bytes of input and the median; and bandwidth baselines (a streaming read, a copy) measured on
-// the same device and bytes in the same run, for ratios.
+// GB/s from the bytes a measurement moves and the median; and bandwidth baselines (a streaming read, a copy)
+// measured on the same device and bytes in the same run, for ratios.
 
 #include <cstdint>
 #include <functional>
@@ -79,11 +79,11 @@ class Baselines {
 struct Measurement {
     std::string suite;
     std::string subject;
-    std::string input;  // pattern name or file
-    std::uint64_t bytes = 0;
-    std::string clock;  // "device" (profiling events) or "host" (steady clock)
+    std::string input;        // pattern name or file
+    std::uint64_t bytes = 0;  // what gbps() divides: the input, or input plus output (the suite says which)
+    std::string clock;        // "device" (profiling events) or "host" (steady clock)
     std::optional<Stats> stats;
-    std::optional<double> baselineRatio;  // GB/s over the streaming read's GB/s on the same bytes
+    std::optional<double> baselineRatio;  // GB/s over a baseline's (streaming read or copy) on the same bytes
     std::string detail;                   // build options, chosen strategy, or why it was skipped
     std::map<std::string, double> extra;  // suite-specific numbers (bins, angle, ...)
 

@@ -2,8 +2,8 @@
 // The subcommands of histoscope-cli. Each lives in its own file under commands/ and registers itself, so
 // adding one touches nothing else:
 //
-//     const bool registered = hs::cli::registerCommand({"rotate", "IMAGE --angle DEG --out OUT", "Rotates
-//     ...", run});
+//     const bool registered =
+//         hs::cli::registerCommand({"rotate", "IMAGE --angle DEG --out OUT", "rotate an image", run});
 
 #include <QCommandLineParser>
 #include <QJsonObject>

@@ -1,4 +1,5 @@
-// The one place that configures and includes the OpenCL C++ bindings, so every translation unit agrees.
+// The one place that configures and includes the OpenCL C++ bindings, so every translation unit agrees; and
+// the one helper the engine adds to them.
 #pragma once
 
 #ifndef CL_HPP_TARGET_OPENCL_VERSION

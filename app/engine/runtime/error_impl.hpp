@@ -1,5 +1,6 @@
 #pragma once
-// Template part of error.hpp; kept apart so error.hpp stays free of the OpenCL headers' weight for readers.
+// The template part of error.hpp, which includes it at its end: kept apart so that a reader of error.hpp
+// finds the error types without the OpenCL bindings this part needs.
 
 #include "runtime/cl.hpp"
 

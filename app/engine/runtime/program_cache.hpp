@@ -9,9 +9,9 @@
 
 namespace hs {
 
-// Where compiled program binaries live between runs. From the environment:
-//   HISTOSCOPE_CACHE_DIR      folder for the cache (default $XDG_CACHE_HOME/histoscope, else
-//   ~/.cache/histoscope) HISTOSCOPE_PROGRAM_CACHE  "0" or "off" disables the binary cache
+// Where compiled program binaries live between runs. fromEnvironment() reads HISTOSCOPE_CACHE_DIR for the
+// folder (default $XDG_CACHE_HOME/histoscope, else ~/.cache/histoscope) and HISTOSCOPE_PROGRAM_CACHE, whose
+// values 0, off, OFF and false disable the cache.
 struct ProgramCacheSettings {
     bool enabled = true;
     std::filesystem::path directory;
@@ -32,14 +32,18 @@ class ProgramCache {
     explicit ProgramCache(ProgramCacheSettings settings);
 
     const ProgramCacheSettings& settings() const { return settings_; }
+    // The binary stored under `key`; nothing (a miss) when the cache is disabled or has no intact entry.
     std::optional<std::vector<unsigned char>> load(const std::string& key);
-    // Written to a temporary file and renamed, so a concurrent reader never sees half an entry.
+    // Written to a temporary file and renamed, so a concurrent reader never sees half an entry. A failed
+    // write is ignored: the next process builds from source again.
     void store(const std::string& key, const std::vector<unsigned char>& binary);
     // Counts only lookups made while the cache is enabled.
     Stats stats() const { return {hits_.load(), misses_.load()}; }
+    // Records that the driver rejected a binary load() returned; that lookup then counts as both.
     void countMiss() { ++misses_; }
 
-    // The folder for small per-device records that outlive a process (such as `auto` strategy choices).
+    // The folder for small per-device records that outlive a process (such as `auto` strategy choices); none
+    // while the cache is disabled, so that disabling it leaves no file behind.
     std::optional<std::filesystem::path> stateDirectory() const;
 
   private:

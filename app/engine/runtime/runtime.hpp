@@ -30,7 +30,8 @@ class DeviceContext {
     // cache when it holds a matching entry. Memoized per (source, options). A failed build throws
     // OpenClError carrying the build log.
     cl::Program program(std::string_view source, const std::string& options = {});
-    // Same, for OpenCL C text not among the embedded sources (tests, user-supplied kernels).
+    // Same, for OpenCL C text that is not among the embedded sources (a test's own kernel); `label` names it
+    // in errors.
     cl::Program programFromText(std::string_view label, std::string_view text, const std::string& options);
 
     // How many programs this context built from source; loads from the binary cache are not counted.

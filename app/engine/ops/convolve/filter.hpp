@@ -3,11 +3,11 @@
 // separable ones.
 //
 // A filter is applied as a correlation, like OpenCV's filter2D:
-//   out(x, y) = sum over i < width, j < height of  taps(i, j) / divisor * in(x + i - width / 2, y + j -
-//   height / 2)
-// with coordinates clamped to the image (border = nearest edge pixel), on R, G and B; alpha is kept. The
-// 8-bit result is saturate(round(sum)), rounding half to even. A gradient-magnitude filter (Sobel) holds two
-// tap sets a and b and outputs saturate(round(sqrt(a^2 + b^2))).
+//   out(x, y) = sum over i < width, j < height of taps(i, j) / divisor * in(x + i - ax, y + j - ay)
+// with the anchor (ax, ay) = (width / 2, height / 2) and coordinates clamped to the image (border = nearest
+// edge pixel), on R, G and B; alpha is kept. The 8-bit result is saturate(round(sum)), rounding half to even.
+// A gradient-magnitude filter (Sobel) holds two tap sets a and b and outputs
+// saturate(round(sqrt(a^2 + b^2))).
 //
 // Custom filter text, one row of the matrix per line:
 //   # a comment (from '#' to the end of the line); blank lines are ignored
@@ -45,8 +45,8 @@ struct Filter {
 void validate(const Filter& filter);
 
 Filter boxFilter(int size);
-// sigma > 0; size odd in 1..15, or 0 for 2 * ceil(3 sigma) + 1 capped at 15. Taps are exp(-d^2 / (2
-// sigma^2)), normalised to sum 1 per axis; the 2-D filter is their outer product.
+// sigma > 0; size odd in 1..15, or 0 for 2 * ceil(3 sigma) + 1 capped at 15. Taps are
+// exp(-d^2 / (2 sigma^2)), normalised to sum 1 per axis; the 2-D filter is their outer product.
 Filter gaussianFilter(double sigma, int size = 0);
 Filter sharpenFilter();    // 0 -1 0 / -1 5 -1 / 0 -1 0
 Filter embossFilter();     // -2 -1 0 / -1 1 1 / 0 1 2

@@ -85,6 +85,7 @@ class Strategy {
     // `device` is non-null for device strategies. Preconditions (validated params, support) are checked by
     // computeHistogram(), which is what callers use.
     virtual Result run(DeviceContext* device, PixelSource& pixels, const Params& params) const = 0;
+    // The kernel a device strategy builds for `device` and `params`; none for host strategies.
     virtual std::optional<KernelBuild> kernelBuild(const DeviceInfo& device, const Params& params) const;
 };
 

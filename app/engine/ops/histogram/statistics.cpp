@@ -89,8 +89,8 @@ Statistics computeStatistics(const Histogram& histogram, Channel channel, BinRan
 
     const auto n = static_cast<double>(stats.count);
     stats.mean = weightedSum / n;
-    // Two passes: summing squared deviations from the mean does not cancel catastrophically like E[x²] -
-    // E[x]².
+    // Two passes: summing squared deviations from the mean does not cancel catastrophically like
+    // E[x²] - E[x]².
     double squaredDeviations = 0;
     for (std::size_t bin = firstNonEmpty; bin <= lastNonEmpty; ++bin) {
         const double deviation = centreOf(bin, histogram.bins) - stats.mean;

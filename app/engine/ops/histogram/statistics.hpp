@@ -1,5 +1,6 @@
 #pragma once
-// Summary statistics of a bin range of one histogram channel, shared by the GUI and the CLI.
+// Summary statistics of a bin range of one histogram channel (the GUI's range readout), and the 8-bit values
+// each bin stands for (also the CSV export's and the CLI table's lower and upper columns).
 //
 // Definitions (exact, so a reader can recompute them by hand):
 // - A bin stands for the 8-bit values v with binOf(v, bins) == bin, i.e. lower..upper of binValues(). Every
