@@ -1,14 +1,15 @@
 // Bandwidth baselines for histoscope-bench: kernels that only move bytes, measured beside an operation on the
 // same device and bytes in the same run.
 //
-// Work-group g covers the uint4s [g * L * quads_per_item, (g + 1) * L * quads_per_item), L the local size, and
-// its work-items read neighbouring uint4s: coalesced on a GPU; on a CPU, where a work-group's items run one
-// after the other on one core, the group's span stays in that core's cache while its items pass over it.
+// Work-group g covers the uint4s [g * L * quads_per_item, (g + 1) * L * quads_per_item), L the local size,
+// and its work-items read neighbouring uint4s: coalesced on a GPU; on a CPU, where a work-group's items run
+// one after the other on one core, the group's span stays in that core's cache while its items pass over it.
 // Bytes past the last whole uint4 are handled by work-item 0 of group 0.
 
 // Reads byte_count bytes and stores one value per work-item that depends on all of its bytes, so the compiler
 // can drop no load.
-__kernel void stream_read(__global const uint4* data, uint byte_count, uint quads_per_item, __global uint* sums) {
+__kernel void stream_read(__global const uint4* data, uint byte_count, uint quads_per_item,
+                          __global uint* sums) {
     const uint quad_count = byte_count / 16;
     const uint span = get_local_size(0) * quads_per_item;
     const uint end = min(quad_count, (uint)(get_group_id(0) + 1) * span);

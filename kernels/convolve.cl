@@ -58,7 +58,8 @@ inline int rounded_quotient(int sum, int divisor) {
         quotient -= 1;
     }
     // 2 * remainder compared with divisor, without overflowing.
-    if (remainder > divisor - remainder || (remainder == divisor - remainder && (quotient & 1))) quotient += 1;
+    if (remainder > divisor - remainder || (remainder == divisor - remainder && (quotient & 1)))
+        quotient += 1;
     return quotient;
 }
 
@@ -118,7 +119,8 @@ __kernel void convolve_image(__read_only image2d_t src, sampler_t sampler, __glo
     sums_t s = no_sums();
     for (int j = 0; j < KH; ++j) {
         for (int i = 0; i < KW; ++i)
-            add_tap(&s, taps, j * KW + i, convert_uchar4(read_imageui(src, sampler, (int2)(x + i - AX, y + j - AY))));
+            add_tap(&s, taps, j * KW + i,
+                    convert_uchar4(read_imageui(src, sampler, (int2)(x + i - AX, y + j - AY))));
     }
     dst[y * width + x] = finish(s, divisor, convert_uchar4(read_imageui(src, sampler, (int2)(x, y))).w);
 }
@@ -167,12 +169,14 @@ __kernel void convolve_rows(__global const uchar4* src, __global sum_t* partial,
 }
 
 // separable, pass 2: the column taps along y over pass 1's sums, then rounding as in the 2-D kernels.
-__kernel void convolve_columns(__global const sum_t* partial, __global const uchar4* src, __global uchar4* dst,
-                               int width, int height, __constant const weight_t* column_taps, int divisor) {
+__kernel void convolve_columns(__global const sum_t* partial, __global const uchar4* src,
+                               __global uchar4* dst, int width, int height,
+                               __constant const weight_t* column_taps, int divisor) {
     const int x = get_global_id(0);
     const int y = get_global_id(1);
     if (x >= width || y >= height) return;
     sums_t s = no_sums();
-    for (int j = 0; j < KH; ++j) s.a += partial[clamp(y + j - AY, 0, height - 1) * width + x] * column_taps[j];
+    for (int j = 0; j < KH; ++j)
+        s.a += partial[clamp(y + j - AY, 0, height - 1) * width + x] * column_taps[j];
     dst[y * width + x] = finish(s, divisor, src[y * width + x].w);
 }

@@ -1,12 +1,13 @@
 // Histogram kernels, one source for every device strategy, specialised at build time with -D options:
 //   BINS=<1..256>    bins per channel; every kernel needs it
-//   WG=<n>           private_uchar, partial_reduce: the work-group size they are enqueued with (it sizes their
-//                    local arrays)
+//   WG=<n>           private_uchar, partial_reduce: the work-group size they are enqueued with (it sizes
+//                    their local arrays)
 //   ITEM_QUADS=<n>   private_uchar: uint4 loads (4 pixels each) per work-item between flushes of its uchar
 //                    counters (bounded below, with LANES, so that no counter passes 255)
-//   INTERLEAVED=0|1  private_uchar: counter layout. 1: counter (bin, item) at bin * WG + item, so neighbouring
-//                    work-items touch neighbouring bytes (bank-aware, for GPUs). 0: each work-item's counters
-//                    in rows of their own, so a CPU core running a work-item keeps them in a few cache lines.
+//   INTERLEAVED=0|1  private_uchar: counter layout. 1: counter (bin, item) at bin * WG + item, so
+//                    neighbouring work-items touch neighbouring bytes (bank-aware, for GPUs). 0: each
+//                    work-item's counters in rows of their own, so a CPU core running a work-item keeps them
+//                    in a few cache lines.
 //   LANES=1|2|4      private_uchar: counter rows per work-item (1 when interleaved). The pixels of a uint4 go
 //                    to rows (x, y, z, w) modulo LANES, so a run of equal pixels does not chain increments of
 //                    one counter (on a CPU each would wait for the previous store). A row then takes
@@ -22,20 +23,24 @@
 #define HIST_SIZE (CHANNELS * BINS)
 
 // The integer luma of the contract, (299 R + 587 G + 114 B + 500) / 1000.
-inline uint luma_of(uint r, uint g, uint b) { return (299u * r + 587u * g + 114u * b + 500u) / 1000u; }
+inline uint luma_of(uint r, uint g, uint b) {
+    return (299u * r + 587u * g + 114u * b + 500u) / 1000u;
+}
 
 // bin = v * BINS / 256, always < BINS for v in 0..255 (the printed listings skip this scaling and overrun).
-inline uint bin_of(uint v) { return (v * BINS) >> 8; }
+inline uint bin_of(uint v) {
+    return (v * BINS) >> 8;
+}
 
 // Applies INCREMENT(counter index) to the five counters of one RGBA pixel held in a uint (memory byte order:
 // as_uchar4 keeps it on either endianness).
-#define COUNT_PIXEL(pixel, INCREMENT)                           \
-    do {                                                        \
-        const uchar4 px_ = as_uchar4(pixel);                    \
-        INCREMENT(0 * BINS + bin_of(px_.x));                    \
-        INCREMENT(1 * BINS + bin_of(px_.y));                    \
-        INCREMENT(2 * BINS + bin_of(px_.z));                    \
-        INCREMENT(3 * BINS + bin_of(px_.w));                    \
+#define COUNT_PIXEL(pixel, INCREMENT)                               \
+    do {                                                            \
+        const uchar4 px_ = as_uchar4(pixel);                        \
+        INCREMENT(0 * BINS + bin_of(px_.x));                        \
+        INCREMENT(1 * BINS + bin_of(px_.y));                        \
+        INCREMENT(2 * BINS + bin_of(px_.z));                        \
+        INCREMENT(3 * BINS + bin_of(px_.w));                        \
         INCREMENT(4 * BINS + bin_of(luma_of(px_.x, px_.y, px_.z))); \
     } while (0)
 
@@ -58,7 +63,8 @@ __kernel void local_atomic(__global const uint* pixels, uint pixel_count, __glob
     barrier(CLK_LOCAL_MEM_FENCE);
 
 #define LOCAL_INCREMENT(index) atomic_inc(&group_hist[index])
-    for (uint i = get_global_id(0); i < pixel_count; i += get_global_size(0)) COUNT_PIXEL(pixels[i], LOCAL_INCREMENT);
+    for (uint i = get_global_id(0); i < pixel_count; i += get_global_size(0))
+        COUNT_PIXEL(pixels[i], LOCAL_INCREMENT);
 #undef LOCAL_INCREMENT
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -79,8 +85,8 @@ __kernel void reduce_partials(__global const uint* partials, uint partial_count,
 }
 
 #ifdef COPIES
-// COPIES sub-histograms per work-group, counted with local atomics, summed and written as this group's partial
-// histogram with plain stores; reduce_partials adds the partials up.
+// COPIES sub-histograms per work-group, counted with local atomics, summed and written as this group's
+// partial histogram with plain stores; reduce_partials adds the partials up.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void partial_reduce(__global const uint* pixels,
                                                                              uint pixel_count,
                                                                              __global uint* partials) {
@@ -91,7 +97,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void partial_reduce(__g
 
     __local uint* mine = copies + (lid % COPIES) * HIST_SIZE;
 #define COPY_INCREMENT(index) atomic_inc(&mine[index])
-    for (uint i = get_global_id(0); i < pixel_count; i += get_global_size(0)) COUNT_PIXEL(pixels[i], COPY_INCREMENT);
+    for (uint i = get_global_id(0); i < pixel_count; i += get_global_size(0))
+        COUNT_PIXEL(pixels[i], COPY_INCREMENT);
 #undef COPY_INCREMENT
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -118,11 +125,11 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void partial_reduce(__g
 #error "the interleaved layout needs WG to be a multiple of 16"
 #endif
 
-// Per-work-item uchar counters in local memory. The image is cut into segments of WG * ITEM_QUADS uint4 loads;
-// a group takes every get_num_groups(0)-th segment, each work-item counts ITEM_QUADS loads of it (neighbouring
-// work-items read neighbouring uint4s), then the group flushes the uchar counters into its uint histogram
-// before any counter can overflow. The group's histogram becomes its partial; reduce_partials adds them up.
-// The last pixel_count % 4 pixels, outside any uint4, are counted by group 0.
+// Per-work-item uchar counters in local memory. The image is cut into segments of WG * ITEM_QUADS uint4
+// loads; a group takes every get_num_groups(0)-th segment, each work-item counts ITEM_QUADS loads of it
+// (neighbouring work-items read neighbouring uint4s), then the group flushes the uchar counters into its uint
+// histogram before any counter can overflow. The group's histogram becomes its partial; reduce_partials adds
+// them up. The last pixel_count % 4 pixels, outside any uint4, are counted by group 0.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void private_uchar(__global const uint4* quads,
                                                                             uint pixel_count,
                                                                             __global uint* partials) {
@@ -135,7 +142,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void private_uchar(__gl
 
     // INCREMENT_X .. INCREMENT_W count the four pixels of a uint4.
 #if INTERLEAVED
-#define INCREMENT_X(index) ++counters[(index) * WG + lid]
+#define INCREMENT_X(index) ++counters[WG * (index) + lid]
 #define INCREMENT_Y INCREMENT_X
 #define INCREMENT_Z INCREMENT_X
 #define INCREMENT_W INCREMENT_X

@@ -13,12 +13,13 @@ inline float2 source_point(float4 row_x, float4 row_y, int x, int y) {
 }
 
 // The image-object variant: the sampler does the interpolation and the border. Image coordinates address
-// pixel edges, so the centre of pixel i is at i + 0.5 (the printed listing samples at i and is half a pixel off).
+// pixel edges, so the centre of pixel i is at i + 0.5 (the printed listing samples at i and is half a pixel
+// off).
 __constant sampler_t rotate_sampler =
     CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | (NEAREST ? CLK_FILTER_NEAREST : CLK_FILTER_LINEAR);
 
-__kernel void rotate_image(__read_only image2d_t src, __global uchar4* dst, int width, int height, float4 row_x,
-                           float4 row_y) {
+__kernel void rotate_image(__read_only image2d_t src, __global uchar4* dst, int width, int height,
+                           float4 row_x, float4 row_y) {
     const int x = get_global_id(0);
     const int y = get_global_id(1);
     if (x >= width || y >= height) return;
@@ -34,8 +35,8 @@ inline float4 texel_or_border(__global const uchar4* src, int width, int height,
     return convert_float4(src[y * width + x]);
 }
 
-__kernel void rotate_buffer(__global const uchar4* src, __global uchar4* dst, int width, int height, float4 row_x,
-                            float4 row_y) {
+__kernel void rotate_buffer(__global const uchar4* src, __global uchar4* dst, int width, int height,
+                            float4 row_x, float4 row_y) {
     const int x = get_global_id(0);
     const int y = get_global_id(1);
     if (x >= width || y >= height) return;
