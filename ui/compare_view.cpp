@@ -10,7 +10,7 @@
 #include <cmath>
 
 #include "ui/plot_style.hpp"
-#include "ui/table_widgets.hpp"
+#include "ui/view_helpers.hpp"
 
 namespace hs::ui {
 
@@ -49,7 +49,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
     controls->addWidget(repetitions_);
     controls->addStretch(1);
 
-    plot_->setMinimumHeight(260);
+    plot_->setMinimumHeight(150);
     plot_->yAxis->setLabel(tr("median kernel time (ms)"));
     plot_->xAxis->grid()->setVisible(false);
 
@@ -62,7 +62,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
     table_->horizontalHeaderItem(4)->setToolTip(tr("Image bytes read per second of median kernel time"));
     table_->horizontalHeader()->setStretchLastSection(true);
 
-    auto* body = stretchedSplitter(Qt::Vertical, {{plot_, 2}, {table_, 1}}, this);
+    auto* body = stretchedSplitter(Qt::Vertical, {{plot_, 3}, {table_, 2}}, this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
@@ -121,8 +121,8 @@ void CompareView::refreshPlot() {
         label->setTextAlignment(Qt::AlignCenter);
         label->setPadding(QMargins(0, 0, 0, 4));
         label->setColor(palette().color(QPalette::WindowText));
-        label->setText(QStringLiteral("%1 ms\n%2 GB/s · %3")
-                           .arg(QString::number(entry.medianMs, 'g', 3), bandwidthText(entry.gbPerS),
+        label->setText(QStringLiteral("%1\n%2 GB/s · %3")
+                           .arg(millisecondsText(entry.medianMs), bandwidthText(entry.gbPerS),
                                 speedupText(entry.speedupOverSerial)));
     }
     bars->setData(keys, medians, true);

@@ -35,6 +35,7 @@
 #include "ui/strategy_box.hpp"
 #include "ui/timing_view.hpp"
 #include "ui/transform_panel.hpp"
+#include "ui/view_helpers.hpp"
 
 namespace hs::ui {
 
@@ -54,11 +55,6 @@ QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
 // Qt's standard icons have nothing that reads as zoom: without an icon theme these actions show text only.
 QIcon themed(const char* name) {
     return QIcon::fromTheme(QLatin1String(name));
-}
-
-QString formatMs(double ms) {
-    return ms >= 100 ? QStringLiteral("%1 ms").arg(ms, 0, 'f', 0)
-                     : QStringLiteral("%1 ms").arg(ms, 0, 'f', 3);
 }
 
 QString droppedImage(const QMimeData* mime) {
@@ -218,8 +214,7 @@ void MainWindow::buildDocks() {
         dock(tr("Transform"), QStringLiteral("transformDock"), transformPanel_, Qt::LeftDockWidgetArea);
     splitDockWidget(deviceDock, transformDock, Qt::Vertical);
     histogramView_ = new HistogramView;
-    auto* histogramDock =
-        dock(tr("Histogram"), QStringLiteral("histogramDock"), histogramView_, Qt::RightDockWidgetArea);
+    dock(tr("Histogram"), QStringLiteral("histogramDock"), histogramView_, Qt::RightDockWidgetArea);
     timingView_ = new TimingView;
     auto* timingDock =
         dock(tr("Timings"), QStringLiteral("timingDock"), timingView_, Qt::BottomDockWidgetArea);
@@ -231,10 +226,6 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(timingDock, compareDock_);
     tabifyDockWidget(compareDock_, kernelDock);
     timingDock->raise();
-
-    resizeDocks({deviceDock, histogramDock}, {330, 620}, Qt::Horizontal);
-    resizeDocks({timingDock}, {340}, Qt::Vertical);
-    resizeDocks({deviceDock, transformDock}, {300, 420}, Qt::Vertical);
 
     exportActions_ = new ExportActions(histogramView_, timingView_, this);
 
@@ -370,9 +361,14 @@ void MainWindow::restoreLayout() {
         restoreState(settings_.windowState());
         return;
     }
-    // First start: a generous window that still fits small screens.
+    // First start: a generous window that still fits small screens, its docks sized in proportion to it (the
+    // docks' minimum sizes would otherwise decide, and leave the tables of the bottom docks a few rows).
     const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
     resize(std::min(1560, available.width() * 95 / 100), std::min(980, available.height() * 95 / 100));
+    const auto dock = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
+    resizeDocks({dock("deviceDock"), dock("histogramDock")}, {width() * 22 / 100, width() * 41 / 100},
+                Qt::Horizontal);
+    resizeDocks({dock("timingDock")}, {height() * 40 / 100}, Qt::Vertical);
 }
 
 QString MainWindow::statusSummary() const {
@@ -597,7 +593,8 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
     strategyLabel_->setToolTip(tr("Strategies that ran: %1").arg(stages.join(QStringLiteral(" → "))));
     kernelTimeLabel_->setText(
         tr("kernel %1")
-            .arg(formatMs(static_cast<double>(totalNs(outcome.result.timings, Stage::Kernel)) / 1e6)));
+            .arg(
+                millisecondsText(static_cast<double>(totalNs(outcome.result.timings, Stage::Kernel)) / 1e6)));
     if (outcome.device) exportActions_->setDeviceName(QString::fromStdString(outcome.device->name));
     devicePanel_->clearFailure(outcome.request.device);
     showKernelSource(outcome);

@@ -11,7 +11,7 @@
 #include <algorithm>
 
 #include "ui/plot_style.hpp"
-#include "ui/table_widgets.hpp"
+#include "ui/view_helpers.hpp"
 
 namespace hs::ui {
 

@@ -136,7 +136,8 @@ TransformPanel::TransformPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildRotation());
     layout->addWidget(buildConvolution());
-    layout->addStretch(1);
+    // No taller than the controls need: the panel beside it (the device's properties) has a use for the rest.
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     applySettings(TransformSettings{});
     updateSupport(nullptr, {});
 }
@@ -167,9 +168,9 @@ QWidget* TransformPanel::buildRotation() {
     reset->setToolTip(tr("Back to no rotation"));
     auto* angleRow = new QHBoxLayout;
     angleRow->setContentsMargins(0, 0, 0, 0);
-    angleRow->addWidget(angleSlider_, 1);
     angleRow->addWidget(angleBox_);
     angleRow->addWidget(reset);
+    angleRow->addStretch(1);
 
     sampling_ = new QComboBox;
     for (const auto mode : {rotate::FilterMode::Linear, rotate::FilterMode::Nearest})
@@ -181,6 +182,8 @@ QWidget* TransformPanel::buildRotation() {
 
     auto* form = new QFormLayout(rotationGroup_);
     form->addRow(tr("Angle"), angleRow);
+    // The slider gets the panel's whole width: on a short one each pixel would be several degrees.
+    form->addRow(angleSlider_);
     form->addRow(tr("Sampling"), sampling_);
     form->addRow(tr("Strategy"), rotateStrategy_);
 

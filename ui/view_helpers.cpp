@@ -1,4 +1,4 @@
-#include "ui/table_widgets.hpp"
+#include "ui/view_helpers.hpp"
 
 #include <QHeaderView>
 #include <QSplitter>
@@ -11,11 +11,11 @@ QTableWidget* readOnlyTable(const QStringList& headers, QWidget* parent) {
     table->setHorizontalHeaderLabels(headers);
     table->verticalHeader()->setVisible(false);
     table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setAlternatingRowColors(true);
     table->setWordWrap(false);
-    table->setTextElideMode(Qt::ElideMiddle);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     return table;
 }
@@ -35,6 +35,10 @@ QSplitter* stretchedSplitter(Qt::Orientation orientation,
         splitter->setStretchFactor(splitter->count() - 1, stretch);
     }
     return splitter;
+}
+
+QString millisecondsText(double ms) {
+    return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms >= 100 ? 0 : 3);
 }
 
 }  // namespace hs::ui

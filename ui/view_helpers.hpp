@@ -1,6 +1,6 @@
 #pragma once
-// The building blocks the views share: read-only tables of measurements, and splitters that divide a view
-// between its plot and its tables.
+// What the views and the window share: read-only tables of measurements, splitters that divide a view
+// between its plot and its tables, and one way of writing a time.
 
 #include <QString>
 #include <QStringList>
@@ -15,7 +15,7 @@ class QWidget;
 namespace hs::ui {
 
 // A table people read but do not edit: whole rows selected, alternating row colours, columns as wide as
-// their contents, one line a row (a long cell elides and shows in full in its tooltip).
+// their contents, compact rows of one line each (a long cell is elided).
 QTableWidget* readOnlyTable(const QStringList& headers, QWidget* parent);
 
 // A read-only cell; numbers align right, text passes Qt::AlignLeft.
@@ -24,5 +24,8 @@ QTableWidgetItem* tableCell(const QString& text, Qt::Alignment alignment = Qt::A
 // A splitter holding `parts` in order, each with its stretch factor.
 QSplitter* stretchedSplitter(Qt::Orientation orientation,
                              std::initializer_list<std::pair<QWidget*, int>> parts, QWidget* parent);
+
+// Milliseconds with three decimals, or none from 100 ms on: "0.035 ms", "14.396 ms", "372 ms".
+QString millisecondsText(double ms);
 
 }  // namespace hs::ui

@@ -182,6 +182,39 @@ class LaunchTest : public QObject {
                  static_cast<int>(TransformPanel::FilterKind::Sharpen));
     }
 
+    // What docs and people look at: the app as shipped, on its bundled sample (opened on first start, as the
+    // scripted mode starts from default settings), plain and with the transforms of the README's example.
+    void scriptedScreenshotsOfTheSample() {
+        const QString plainPath = test::artifactPath(QStringLiteral("app_sample.png"));
+        const QString transformedPath =
+            test::artifactPath(QStringLiteral("app_sample_rotate33_gaussian.png"));
+        QFile::remove(plainPath);
+        QFile::remove(transformedPath);
+        const Run plain = runApp({"--screenshot", plainPath, "--quit"});
+        QVERIFY2(plain.exitCode == 0 && plain.standardError.isEmpty(), plain.standardError.constData());
+        const Run transformed =
+            runApp({"--rotate", "33", "--filter", "gaussian:1.5", "--screenshot", transformedPath, "--quit"});
+        QVERIFY2(transformed.exitCode == 0 && transformed.standardError.isEmpty(),
+                 transformed.standardError.constData());
+
+        const QImage plainShot(plainPath);
+        const QImage transformedShot(transformedPath);
+        QVERIFY(!plainShot.isNull());
+        QCOMPARE(transformedShot.size(), plainShot.size());
+        // A first start fills most of the 1600 × 1000 test screen.
+        QVERIFY2(plainShot.width() >= 1200 && plainShot.height() >= 800,
+                 qPrintable(QStringLiteral("%1 × %2").arg(plainShot.width()).arg(plainShot.height())));
+        // The transformed picture and its histogram change far more than the figures in the text do.
+        qint64 differing = 0;
+        for (int y = 0; y < plainShot.height(); ++y) {
+            for (int x = 0; x < plainShot.width(); ++x)
+                differing += plainShot.pixel(x, y) != transformedShot.pixel(x, y);
+        }
+        const double share = static_cast<double>(differing) / (plainShot.width() * plainShot.height());
+        qInfo("rotated and filtered: %.1f %% of the window's pixels differ", 100 * share);
+        QVERIFY(share > 0.05);
+    }
+
     void executableExitCodes() {
         const QString shot = dir_.filePath(QStringLiteral("app.png"));
         const Run ok = runApp({"--open", imagePath_, "--bins", "16", "--screenshot", shot, "--quit"});
