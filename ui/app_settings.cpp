@@ -35,6 +35,13 @@ QString canonicalEntry(const QString& path) {
     return QDir::cleanPath(QFileInfo(path).absoluteFilePath());
 }
 
+// The number stored under `key`; `fallback` when there is none, or it is not a finite number.
+double finiteValue(const QSettings& settings, const QString& key, double fallback) {
+    bool ok = false;
+    const double value = settings.value(key, fallback).toDouble(&ok);
+    return ok && std::isfinite(value) ? value : fallback;
+}
+
 bool validBins(int bins) {
     return bins >= 1 && bins <= histogram::kMaxBins;
 }
@@ -62,15 +69,13 @@ void AppSettings::load() {
     // Values out of range are left to the panel's widgets, which clamp them like typed ones.
     const TransformSettings defaults;
     transform_.rotate = settings.value(kRotate, defaults.rotate).toBool();
-    const double angle = settings.value(kAngle, defaults.angle).toDouble();
-    transform_.angle = std::isfinite(angle) ? angle : defaults.angle;
+    transform_.angle = finiteValue(settings, kAngle, defaults.angle);
     transform_.sampling = settings.value(kSampling, defaults.sampling).toString();
     transform_.rotateStrategy = settings.value(kRotateStrategy, defaults.rotateStrategy).toString();
     transform_.convolve = settings.value(kConvolve, defaults.convolve).toBool();
     transform_.filter = settings.value(kFilter, defaults.filter).toString();
     transform_.boxSize = settings.value(kBoxSize, defaults.boxSize).toInt();
-    const double sigma = settings.value(kSigma, defaults.sigma).toDouble();
-    transform_.sigma = std::isfinite(sigma) ? sigma : defaults.sigma;
+    transform_.sigma = finiteValue(settings, kSigma, defaults.sigma);
     transform_.gaussianSize = settings.value(kGaussianSize, defaults.gaussianSize).toInt();
     transform_.customMatrix = settings.value(kCustomMatrix, defaults.customMatrix).toString();
     transform_.convolveStrategy = settings.value(kConvolveStrategy, defaults.convolveStrategy).toString();

@@ -163,10 +163,7 @@ class MainWindowTest : public QObject {
 
     void unreadableFileKeepsThePreviousImage() {
         const QString broken = dir_.filePath(QStringLiteral("broken.png"));
-        QFile file(broken);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("this is not a PNG file");
-        file.close();
+        QVERIFY(test::writeFile(broken, "this is not a PNG file"));
         const auto before = window_->image();
         const auto histogramBefore = window_->histogramView()->histogram();
         reports_.clear();

@@ -21,8 +21,6 @@ using namespace hs::ui;
 namespace {
 
 constexpr int kResultTimeoutMs = 300000;
-constexpr int kTickMs = 10;
-constexpr double kStallBoundMs = 50;
 
 void report(const QString& what, double kernelMs, const std::vector<double>& gaps) {
     qInfo("%-24s kernel %8.2f ms, %s", qPrintable(what), kernelMs, test::gapSummary(gaps).constData());
@@ -45,7 +43,7 @@ class ResponsivenessTest : public QObject {
         QList<ErrorReport> problems;
         QVERIFY(test::showWithDevices(window, problems, kResultTimeoutMs));
 
-        test::TickGaps ticks(kTickMs);
+        test::TickGaps ticks;
         ticks.start();
         test::runEventLoopFor(1000);
         report(QStringLiteral("idle window (reference)"), 0, ticks.stop());
@@ -60,12 +58,12 @@ class ResponsivenessTest : public QObject {
         window.showImage(image, QStringLiteral("random 4096 × 4096"));
         QElapsedTimer waited;
         waited.start();
-        while (!shown() && waited.elapsed() < kResultTimeoutMs) test::runEventLoopFor(kTickMs);
+        while (!shown() && waited.elapsed() < kResultTimeoutMs) test::runEventLoopFor(test::kTickMs);
         QVERIFY(shown());
-        test::runEventLoopFor(3 * kTickMs);
+        test::runEventLoopFor(3 * test::kTickMs);
         auto gaps = ticks.stop();
         report(QStringLiteral("show image + first run"), kernelMs(window), gaps);
-        QVERIFY2(gaps.back() < kStallBoundMs, "the event loop stalled while the image was shown");
+        QVERIFY2(gaps.back() < test::kStallBoundMs, "the event loop stalled while the image was shown");
 
         QComboBox* strategies = window.strategyBox()->comboBox();
         const auto device = window.devicePanel()->currentDevice();
@@ -85,11 +83,12 @@ class ResponsivenessTest : public QObject {
                 strategies->setCurrentIndex(strategies->findText(name));
                 QVERIFY(resultShown.wait(kResultTimeoutMs));
                 QCOMPARE(window.lastOutcome()->request.strategy, name);
-                test::runEventLoopFor(3 * kTickMs);  // the ticks after the result's handling measure it too
+                test::runEventLoopFor(3 *
+                                      test::kTickMs);  // the ticks after the result's handling measure it too
                 gaps = ticks.stop();
                 report(QStringLiteral("%1, pass %2").arg(name).arg(pass), kernelMs(window), gaps);
                 QVERIFY2(
-                    gaps.back() < kStallBoundMs,
+                    gaps.back() < test::kStallBoundMs,
                     qPrintable(
                         QStringLiteral("%1: the event loop stalled for %2 ms").arg(name).arg(gaps.back())));
                 ++measured;

@@ -364,10 +364,7 @@ class TransformPipelineTest : public QObject {
 
     void filterFilesLoadOrReport() {
         const QString bad = dir_.filePath(QStringLiteral("bad.txt"));
-        QFile badFile(bad);
-        QVERIFY(badFile.open(QIODevice::WriteOnly));
-        badFile.write("1 1\n1\n");
-        badFile.close();
+        QVERIFY(test::writeFile(bad, "1 1\n1\n"));
         const QString before = panel().customEditor()->toPlainText();
         reports_.clear();
         panel().loadFilterFile(bad);
@@ -378,10 +375,7 @@ class TransformPipelineTest : public QObject {
         QCOMPARE(panel().customEditor()->toPlainText(), before);
 
         const QString good = dir_.filePath(QStringLiteral("box.txt"));
-        QFile goodFile(good);
-        QVERIFY(goodFile.open(QIODevice::WriteOnly));
-        goodFile.write("# a 3x3 box\n1 1 1\n1 1 1\n1 1 1\n/ 9\n");
-        goodFile.close();
+        QVERIFY(test::writeFile(good, "# a 3x3 box\n1 1 1\n1 1 1\n1 1 1\n/ 9\n"));
         panel().loadFilterFile(good);
         QCOMPARE(reports_.size(), 1);
         QVERIFY(panel().customEditor()->toPlainText().contains(QStringLiteral("# a 3x3 box")));

@@ -20,8 +20,6 @@ using namespace hs::ui;
 namespace {
 
 constexpr int kResultTimeoutMs = 300000;
-constexpr int kTickMs = 10;
-constexpr double kStallBoundMs = 50;
 constexpr int kMoves = 40;
 constexpr int kMoveIntervalMs = 25;  // a hand dragging: 40 moves a second
 
@@ -50,7 +48,7 @@ class TransformResponsivenessTest : public QObject {
         };
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);  // programs built, first frame shown
 
-        test::TickGaps ticks(kTickMs);
+        test::TickGaps ticks;
         QSlider* slider = panel.angleSlider();
         const QPoint start = test::sliderHandle(slider).center();
         const int startedBefore = window.controller().startedRequests();
@@ -70,9 +68,10 @@ class TransformResponsivenessTest : public QObject {
             return settled() && window.lastOutcome()->request.rotation &&
                    window.lastOutcome()->request.rotation->params.angleDegrees == finalAngle;
         };
-        while (!showsFinalAngle() && waited.elapsed() < kResultTimeoutMs) test::runEventLoopFor(kTickMs);
+        while (!showsFinalAngle() && waited.elapsed() < kResultTimeoutMs)
+            test::runEventLoopFor(test::kTickMs);
         const double latencyMs = static_cast<double>(latency.nsecsElapsed()) / 1e6;
-        test::runEventLoopFor(3 * kTickMs);
+        test::runEventLoopFor(3 * test::kTickMs);
         const std::vector<double> gaps = ticks.stop();
         QVERIFY(showsFinalAngle());
         QVERIFY(finalAngle > 0);
@@ -91,7 +90,7 @@ class TransformResponsivenessTest : public QObject {
         for (const auto& [stage, ms] : stageMs)
             stages << QStringLiteral("%1 %2 ms").arg(QString::fromStdString(stage)).arg(ms, 0, 'f', 1);
         qInfo("final run: %s", qPrintable(stages.join(QStringLiteral(", "))));
-        QVERIFY2(gaps.back() < kStallBoundMs, "the event loop stalled while the slider was dragged");
+        QVERIFY2(gaps.back() < test::kStallBoundMs, "the event loop stalled while the slider was dragged");
         QVERIFY2(problems.isEmpty(), test::messagesOf(problems).constData());
     }
 };

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QList>
 #include <QSlider>
 #include <QString>
@@ -58,6 +59,12 @@ inline QString artifactPath(const QString& name) {
     return QDir(QStringLiteral(HISTOSCOPE_TEST_ARTIFACT_DIR)).filePath(name);
 }
 
+// Writes `bytes` to the file at `path`; false when it cannot.
+[[nodiscard]] inline bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
 // Resizes and shows `widget`; false when the window system never exposed it.
 [[nodiscard]] inline bool showExposed(QWidget& widget, QSize size) {
     widget.resize(size);
@@ -80,6 +87,10 @@ inline QByteArray messagesOf(const QList<ErrorReport>& reports) {
     for (const auto& report : reports) messages << report.message;
     return messages.join(QLatin1Char('\n')).toUtf8();
 }
+
+// The event-loop stall bound of issue 3, and the period of the timer that measures it.
+inline constexpr double kStallBoundMs = 50;
+inline constexpr int kTickMs = 10;
 
 // QTest::qWait sleeps between event batches, which would count as stalls where the event loop is measured:
 // this runs one.
@@ -106,13 +117,13 @@ inline QRect sliderHandle(QSlider* slider) {
     return slider->style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, slider);
 }
 
-// The gaps between consecutive ticks of a precise timer on the GUI thread, in milliseconds: how long the
-// event loop went without answering.
+// The gaps between consecutive ticks of a precise kTickMs timer on the GUI thread, in milliseconds: how long
+// the event loop went without answering.
 class TickGaps {
   public:
-    explicit TickGaps(int tickMs) {
+    TickGaps() {
         timer_.setTimerType(Qt::PreciseTimer);
-        timer_.setInterval(tickMs);
+        timer_.setInterval(kTickMs);
         QObject::connect(&timer_, &QTimer::timeout, [this] {
             const qint64 now = clock_.nsecsElapsed();
             gaps_.push_back(static_cast<double>(now - last_) / 1e6);

@@ -259,11 +259,7 @@ class ExportTest : public QObject {
         histogramView_->setHistogram(handMadeHistogram());
         QTemporaryDir dir;
         const QString target = dir.filePath("kept.csv");
-        {
-            QFile old(target);
-            QVERIFY(old.open(QIODevice::WriteOnly));
-            old.write("old content\n");
-        }
+        QVERIFY(test::writeFile(target, "old content\n"));
         {
             const FileSizeLimit limit(16);  // the new CSV is longer than 16 bytes
             const QString error = inputErrorOf([&] { exports_->exportHistogram(target); });
