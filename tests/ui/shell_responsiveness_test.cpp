@@ -4,11 +4,9 @@
 // printed.
 #include <QComboBox>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include "ops/histogram/histogram.hpp"
-#include "ui/app_settings.hpp"
 #include "ui/device_panel.hpp"
 #include "ui/image_view.hpp"
 #include "ui/main_window.hpp"
@@ -37,9 +35,8 @@ class ResponsivenessTest : public QObject {
 
   private slots:
     void eventLoopAnswersWithin50msDuringRuns() {
-        QTemporaryDir dir;
-        AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
-        MainWindow window(settings);
+        test::PrivateWindow app;
+        MainWindow& window = app.window;
         QList<ErrorReport> problems;
         QVERIFY(test::showWithDevices(window, problems, kResultTimeoutMs));
 

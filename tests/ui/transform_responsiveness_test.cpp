@@ -4,11 +4,9 @@
 // The gaps, the runs started and the time from the last move to the final frame are printed.
 #include <QGroupBox>
 #include <QSlider>
-#include <QTemporaryDir>
 #include <QtTest/QtTest>
 #include <map>
 
-#include "ui/app_settings.hpp"
 #include "ui/image_view.hpp"
 #include "ui/main_window.hpp"
 #include "ui/transform_panel.hpp"
@@ -30,9 +28,8 @@ class TransformResponsivenessTest : public QObject {
 
   private slots:
     void eventLoopAnswersWithin50msWhileDragging() {
-        QTemporaryDir dir;
-        AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
-        MainWindow window(settings);
+        test::PrivateWindow app;
+        MainWindow& window = app.window;
         QList<ErrorReport> problems;
         QVERIFY(test::showWithDevices(window, problems, kResultTimeoutMs));
 

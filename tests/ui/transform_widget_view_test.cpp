@@ -6,12 +6,10 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSlider>
-#include <QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include "ops/pipeline/pipeline.hpp"
 #include "ops/rotate/rotate.hpp"
-#include "ui/app_settings.hpp"
 #include "ui/image_view.hpp"
 #include "ui/main_window.hpp"
 #include "ui/transform_panel.hpp"
@@ -70,9 +68,8 @@ class WidgetViewTest : public QObject {
     }
 
     void showsProcessedImagesFromTheLinkTexture() {
-        QTemporaryDir dir;
-        AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
-        MainWindow window(settings);
+        test::PrivateWindow app;
+        MainWindow& window = app.window;
         QList<ErrorReport> problems;
         QCOMPARE(window.imageView()->canvasKind(), ImageCanvas::Kind::WidgetGl);
         QVERIFY2(!window.imageView()->displayLink(), "the on-screen view gets its link with its context");

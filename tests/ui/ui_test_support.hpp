@@ -13,6 +13,7 @@
 #include <QString>
 #include <QStyle>
 #include <QStyleOptionSlider>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QWidget>
 #include <QtTest/QtTest>
@@ -23,6 +24,7 @@
 
 #include "image/image.hpp"
 #include "ops/histogram/histogram.hpp"
+#include "ui/app_settings.hpp"
 #include "ui/main_window.hpp"
 
 namespace hs::ui::test {
@@ -71,6 +73,14 @@ inline QString artifactPath(const QString& name) {
     widget.show();
     return QTest::qWaitForWindowExposed(&widget);
 }
+
+// A main window whose settings live in a temporary folder of its own, so that tests neither share settings
+// nor touch the user's.
+struct PrivateWindow {
+    QTemporaryDir folder;
+    AppSettings settings{folder.filePath(QStringLiteral("settings.ini"))};
+    MainWindow window{settings};
+};
 
 // Shows `window` with its problems collected in `reports` instead of message boxes, and waits until its
 // devices are known; false when either does not happen within `timeoutMs`.
