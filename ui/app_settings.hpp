@@ -6,9 +6,9 @@
 
 namespace hs::ui {
 
-// The image stages as the Transform panel had them: the panel starts from these defaults. Choices are kept by
-// name (strategies, sampling, filter), so lists that grow or reorder keep them; a name no longer known leaves
-// the panel's default.
+// The image stages as the Transform panel had them; the panel starts from these defaults. Choices are kept by
+// name (strategies, sampling, filter), so lists that grow or reorder keep them; a name the panel's list no
+// longer holds selects its first entry.
 struct TransformSettings {
     bool rotate = false;
     double angle = 0;  // degrees, -180..180

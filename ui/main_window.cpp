@@ -585,16 +585,15 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
     QStringList stages;
     for (const auto& stage : outcome.stages)
         stages << QStringLiteral("%1 %2").arg(stage.stage, stage.strategy);
+    const QString pipeline = stages.join(QStringLiteral(" → "));
     histogramView_->setHistogram(outcome.result.histogram);
-    timingView_->addRun(outcome.result.timings, stages.join(QStringLiteral(" → ")));
+    timingView_->addRun(outcome.result.timings, pipeline);
     strategyBox_->showStrategyThatRan(ran);
     strategyLabel_->setText(
         ran == outcome.request.strategy ? ran : QStringLiteral("%1 → %2").arg(outcome.request.strategy, ran));
-    strategyLabel_->setToolTip(tr("Strategies that ran: %1").arg(stages.join(QStringLiteral(" → "))));
-    kernelTimeLabel_->setText(
-        tr("kernel %1")
-            .arg(
-                millisecondsText(static_cast<double>(totalNs(outcome.result.timings, Stage::Kernel)) / 1e6)));
+    strategyLabel_->setToolTip(tr("Strategies that ran: %1").arg(pipeline));
+    const double kernelMs = static_cast<double>(totalNs(outcome.result.timings, Stage::Kernel)) / 1e6;
+    kernelTimeLabel_->setText(tr("kernel %1").arg(millisecondsText(kernelMs)));
     if (outcome.device) exportActions_->setDeviceName(QString::fromStdString(outcome.device->name));
     devicePanel_->clearFailure(outcome.request.device);
     showKernelSource(outcome);
