@@ -49,7 +49,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
     controls->addWidget(repetitions_);
     controls->addStretch(1);
 
-    plot_->setMinimumHeight(150);
+    plot_->setMinimumHeight(230);  // bars, their two-line labels and slanted strategy names
     plot_->yAxis->setLabel(tr("median kernel time (ms)"));
     plot_->xAxis->grid()->setVisible(false);
 
