@@ -134,7 +134,8 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     controls->addWidget(progress_, 1);
     controls->addWidget(cancel_);
 
-    plot_->setMinimumHeight(140);
+    plot_->setMinimumHeight(170);
+    plot_->yAxis->ticker()->setTickCount(4);  // few enough to read on a plot sharing its dock with two tables
     plot_->xAxis->setLabel(tr("run"));
     // The legend sits in its own column right of the axes, so it never hides the newest points.
     auto* legendColumn = new QCPLayoutGrid;
