@@ -297,9 +297,8 @@ void Controller::executeCompare(const Job& job) {
     QVector<CompareView::Entry> entries;
     for (const auto* strategy : histogram::strategies()) {
         CompareView::Entry entry{QString::fromUtf8(strategy->name()), {}, 0, 0, 0, 0, 0};
-        const auto support = strategy->runsOnDevice() && !info
-                                 ? histogram::Support::no("needs an OpenCL device")
-                                 : strategy->supported(info, params);
+        const auto support = strategy->runsOnDevice() && !info ? Support::no("needs an OpenCL device")
+                                                               : strategy->supported(info, params);
         if (!support.ok) entry.unsupportedReason = QString::fromStdString(support.reason);
         entries.push_back(entry);
     }

@@ -55,9 +55,8 @@ void StrategyBox::updateSupport(const DeviceInfo* device, int bins) {
     const histogram::Params params{bins};
     for (int i = 0; i < combo_->count(); ++i) {
         const auto& strategy = histogram::findStrategy(combo_->itemText(i).toStdString());
-        const auto support = strategy.runsOnDevice() && !device
-                                 ? histogram::Support::no("needs an OpenCL device")
-                                 : strategy.supported(device, params);
+        const auto support = strategy.runsOnDevice() && !device ? Support::no("needs an OpenCL device")
+                                                                : strategy.supported(device, params);
         const QString reason = QString::fromStdString(support.reason);
         model->item(i)->setEnabled(support.ok);
         combo_->setItemData(i, support.ok ? QVariant() : QVariant(reason), kReasonRole);
