@@ -6,6 +6,11 @@
 #include <cmath>
 #include <limits>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
 #include "image/pixel_source.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/timing.hpp"
@@ -27,6 +32,16 @@ double medianOfSorted(const std::vector<double>& sorted) {
     return sorted.size() % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+// The worker, and the OpenCL runtime's threads it starts (PoCL creates its pool in the thread that first
+// touches the platform, and threads inherit their creator's niceness), run below the GUI thread: when the
+// device is the CPU itself, its kernels then cannot starve the event loop.
+void runBelowInteractivePriority() {
+#ifdef __linux__
+    constexpr int kWorkerNiceness = 10;
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kWorkerNiceness);
+#endif
+}
+
 DeviceContext& requireDevice(DeviceContext* device) {
     if (!device) throw UsageError("rotation and convolution run on an OpenCL device, and none is selected");
     return *device;
@@ -43,6 +58,7 @@ Controller::Controller(QObject* parent)
     thread_->setObjectName(QStringLiteral("histoscope-worker"));
     workerContext_->moveToThread(thread_);
     thread_->start();
+    QMetaObject::invokeMethod(workerContext_, &runBelowInteractivePriority, Qt::QueuedConnection);
 }
 
 Controller::~Controller() {

@@ -19,9 +19,6 @@ class DeviceContext;
 
 namespace hs::histogram {
 
-// ui/strategy_box.cpp and ui/controller.cpp still write histogram::Support for hs::Support.
-using hs::Support;
-
 inline constexpr int kChannelCount = 5;
 inline constexpr int kMaxBins = 256;
 
