@@ -12,6 +12,7 @@
 #endif
 
 #include "image/pixel_source.hpp"
+#include "ops/histogram/auto_strategy.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/timing.hpp"
 
@@ -88,6 +89,20 @@ void Controller::setDisplay(DisplayLink* link) {
         workerContext_, [this, link] { display_ = link; }, Qt::QueuedConnection);
 }
 
+void Controller::setWorkerProbe(std::function<void()> probe) {
+    std::lock_guard lock(probeMutex_);
+    probe_ = std::move(probe);
+}
+
+void Controller::probe() {
+    std::function<void()> current;
+    {
+        std::lock_guard lock(probeMutex_);
+        current = probe_;
+    }
+    if (current) current();
+}
+
 void Controller::start() {
     QMetaObject::invokeMethod(
         workerContext_,
@@ -157,6 +172,7 @@ void Controller::drain() {
         }
         if (!job) return;
         ++startedRequests_;
+        probe();
         execute(*job);
         QMetaObject::invokeMethod(
             this, [this, id = job->id] { finished(id); }, Qt::QueuedConnection);
@@ -197,6 +213,14 @@ void Controller::finished(quint64 id) {
 }
 
 void Controller::execute(const Job& job) {
+    // An `auto` trial takes a while on a new device or image size: the window says which candidate it tries.
+    const histogram::ScopedAutoTrialObserver trialProgress(
+        [this, id = job.id](int candidate, int candidates, std::string_view strategy) {
+            post(id, [this, candidate, candidates, name = QString::fromUtf8(strategy)] {
+                emit autoTrialProgress(candidate, candidates, name);
+            });
+            probe();
+        });
     RunFailure failure{job.id, ErrorKind::OpenCl, job.request.device, {}, {}};
     try {
         switch (job.kind) {

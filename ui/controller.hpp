@@ -4,6 +4,7 @@
 #include <QString>
 #include <QVector>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -110,12 +111,19 @@ class Controller : public QObject {
     // Requests the worker actually started; superseded waiting requests never start.
     int startedRequests() const { return startedRequests_.load(); }
 
+    // Test hook: `probe` runs on the worker thread each time it is about to make engine calls — before each
+    // request, and before each candidate of an `auto` trial — so that a test can see which thread does the
+    // work and hold the worker there, which makes the device's speed irrelevant to what the test asserts.
+    void setWorkerProbe(std::function<void()> probe);
+
   signals:
     void devicesReady();
     // One measured run finished (each repetition of Run ×N too).
     void histogramReady(const hs::ui::RunOutcome& outcome);
     // Run ×N and Compare: `done` of `total` measured runs.
     void progress(int done, int total);
+    // The latest request's `auto` trial is about to try `candidate` (1-based) of `candidates`.
+    void autoTrialProgress(int candidate, int candidates, const QString& strategy);
     void compareReady(const QVector<CompareView::Entry>& entries);
     void failed(const hs::ui::RunFailure& failure);
     void busyChanged(bool busy);
@@ -148,11 +156,15 @@ class Controller : public QObject {
     // and device of the latest request.
     void postResult(RunOutcome outcome);
     void finished(quint64 id);
+    // Worker thread: calls the test probe, if one is set.
+    void probe();
 
     QThread* thread_ = nullptr;
     QObject* workerContext_ = nullptr;  // lives on thread_; the target of the work posted there
     std::unique_ptr<Runtime> runtime_;  // created, used and destroyed on thread_ only
     DisplayLink* display_ = nullptr;    // used on thread_ only
+    std::mutex probeMutex_;
+    std::function<void()> probe_;
 
     std::vector<DeviceInfo> devices_;
     bool devicesKnown_ = false;

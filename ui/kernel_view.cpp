@@ -11,8 +11,26 @@
 
 namespace hs::ui {
 
+namespace {
+
+// The theme's fixed font, unless what it resolves to is not fixed-pitch (fontconfig without a "monospace"
+// match): then the first installed fixed-pitch family, so source columns line up wherever one exists.
+QFont fixedPitchFont() {
+    QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    if (QFontInfo(font).fixedPitch()) return font;
+    for (const QString& family : QFontDatabase::families()) {
+        if (QFontDatabase::isFixedPitch(family)) {
+            font.setFamily(family);
+            break;
+        }
+    }
+    return font;
+}
+
+}  // namespace
+
 KernelView::KernelView(QWidget* parent) : QWidget(parent) {
-    const QFont monospace = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    const QFont monospace = fixedPitchFont();
     tabs_ = new QTabBar(this);
     tabs_->setObjectName("kernelStages");
     tabs_->setDocumentMode(true);

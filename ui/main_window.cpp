@@ -9,6 +9,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QGraphicsOpacityEffect>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -20,6 +21,7 @@
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
 #include <QToolBar>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -103,6 +105,19 @@ MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
     connect(controller_, &Controller::compareReady, this, [this](const QVector<CompareView::Entry>& entries) {
         compareView_->setEntries(entries);
         compareDock_->raise();
+    });
+    connect(controller_, &Controller::autoTrialProgress, this,
+            [this](int candidate, int candidates, const QString& strategy) {
+                busyLabel_->setText(
+                    tr("auto: trying %1 of %2 (%3)").arg(candidate).arg(candidates).arg(strategy));
+            });
+    // A run that takes longer than this marks the histogram on screen as the previous settings' one.
+    constexpr int kMomentMs = 250;
+    previousSettingsDelay_ = new QTimer(this);
+    previousSettingsDelay_->setSingleShot(true);
+    previousSettingsDelay_->setInterval(kMomentMs);
+    connect(previousSettingsDelay_, &QTimer::timeout, this, [this] {
+        markPreviousSettings(lastOutcome_ && lastOutcome_->requestId < requestedHistogramId_);
     });
     connect(controller_, &Controller::progress, this, [this](int done, int total) {
         if (progressTarget_ == ProgressTarget::Timings) {
@@ -214,7 +229,8 @@ void MainWindow::buildDocks() {
         dock(tr("Transform"), QStringLiteral("transformDock"), transformPanel_, Qt::LeftDockWidgetArea);
     splitDockWidget(deviceDock, transformDock, Qt::Vertical);
     histogramView_ = new HistogramView;
-    dock(tr("Histogram"), QStringLiteral("histogramDock"), histogramView_, Qt::RightDockWidgetArea);
+    histogramDock_ =
+        dock(tr("Histogram"), QStringLiteral("histogramDock"), histogramView_, Qt::RightDockWidgetArea);
     timingView_ = new TimingView;
     auto* timingDock =
         dock(tr("Timings"), QStringLiteral("timingDock"), timingView_, Qt::BottomDockWidgetArea);
@@ -549,14 +565,17 @@ RunRequest MainWindow::currentRequest() const {
 }
 
 void MainWindow::runHistogram() {
-    if (canRun()) controller_->runHistogram(currentRequest());
+    if (!canRun()) return;
+    requestedHistogramId_ = controller_->runHistogram(currentRequest());
+    if (!previousSettingsDelay_->isActive()) previousSettingsDelay_->start();
 }
 
 void MainWindow::runRepeated(int count) {
     if (!canRun()) return;
     progressTarget_ = ProgressTarget::Timings;
     timingView_->setProgress(0, count);
-    controller_->runRepeated(currentRequest(), count);
+    requestedHistogramId_ = controller_->runRepeated(currentRequest(), count);
+    if (!previousSettingsDelay_->isActive()) previousSettingsDelay_->start();
 }
 
 void MainWindow::runCompare(int repetitions) {
@@ -573,13 +592,31 @@ void MainWindow::onBusyChanged(bool busy) {
     // throughout each run.
     busyLabel_->setVisible(busy);
     if (busy) return;
+    busyLabel_->setText(tr("running…"));
     busyBar_->hide();
     timingView_->setProgress(0, 0);
     statusBar()->clearMessage();
 }
 
+void MainWindow::markPreviousSettings(bool previous) {
+    if (previous == showsPreviousSettings_) return;
+    showsPreviousSettings_ = previous;
+    histogramDock_->setWindowTitle(previous ? tr("Histogram (previous settings)") : tr("Histogram"));
+    if (previous) {
+        auto* greyed = new QGraphicsOpacityEffect;
+        greyed->setOpacity(0.4);
+        histogramView_->setGraphicsEffect(greyed);
+    } else {
+        histogramView_->setGraphicsEffect(nullptr);
+    }
+}
+
 void MainWindow::onHistogramReady(const RunOutcome& outcome) {
     lastOutcome_ = outcome;
+    if (outcome.requestId >= requestedHistogramId_) {
+        previousSettingsDelay_->stop();
+        markPreviousSettings(false);
+    }
     const QString ran = QString::fromStdString(outcome.result.strategy);
     // Every stage that ran, in order: "rotate image-sampler → convolve separable → histogram private-uchar".
     QStringList stages;

@@ -16,6 +16,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QSpinBox;
+class QTimer;
 
 namespace hs::ui {
 
@@ -89,6 +90,11 @@ class MainWindow : public QMainWindow {
     QLabel* displayLabel() const { return displayLabel_; }
     // A stage that ran another strategy than the chosen one, and why; hidden when none did.
     QLabel* noteLabel() const { return noteLabel_; }
+    // "running…", or what the run is doing ("auto: trying 2 of 4 (local-atomic)"); hidden while idle.
+    QLabel* busyLabel() const { return busyLabel_; }
+    // The histogram shown belongs to earlier settings: a newer run has taken longer than a moment so far (or
+    // failed). The plot is greyed and the dock's title says so.
+    bool showsPreviousSettings() const { return showsPreviousSettings_; }
 
   signals:
     void imageLoaded(const QString& path);
@@ -122,6 +128,8 @@ class MainWindow : public QMainWindow {
     void onHistogramReady(const RunOutcome& outcome);
     void onRunFailed(const RunFailure& failure);
     void onBusyChanged(bool busy);
+    // Greys the histogram and says in its dock's title that it belongs to earlier settings, or undoes that.
+    void markPreviousSettings(bool previous);
     void showKernelSource(const RunOutcome& outcome);
     void showProcessedImage(const RunOutcome& outcome);
     RunRequest currentRequest() const;
@@ -136,7 +144,10 @@ class MainWindow : public QMainWindow {
     quint64 loadGeneration_ = 0;
     QString preferredDevice_;
     std::optional<RunOutcome> lastOutcome_;
-    bool showsProcessed_ = false;  // the view shows a processed image rather than image_
+    bool showsProcessed_ = false;       // the view shows a processed image rather than image_
+    quint64 requestedHistogramId_ = 0;  // the newest request whose result the histogram view is to show
+    QTimer* previousSettingsDelay_ = nullptr;  // "a moment": quick runs never mark the histogram
+    bool showsPreviousSettings_ = false;
     enum class ProgressTarget { Timings, StatusBar } progressTarget_ = ProgressTarget::Timings;
 
     ImageView* imageView_ = nullptr;
@@ -150,6 +161,7 @@ class MainWindow : public QMainWindow {
     KernelView* kernelView_ = nullptr;
     ExportActions* exportActions_ = nullptr;
     QDockWidget* compareDock_ = nullptr;
+    QDockWidget* histogramDock_ = nullptr;
 
     QAction* openAction_ = nullptr;
     QAction* quitAction_ = nullptr;

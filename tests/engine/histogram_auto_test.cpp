@@ -1,11 +1,15 @@
-// `auto`: a timed trial on the first call, its choice remembered per device and size class, in memory and in
-// a file that a new process reads.
+// `auto`: a timed trial on the first call, on a sample of the image, its choice remembered per device and
+// size class (whatever the bin count), in memory and in a file that a new process reads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "histogram_test_images.hpp"
 #include "ops/histogram/auto_strategy.hpp"
@@ -71,12 +75,83 @@ TEST_F(AutoStrategy, TrialsOnceThenRemembersInMemoryAndInAFileANewProcessReads) 
     EXPECT_EQ(fresh.strategy, first.strategy);
 }
 
-TEST_F(AutoStrategy, AnotherSizeClassOrBinCountHasItsOwnTrial) {
+TEST_F(AutoStrategy, AnotherSizeClassHasItsOwnTrialAndBinCountsShareAChoice) {
     const auto trialsBefore = autoTrialCount();
     runAuto(test_images::makeImage(64, 64, test_images::Pattern::Uniform));
-    runAuto(test_images::makeImage(640, 640, test_images::Pattern::Uniform));
-    runAuto(test_images::makeImage(640, 640, test_images::Pattern::Uniform), 7);
-    EXPECT_EQ(autoTrialCount(), trialsBefore + 3);
+    const ImageRGBA8 image = test_images::makeImage(640, 640, test_images::Pattern::Gradient);
+    const Result at256 = runAuto(image);
+    EXPECT_EQ(autoTrialCount(), trialsBefore + 2);
+
+    // Another bin count on the same device and size class: the choice made at 256 bins, no new trial.
+    for (const int bins : {7, 100}) {
+        const Result other = runAuto(image, bins);
+        EXPECT_EQ(autoTrialCount(), trialsBefore + 2) << bins << " bins";
+        EXPECT_EQ(other.strategy, at256.strategy);
+        EXPECT_EQ(other.histogram, referenceHistogram(image.pixels.data(), image.pixelCount(), bins));
+    }
+    const std::string file = choicesFile();
+    EXPECT_EQ(std::count(file.begin(), file.end(), '\n'), 2) << file;
+}
+
+TEST_F(AutoStrategy, TellsItsObserverEachCandidateInTurnOnTheCallingThread) {
+    const DeviceInfo& device = runtime_->open("0:0").info();
+    std::vector<std::string> expected;
+    for (const Strategy* strategy : strategies())
+        if (strategy->runsOnDevice() && strategy->name() != "auto" &&
+            strategy->supported(&device, Params{256}).ok)
+            expected.emplace_back(strategy->name());
+    ASSERT_GE(expected.size(), 2u);
+
+    struct Step {
+        int candidate;
+        int candidates;
+        std::string strategy;
+        std::thread::id thread;
+    };
+    std::vector<Step> steps;
+    {
+        const ScopedAutoTrialObserver observer([&](int candidate, int candidates, std::string_view strategy) {
+            steps.push_back({candidate, candidates, std::string(strategy), std::this_thread::get_id()});
+        });
+        // Larger than the trial's sample: the candidates are timed on bands copied from it, and the chosen
+        // strategy still counts every pixel.
+        const ImageRGBA8 image = test_images::makeImage(1024, 600, test_images::Pattern::Gradient);
+        ASSERT_GT(image.pixelCount(), kAutoSamplePixels);
+        const Result result = runAuto(image);
+        EXPECT_EQ(result.histogram, referenceHistogram(image.pixels.data(), image.pixelCount(), 256));
+        ASSERT_EQ(steps.size(), expected.size());
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            EXPECT_EQ(steps[i].candidate, static_cast<int>(i + 1));
+            EXPECT_EQ(steps[i].candidates, static_cast<int>(expected.size()));
+            EXPECT_EQ(steps[i].strategy, expected[i]);
+            EXPECT_EQ(steps[i].thread, std::this_thread::get_id());
+        }
+        EXPECT_NE(std::find(expected.begin(), expected.end(), result.strategy), expected.end());
+
+        runAuto(image, 16);  // remembered: no trial, nothing to tell
+        EXPECT_EQ(steps.size(), expected.size());
+    }
+    // Out of the observer's scope, trials tell nobody.
+    runAuto(test_images::makeImage(16, 16, test_images::Pattern::Uniform));
+    EXPECT_EQ(steps.size(), expected.size());
+}
+
+TEST(AutoTrialRace, KeepsTheFastestAndDropsACandidateClearlySlowerThanIt) {
+    TrialRace race;
+    EXPECT_FALSE(race.fastest());
+    EXPECT_TRUE(race.record(0, 1000));
+    EXPECT_TRUE(race.record(0, 900));
+    EXPECT_EQ(race.fastest(), 0u);
+    // Up to kDropFactor times the best run so far is worth another run; beyond it, not.
+    EXPECT_TRUE(race.record(1, 1800));
+    EXPECT_FALSE(race.record(1, 1801));
+    EXPECT_EQ(race.fastest(), 0u);
+    // A faster candidate takes the lead, and the bar moves with it.
+    EXPECT_TRUE(race.record(2, 400));
+    EXPECT_EQ(race.fastest(), 2u);
+    EXPECT_FALSE(race.record(3, 801));
+    EXPECT_TRUE(race.record(3, 800));
+    EXPECT_EQ(race.fastest(), 2u);
 }
 
 TEST_F(AutoStrategy, FollowsAChoiceWrittenInTheFileAndRetriesAnUnknownOne) {

@@ -20,6 +20,7 @@
 
 #include "io/image_io.hpp"
 #include "ops/convolve/filter.hpp"
+#include "ops/histogram/auto_strategy.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/rotate/rotate.hpp"
 #include "ui/app_settings.hpp"
@@ -82,6 +83,9 @@ class MainWindowTest : public QObject {
         io::saveImage(firstPath_, first_);
         io::saveImage(secondPath_, second_);
         settings_ = std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini")));
+        // A cache of this process's own: no `auto` choice of another test's process decides whether a trial
+        // runs here.
+        qputenv("HISTOSCOPE_CACHE_DIR", dir_.filePath(QStringLiteral("cache")).toUtf8());
         window_ = std::make_unique<MainWindow>(*settings_);
         QVERIFY(test::showWithDevices(*window_, reports_, kResultTimeoutMs));
         QVERIFY2(window_->controller().devices().size() >= 2,
@@ -183,7 +187,6 @@ class MainWindowTest : public QObject {
     }
 
     void latestRequestWins() {
-        // Big enough that one run outlasts the ten requests by far.
         const auto big = std::make_shared<const ImageRGBA8>(test::randomImage(2048, 2048, 13));
         Controller& controller = window_->controller();
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
@@ -195,20 +198,90 @@ class MainWindowTest : public QObject {
                            1,
                            {},
                            {}};
-        for (int bins = 1; bins <= 10; ++bins) {
+        // The first run is held on the worker until the other nine requests are made, as on a slow device.
+        test::WorkerProbe worker(controller);
+        worker.hold();
+        controller.runHistogram(request);
+        QTRY_VERIFY_WITH_TIMEOUT(worker.waiting(), kResultTimeoutMs);
+        for (int bins = 2; bins <= 10; ++bins) {
             request.bins = bins;
             controller.runHistogram(request);
         }
+        worker.release();
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
         QCOMPARE(window_->lastOutcome()->request.bins, 10);
         QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(*big, 10));
-        // At most the first (if the worker took it at once) and the last ran; the others were replaced while
-        // waiting. A run that finished is shown although superseded (same image and device, as while a slider
-        // is dragged), and the last one last.
-        const int started = controller.startedRequests() - startedBefore;
-        QVERIFY2(started >= 1 && started <= 2, qPrintable(QString::number(started)));
-        QCOMPARE(results.count(), started);
+        // The first and the last ran; the others were replaced while waiting. A run that finished is shown
+        // although superseded (same image and device, as while a slider is dragged), and the last one last.
+        QCOMPARE(controller.startedRequests() - startedBefore, 2);
+        QCOMPARE(results.count(), 2);
+        QCOMPARE(results.first().at(0).value<RunOutcome>().request.bins, 1);
         QCOMPARE(results.last().at(0).value<RunOutcome>().request.bins, 10);
+    }
+
+    void aSlowRunSaysWhatItDoesAndMarksThePreviousHistogram() {
+        Controller& controller = window_->controller();
+        const QString strategyBefore = window_->strategyBox()->currentStrategy();
+        selectStrategy(QStringLiteral("auto"));
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
+        QVERIFY(!window_->showsPreviousSettings());
+        auto* histogramDock = window_->findChild<QDockWidget*>(QStringLiteral("histogramDock"));
+        QCOMPARE(histogramDock->windowTitle(), QStringLiteral("Histogram"));
+        const auto device = window_->devicePanel()->currentDevice();
+        QVERIFY(device);
+        const int bins = window_->binsBox()->value();
+        int candidates = 0;
+        for (const auto* strategy : histogram::strategies())
+            if (strategy->runsOnDevice() && strategy->name() != "auto" &&
+                strategy->supported(&*device, histogram::Params{bins}).ok)
+                ++candidates;
+        QVERIFY(candidates >= 2);
+
+        // An image size no other test here uses and no remembered choice: `auto` runs a trial. The worker is
+        // held before the run and before each candidate, so every state is seen, however fast the device is.
+        histogram::forgetAutoChoices();
+        const auto image = std::make_shared<const ImageRGBA8>(test::randomImage(640, 480, 17));
+        test::WorkerProbe worker(controller);
+        worker.hold();
+        window_->showImage(image, QStringLiteral("random 640 × 480"));
+        QTRY_VERIFY_WITH_TIMEOUT(worker.waiting(), kResultTimeoutMs);
+        QLabel* busy = window_->busyLabel();
+        QVERIFY(busy->isVisible());
+        QCOMPARE(busy->text(), QStringLiteral("running…"));
+        // After a moment the histogram on screen, of the previous image, says so.
+        QTRY_VERIFY_WITH_TIMEOUT(window_->showsPreviousSettings(), kResultTimeoutMs);
+        QCOMPARE(histogramDock->windowTitle(), QStringLiteral("Histogram (previous settings)"));
+        QVERIFY(window_->histogramView()->graphicsEffect());
+
+        for (int candidate = 1; candidate <= candidates; ++candidate) {
+            const int arrived = worker.arrivals();
+            worker.step();
+            QTRY_VERIFY_WITH_TIMEOUT(worker.arrivals() > arrived && worker.waiting(), kResultTimeoutMs);
+            const QString trying = QStringLiteral("auto: trying %1 of %2 (").arg(candidate).arg(candidates);
+            QTRY_VERIFY2_WITH_TIMEOUT(busy->text().startsWith(trying), qPrintable(busy->text()),
+                                      kResultTimeoutMs);
+            if (candidate == 2)
+                QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("shell_auto_trial.png"))));
+            QVERIFY(window_->showsPreviousSettings());
+        }
+        QSignalSpy shown(window_.get(), &MainWindow::resultShown);
+        worker.release();
+        QVERIFY(shown.wait(kResultTimeoutMs));
+        QCOMPARE(window_->lastOutcome()->request.image, image);
+        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(*image, bins));
+        QVERIFY(window_->lastOutcome()->result.strategy != "auto");
+        QVERIFY(!window_->showsPreviousSettings());
+        QCOMPARE(histogramDock->windowTitle(), QStringLiteral("Histogram"));
+        QVERIFY(!window_->histogramView()->graphicsEffect());
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
+        QVERIFY(!busy->isVisible());
+        QCOMPARE(busy->text(), QStringLiteral("running…"));
+        // The trial and the run were made on the worker's thread, not the GUI's.
+        QCOMPARE(worker.threads().size(), std::size_t{1});
+        QVERIFY(*worker.threads().begin() != QThread::currentThread());
+
+        selectStrategy(strategyBefore);
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
     }
 
     void runRepeatedAddsEveryRunAndCancelStops() {
@@ -260,7 +333,7 @@ class MainWindowTest : public QObject {
             QVERIFY(std::abs(entry.gbPerS - bytes / (entry.medianMs * 1e6)) <= 1e-9 * entry.gbPerS);
             if (strategy->name() == "serial") QCOMPARE(entry.speedupOverSerial, 1.0);
         }
-        QTest::qWait(100);  // the plots replot from the event loop
+        test::replotNow(*window_);
         QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("shell_compare.png"))));
     }
 
@@ -491,7 +564,7 @@ class MainWindowTest : public QObject {
         auto* kernelDock = window_->findChild<QDockWidget*>(QStringLiteral("kernelDock"));
         QVERIFY(kernelDock);
         kernelDock->raise();
-        QTest::qWait(100);
+        test::replotNow(*window_);
         QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("shell_kernel.png"))));
     }
 

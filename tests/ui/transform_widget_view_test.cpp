@@ -94,7 +94,6 @@ class WidgetViewTest : public QObject {
         pipeline::Spec spec;
         spec.rotation = pipeline::RotateStage{{90.0, rotate::FilterMode::Nearest}};
         const ImageRGBA8 expected = pipeline::referencePipeline(*image, spec);
-        QTest::qWait(50);  // the widget repaints from the event loop
         const QString wrong = mismatches(*window.imageView(), expected);
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
         QVERIFY(window.grab().save(test::artifactPath(QStringLiteral("transform_widget_view.png"))));

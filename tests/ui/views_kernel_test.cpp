@@ -1,6 +1,8 @@
 // KernelView and its OpenCL C highlighter: which format each kind of token gets, read back from the
 // highlighted document, the build options shown above the source, and one tab per pipeline stage.
 
+#include <QFontInfo>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QTabBar>
@@ -99,7 +101,16 @@ class KernelViewTest : public QObject {
             {deviceKernel(QStringLiteral("histogram"), kSource, QStringLiteral("-DBINS=256 -DLOCAL=1"))});
         QCOMPARE(view.editor()->toPlainText(), kSource);
         QVERIFY(view.editor()->isReadOnly());
-        QVERIFY(view.editor()->font().fixedPitch() || QFontInfo(view.editor()->font()).fixedPitch());
+        // The font the editor really draws with (not the one it asked for) is fixed-pitch: a narrow and a
+        // wide letter take the same advance, for the source and the build options alike. Without a monospace
+        // font installed (scripts/dependencies.sh installs fonts-dejavu-core) this fails.
+        for (const QWidget* text : {static_cast<QWidget*>(view.editor()),
+                                    static_cast<QWidget*>(view.findChild<QLabel*>("kernelBuildOptions"))}) {
+            QVERIFY2(QFontInfo(text->font()).fixedPitch(), qPrintable(QFontInfo(text->font()).family()));
+            const QFontMetrics metrics(text->font());
+            QCOMPARE(metrics.horizontalAdvance(QLatin1Char('i')),
+                     metrics.horizontalAdvance(QLatin1Char('W')));
+        }
         QCOMPARE(view.findChild<QLabel*>("kernelBuildOptions")->text(),
                  QStringLiteral("Build options: -DBINS=256 -DLOCAL=1"));
         QVERIFY(

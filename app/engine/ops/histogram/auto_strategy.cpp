@@ -1,5 +1,6 @@
-// `auto`: the fastest supported device strategy for this device and image size, found by a short timed trial
-// and remembered in memory and, when the cache is enabled, in a small text file that outlives the process.
+// `auto`: the fastest supported device strategy for this device and image size class, found by a short timed
+// trial on a sample of the image and remembered in memory and, when the cache is enabled, in a small text
+// file that outlives the process.
 #include "ops/histogram/auto_strategy.hpp"
 
 #include <algorithm>
@@ -11,9 +12,11 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <utility>
 
 #include "ops/histogram/histogram.hpp"
 #include "ops/histogram/strategy_list.hpp"
+#include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 #include "util/atomic_file.hpp"
 
@@ -21,20 +24,24 @@ namespace hs::histogram {
 
 namespace {
 
-// Timed runs per candidate after its untimed warm-up (which builds the program); the fastest counts.
-constexpr int kTrialRuns = 2;
+// Timed runs per candidate after its untimed warm-up, unless the race drops it sooner; the fastest counts.
+constexpr int kTrialRuns = 3;
+// The sample is copied from this many bands of consecutive pixels, spread evenly over the image.
+constexpr std::size_t kSampleBands = 8;
+// The untimed warm-up runs on this many pixels: it builds the program and pays the first enqueue of the
+// work-group size (PoCL compiles per size then), which do not depend on the pixel count.
+constexpr std::size_t kWarmUpPixels = 4096;
 
 std::atomic<std::uint64_t> trialCount{0};
+thread_local AutoTrialObserver trialObserver;
 
-// One line of the choices file: device, bins, size class, strategy, separated by tabs.
+// One line of the choices file: device, size class, strategy, separated by tabs. Bin counts share a choice:
+// they change what a candidate counts into, not how fast it streams the pixels.
 struct ChoiceKey {
     std::string device;
-    int bins = 0;
     int sizeClass = 0;
 
-    std::string line() const {
-        return device + '\t' + std::to_string(bins) + '\t' + std::to_string(sizeClass);
-    }
+    std::string line() const { return device + '\t' + std::to_string(sizeClass); }
 };
 
 std::string deviceKey(const DeviceInfo& info) {
@@ -125,6 +132,22 @@ std::vector<const Strategy*> candidates(const DeviceInfo& device, const Params& 
     return list;
 }
 
+// The pixels a trial times the candidates on: the whole image when it is small, else kAutoSamplePixels copied
+// on the device from kSampleBands bands, each centred in its eighth of the image.
+PixelSource trialSample(DeviceContext& device, const cl::Buffer& image, std::size_t pixelCount) {
+    if (pixelCount <= kAutoSamplePixels) return PixelSource(device, image, static_cast<int>(pixelCount), 1);
+    constexpr std::size_t band = kAutoSamplePixels / kSampleBands;
+    const std::size_t slice = pixelCount / kSampleBands;
+    return withClErrors("device " + device.info().name + ": copying the auto trial's sample", [&] {
+        cl::Buffer sample(device.context(), CL_MEM_READ_WRITE, kAutoSamplePixels * 4);
+        for (std::size_t b = 0; b < kSampleBands; ++b) {
+            const std::size_t from = b * slice + (slice - band) / 2;
+            device.queue().enqueueCopyBuffer(image, sample, from * 4, b * band * 4, band * 4);
+        }
+        return PixelSource(device, std::move(sample), static_cast<int>(band), static_cast<int>(kSampleBands));
+    });
+}
+
 // Device time of one run: its kernels and the commands around them, not the transfers.
 std::uint64_t deviceNs(const Result& result) {
     return totalNs(result.timings, Stage::Kernel) + totalNs(result.timings, Stage::Other);
@@ -134,8 +157,8 @@ class AutoStrategy final : public Strategy {
   public:
     std::string_view name() const override { return "auto"; }
     std::string_view description() const override {
-        return "the fastest supported device strategy, from a short timed trial remembered per device and "
-               "size";
+        return "the fastest supported device strategy, from a short timed trial on a sample, remembered per "
+               "device and image size";
     }
     bool runsOnDevice() const override { return true; }
     Support supported(const DeviceInfo* device, const Params& params) const override {
@@ -145,13 +168,14 @@ class AutoStrategy final : public Strategy {
 
     Result run(DeviceContext* device, PixelSource& pixels, const Params& params) const override {
         TimingLog log;
-        pixels.device(*device, log);  // uploaded once here, so the trials and the chosen run share the buffer
+        // Uploaded once here: the trial's sample is copied from it on the device, and the chosen run uses it.
+        const cl::Buffer& image = pixels.device(*device, log);
         const auto directory = device->programCache().stateDirectory();
-        const ChoiceKey key{deviceKey(device->info()), params.bins, sizeClass(pixels.pixelCount())};
+        const ChoiceKey key{deviceKey(device->info()), sizeClass(pixels.pixelCount())};
         const Strategy* chosen = remembered(*device, params, directory, key);
         if (chosen == nullptr) {
             const auto start = std::chrono::steady_clock::now();
-            chosen = trial(*device, pixels, params);
+            chosen = trial(*device, image, pixels.pixelCount(), params);
             log.addHost(Stage::Other, "auto: trial", start, std::chrono::steady_clock::now());
             memory().remember(directory, key, std::string(chosen->name()));
         }
@@ -175,21 +199,26 @@ class AutoStrategy final : public Strategy {
         return nullptr;
     }
 
-    static const Strategy* trial(DeviceContext& device, PixelSource& pixels, const Params& params) {
+    // Each candidate in turn: built and warmed up untimed on a few pixels, then timed on the sample until it
+    // has had kTrialRuns runs or is clearly slower than the best so far.
+    static const Strategy* trial(DeviceContext& device, const cl::Buffer& image, std::size_t pixelCount,
+                                 const Params& params) {
         ++trialCount;
-        const Strategy* fastest = nullptr;
-        std::uint64_t fastestNs = 0;
-        for (const auto* strategy : candidates(device.info(), params)) {
-            strategy->run(&device, pixels, params);
-            for (int i = 0; i < kTrialRuns; ++i) {
-                const std::uint64_t ns = deviceNs(strategy->run(&device, pixels, params));
-                if (fastest == nullptr || ns < fastestNs) {
-                    fastest = strategy;
-                    fastestNs = ns;
-                }
+        const auto list = candidates(device.info(), params);
+        PixelSource sample = trialSample(device, image, pixelCount);
+        TimingLog unused;
+        PixelSource warmUp(device, sample.device(device, unused),
+                           static_cast<int>(std::min(kWarmUpPixels, sample.pixelCount())), 1);
+        TrialRace race;
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            if (trialObserver)
+                trialObserver(static_cast<int>(i + 1), static_cast<int>(list.size()), list[i]->name());
+            list[i]->run(&device, warmUp, params);
+            for (int run = 0; run < kTrialRuns; ++run) {
+                if (!race.record(i, deviceNs(list[i]->run(&device, sample, params)))) break;
             }
         }
-        return fastest;
+        return list[*race.fastest()];
     }
 };
 
@@ -206,6 +235,22 @@ std::uint64_t autoTrialCount() {
 
 void forgetAutoChoices() {
     memory().forget();
+}
+
+ScopedAutoTrialObserver::ScopedAutoTrialObserver(AutoTrialObserver observer)
+    : previous_(std::exchange(trialObserver, std::move(observer))) {}
+
+ScopedAutoTrialObserver::~ScopedAutoTrialObserver() {
+    trialObserver = std::move(previous_);
+}
+
+bool TrialRace::record(std::size_t candidate, std::uint64_t ns) {
+    if (!fastest_ || ns < fastestNs_) {
+        fastest_ = candidate;
+        fastestNs_ = ns;
+        return true;
+    }
+    return static_cast<double>(ns) <= kDropFactor * static_cast<double>(fastestNs_);
 }
 
 }  // namespace hs::histogram
