@@ -1,6 +1,7 @@
 // Rotation by inverse mapping: output pixel (x, y) samples the input at
 // (dot(row_x, (x, y, 1)), dot(row_y, (x, y, 1))) in pixel-centre coordinates (pixel (i, j) has its centre at
-// (i, j)); the host computes the rows (hs::rotate::inverseMap). Input outside the image is transparent black.
+// (i, j)); the host computes the rows (hs::rotate::inverseMap). width x height is the output's size (the
+// input's, or a canvas fitted to the rotated image). Input outside the image is transparent black.
 // Specialised with -D NEAREST=1 (nearest pixel, floor(s + 0.5)) or -D NEAREST=0 (bilinear).
 
 #ifndef NEAREST
@@ -35,23 +36,24 @@ inline float4 texel_or_border(__global const uchar4* src, int width, int height,
     return convert_float4(src[y * width + x]);
 }
 
+// src is src_width x src_height.
 __kernel void rotate_buffer(__global const uchar4* src, __global uchar4* dst, int width, int height,
-                            float4 row_x, float4 row_y) {
+                            float4 row_x, float4 row_y, int src_width, int src_height) {
     const int x = get_global_id(0);
     const int y = get_global_id(1);
     if (x >= width || y >= height) return;
     const float2 s = source_point(row_x, row_y, x, y);
 #if NEAREST
     const int2 i = convert_int2_sat_rtn(s + 0.5f);
-    const float4 v = texel_or_border(src, width, height, i.x, i.y);
+    const float4 v = texel_or_border(src, src_width, src_height, i.x, i.y);
 #else
     const float2 corner = floor(s);
     const float2 t = s - corner;
     const int2 i = convert_int2_sat(corner);
-    const float4 p00 = texel_or_border(src, width, height, i.x, i.y);
-    const float4 p10 = texel_or_border(src, width, height, i.x + 1, i.y);
-    const float4 p01 = texel_or_border(src, width, height, i.x, i.y + 1);
-    const float4 p11 = texel_or_border(src, width, height, i.x + 1, i.y + 1);
+    const float4 p00 = texel_or_border(src, src_width, src_height, i.x, i.y);
+    const float4 p10 = texel_or_border(src, src_width, src_height, i.x + 1, i.y);
+    const float4 p01 = texel_or_border(src, src_width, src_height, i.x, i.y + 1);
+    const float4 p11 = texel_or_border(src, src_width, src_height, i.x + 1, i.y + 1);
     const float4 top = p00 + (p10 - p00) * t.x;
     const float4 bottom = p01 + (p11 - p01) * t.x;
     const float4 v = top + (bottom - top) * t.y;

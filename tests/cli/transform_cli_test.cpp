@@ -87,6 +87,50 @@ TEST_F(TransformCli, RotateAQuarterTurnLeft) {
     });
 }
 
+TEST_F(TransformCli, RotateAQuarterTurnLeftOntoAFittedCanvas) {
+    // With --fit-canvas the 6x5 input turns into a 5x6 canvas whose centre (2, 2.5) receives the input's
+    // centre (2.5, 2): output (x, y) reads input (2.5 - (y - 2.5), 2 + (x - 2)) = (5 - y, x), whole pixels,
+    // and every output pixel lies inside the input: nothing is cut off, nothing is padding.
+    for (const QString strategy : {"image-sampler", "buffer"}) {
+        const Outcome outcome =
+            runCli({"rotate", path("in.png"), "--angle=90", "--fit-canvas", "--filter-mode", "nearest",
+                    "--strategy", strategy, "--out", path("fitted.png"), "--json"});
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+        expectImage("fitted.png", kHeight, kWidth, [](int x, int y) { return inputColor(5 - y, x); });
+        const QJsonObject json = outcome.json();
+        EXPECT_EQ(json["output"].toObject()["width"].toInt(), kHeight);
+        EXPECT_EQ(json["output"].toObject()["height"].toInt(), kWidth);
+        const QJsonObject stage = json["stages"].toArray()[0].toObject();
+        EXPECT_EQ(stage["strategy"].toString(), strategy);
+        EXPECT_TRUE(stage["fit_canvas"].toBool());
+    }
+}
+
+TEST_F(TransformCli, PipelineFitsTheCanvasAt108Degrees) {
+    // 6x5 at 108 degrees: 6 |cos| + 5 sin = 1.854 + 4.755 = 6.609 -> 7 wide, 6 sin + 5 |cos| = 5.706 + 1.545
+    // = 7.252 -> 8 high; without --fit-canvas the output stays 6x5.
+    const Outcome fitted = runCli({"pipeline", path("in.png"), "--angle", "108", "--fit-canvas", "--bins",
+                                   "4", "--out", path("fit108.png"), "--json"});
+    ASSERT_EQ(fitted.exitCode, 0) << fitted.err.toStdString();
+    const QJsonObject json = fitted.json();
+    EXPECT_EQ(json["output"].toObject()["width"].toInt(), 7);
+    EXPECT_EQ(json["output"].toObject()["height"].toInt(), 8);
+    EXPECT_TRUE(json["stages"].toArray()[0].toObject()["fit_canvas"].toBool());
+    const QImage written(path("fit108.png"));
+    EXPECT_EQ(written.size(), QSize(7, 8));
+    // The histogram counts every pixel of the enlarged canvas.
+    qint64 alphaTotal = 0;
+    for (const auto& count : json["histograms"].toObject()["a"].toArray()) alphaTotal += count.toInteger();
+    EXPECT_EQ(alphaTotal, 7 * 8);
+
+    const Outcome cropped =
+        runCli({"pipeline", path("in.png"), "--angle", "108", "--out", path("crop108.png"), "--json"});
+    ASSERT_EQ(cropped.exitCode, 0) << cropped.err.toStdString();
+    EXPECT_EQ(cropped.json()["output"].toObject()["width"].toInt(), kWidth);
+    EXPECT_EQ(cropped.json()["output"].toObject()["height"].toInt(), kHeight);
+    EXPECT_FALSE(cropped.json()["stages"].toArray()[0].toObject()["fit_canvas"].toBool());
+}
+
 TEST_F(TransformCli, ConvolveWithAFilterFile) {
     for (const QString strategy : {"image-sampler", "buffer-naive", "local-tiled", "separable"}) {
         const Outcome outcome = runCli({"convolve", path("in.png"), "--filter", path("shift.txt"),
@@ -162,6 +206,7 @@ TEST_F(TransformCli, MistakesGiveOneLineAndTheRightExitCode) {
     expectOneErrorLine(runCli({"rotate", path("missing.png"), "--angle", "10", "--out", out}), 3,
                        path("missing.png"));
     expectOneErrorLine(runCli({"pipeline", in, "--bins", "0", "--out", out}), 2, "--bins");
+    expectOneErrorLine(runCli({"pipeline", in, "--fit-canvas", "--out", out}), 2, "--fit-canvas");
     QFile kept(out);
     ASSERT_TRUE(kept.open(QIODevice::ReadOnly));
     EXPECT_EQ(kept.readAll(), "previous content") << "a failed command leaves the output file alone";

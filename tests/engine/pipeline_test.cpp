@@ -71,6 +71,29 @@ TEST(Pipeline, InexactStagesStayWithinTheirTolerances) {
     EXPECT_LE(compare(result.readBack(), referencePipeline(image, spec)).maxAbs, 2);
 }
 
+TEST(Pipeline, AFittedCanvasFlowsThroughTheLaterStages) {
+    // 108 degrees onto a fitted canvas (the bilinear buffer kernel is within 1 of its reference), a box
+    // filter that carries that difference and may add a rounding step (within 2, as above), and the histogram
+    // of every pixel of the larger canvas.
+    const auto image = noiseImage(97, 61, 5);
+    Spec spec;
+    spec.rotation = RotateStage{{108.0, rotate::FilterMode::Linear, true}, &rotate::findStrategy("buffer")};
+    spec.convolution = ConvolveStage{convolve::boxFilter(3), &convolve::findStrategy("local-tiled")};
+    spec.histogram = HistogramStage{{256}, &histogram::findStrategy("partial-reduce")};
+    PixelSource source(image);
+    Result result = runPipeline(testDevice(), source, spec);
+    const auto expected = referencePipeline(image, spec);
+    const auto size = rotate::outputSize(spec.rotation->params, 97, 61);
+    ASSERT_EQ(expected.width, size.width);
+    ASSERT_EQ(expected.height, size.height);
+    ASSERT_TRUE(result.histogram);
+    EXPECT_EQ(result.histogram->total(histogram::Channel::A), expected.pixelCount());
+    const auto processed = result.readBack();
+    ASSERT_EQ(processed.width, size.width);
+    ASSERT_EQ(processed.height, size.height);
+    EXPECT_LE(compare(processed, expected).maxAbs, 2) << compare(processed, expected).first;
+}
+
 TEST(Pipeline, EveryStageIsOptional) {
     const auto image = noiseImage(64, 48, 9);
     {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "ops/rotate/rotate.hpp"
@@ -60,9 +61,9 @@ ImageRGBA8 numbered3x3TurnedLeft() {
 
 // Nearest sampling differs from the double-precision reference only where the source point lies (within
 // float rounding) on the boundary between two pixels. Returns how many differing pixels are not such ties.
-std::size_t nearestMismatchesAwayFromTies(const ImageRGBA8& actual, const ImageRGBA8& expected,
-                                          const Params& params) {
-    const auto m = inverseMap(params.angleDegrees, actual.width, actual.height);
+std::size_t nearestMismatchesAwayFromTies(const ImageRGBA8& input, const ImageRGBA8& actual,
+                                          const ImageRGBA8& expected, const Params& params) {
+    const auto m = inverseMap(params, input.width, input.height);
     const auto nearBoundary = [](double s) {
         const double t = s + 0.5;
         return std::abs(t - std::round(t)) < 1e-3;
@@ -123,6 +124,120 @@ TEST(RotateReference, QuarterTurnsOfSquareImagesArePermutations) {
         }
         EXPECT_EQ(referenceRotate(in, {0.0, mode}), in);
         EXPECT_EQ(referenceRotate(in, {720.0, mode}), in);
+    }
+}
+
+// The fitted canvas, computed by hand from W' = W |cos a| + H |sin a|, H' = W |sin a| + H |cos a|, rounded
+// up: 5 x 3 at 30 degrees: 5 * 0.8660 + 3 * 0.5 = 5.830 -> 6, 5 * 0.5 + 3 * 0.8660 = 5.098 -> 6; 5 x 3 at 45
+// degrees: 8 * 0.7071 = 5.657 -> 6 both ways; 5 x 3 at 108 degrees (|cos| 0.3090, sin 0.9511): 1.545 + 2.853
+// = 4.398 -> 5, 4.755 + 0.927 = 5.682 -> 6; 7 x 5 at 30 degrees: 6.062 + 2.5 = 8.562 -> 9, 3.5 + 4.330
+// = 7.830 -> 8; 7 x 5 at 108 degrees: 2.163 + 4.755 = 6.918 -> 7, 6.657 + 1.545 = 8.202 -> 9; 1920 x 1080 at
+// 108 degrees: 593.3 + 1027.1 = 1620.45 -> 1621, 1826.0 + 333.7 = 2159.77 -> 2160; a single pixel at 45
+// degrees: sqrt 2 = 1.414 -> 2.
+TEST(RotateGeometry, FittedCanvasSizesByHand) {
+    struct Case {
+        int width, height;
+        double angle;
+        CanvasSize expected;
+    };
+    const Case cases[] = {
+        {5, 3, 0, {5, 3}},   {5, 3, 90, {3, 5}},
+        {5, 3, 180, {5, 3}}, {5, 3, 270, {3, 5}},
+        {5, 3, -90, {3, 5}}, {5, 3, 360, {5, 3}},
+        {5, 3, 30, {6, 6}},  {5, 3, 45, {6, 6}},
+        {5, 3, 108, {5, 6}}, {5, 3, -108, {5, 6}},
+        {7, 5, 30, {9, 8}},  {7, 5, 108, {7, 9}},
+        {7, 5, 90, {5, 7}},  {1920, 1080, 108, {1621, 2160}},
+        {1, 1, 45, {2, 2}},  {1, 1, 90, {1, 1}},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(std::to_string(c.width) + "x" + std::to_string(c.height) + " at " +
+                     std::to_string(c.angle));
+        EXPECT_EQ(outputSize({c.angle, FilterMode::Linear, true}, c.width, c.height), c.expected);
+        // Without fit canvas the output keeps the input's size at every angle.
+        EXPECT_EQ(outputSize({c.angle, FilterMode::Linear, false}, c.width, c.height),
+                  (CanvasSize{c.width, c.height}));
+    }
+}
+
+// The fitted canvas holds the whole rotated image and is the smallest that does: the corners of the input's
+// pixel area, [-0.5, W - 0.5] x [-0.5, H - 0.5], carried forward by the inverse of inverseMap (a rotation, so
+// its transpose), land within the canvas's area [-0.5, W' - 0.5] x [-0.5, H' - 0.5], and span more than
+// W' - 1 by H' - 1 (one pixel less would not hold them).
+TEST(RotateGeometry, TheFittedCanvasHoldsTheRotatedImageTightly) {
+    for (const auto& [width, height] :
+         {std::pair{5, 3}, std::pair{7, 5}, std::pair{1920, 1080}, std::pair{1, 1}}) {
+        for (const double angle : {-170.0, -108.0, -45.0, 1.0, 30.0, 60.0, 89.9, 108.0, 135.0, 179.0}) {
+            SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + " at " +
+                         std::to_string(angle));
+            const Params params{angle, FilterMode::Linear, true};
+            const auto m = inverseMap(params, width, height);
+            const CanvasSize canvas = outputSize(params, width, height);
+            double left = INFINITY, right = -INFINITY, top = INFINITY, bottom = -INFINITY;
+            for (const double sx : {-0.5, width - 0.5}) {
+                for (const double sy : {-0.5, height - 0.5}) {
+                    const double x = m[0] * (sx - m[2]) + m[3] * (sy - m[5]);
+                    const double y = m[1] * (sx - m[2]) + m[4] * (sy - m[5]);
+                    left = std::min(left, x);
+                    right = std::max(right, x);
+                    top = std::min(top, y);
+                    bottom = std::max(bottom, y);
+                }
+            }
+            constexpr double kSlack = 1e-6;
+            EXPECT_GE(left, -0.5 - kSlack);
+            EXPECT_LE(right, canvas.width - 0.5 + kSlack);
+            EXPECT_GE(top, -0.5 - kSlack);
+            EXPECT_LE(bottom, canvas.height - 0.5 + kSlack);
+            EXPECT_GT(right - left, canvas.width - 1);
+            EXPECT_GT(bottom - top, canvas.height - 1);
+        }
+    }
+}
+
+// Quarter turns onto a fitted canvas move whole pixels: a 5 x 3 image turned by 90 degrees is 3 x 5 with
+// output (x, y) = input (4 - y, x) (the top row of the output is the input's right column, read top down);
+// 270 degrees: input (y, 2 - x); 180 degrees: input (4 - x, 2 - y). Both samplings, exactly.
+TEST(RotateReference, QuarterTurnsOntoAFittedCanvasArePermutations) {
+    const auto in = noiseImage(5, 3, 13);
+    for (const auto mode : kModes) {
+        const auto left = referenceRotate(in, {90.0, mode, true});
+        const auto half = referenceRotate(in, {180.0, mode, true});
+        const auto right = referenceRotate(in, {-90.0, mode, true});
+        ASSERT_EQ((CanvasSize{left.width, left.height}), (CanvasSize{3, 5}));
+        ASSERT_EQ((CanvasSize{half.width, half.height}), (CanvasSize{5, 3}));
+        ASSERT_EQ((CanvasSize{right.width, right.height}), (CanvasSize{3, 5}));
+        for (int y = 0; y < 5; ++y) {
+            for (int x = 0; x < 3; ++x) {
+                EXPECT_TRUE(std::equal(in.pixel(4 - y, x), in.pixel(4 - y, x) + 4, left.pixel(x, y)));
+                EXPECT_TRUE(std::equal(in.pixel(y, 2 - x), in.pixel(y, 2 - x) + 4, right.pixel(x, y)));
+            }
+        }
+        for (int y = 0; y < 3; ++y) {
+            for (int x = 0; x < 5; ++x)
+                EXPECT_TRUE(std::equal(in.pixel(4 - x, 2 - y), in.pixel(4 - x, 2 - y) + 4, half.pixel(x, y)));
+        }
+        EXPECT_EQ(referenceRotate(in, {0.0, mode, true}), in);
+    }
+}
+
+// One opaque pixel (200, 100, 50, 255) turned by 45 degrees onto its fitted 2 x 2 canvas (centre (0.5, 0.5)):
+// output (0, 0) samples (0, 0) + R(-45)(-0.5, -0.5) = (0, -sqrt(1/2)); bilinear takes 1 - sqrt(1/2) = 0.2929
+// of the pixel: (58.6, 29.3, 14.6, 74.7) -> (59, 29, 15, 75), and by symmetry so does every output pixel.
+// Nearest picks floor(-0.707 + 0.5) = -1, outside the image: transparent.
+TEST(RotateReference, ASinglePixelAt45DegreesOntoItsFittedCanvasByHand) {
+    ImageRGBA8 dot(1, 1);
+    const std::uint8_t value[4] = {200, 100, 50, 255};
+    std::copy(value, value + 4, dot.pixel(0, 0));
+    const auto linear = referenceRotate(dot, {45.0, FilterMode::Linear, true});
+    const auto nearest = referenceRotate(dot, {45.0, FilterMode::Nearest, true});
+    ASSERT_EQ((CanvasSize{linear.width, linear.height}), (CanvasSize{2, 2}));
+    const std::uint8_t blended[4] = {59, 29, 15, 75};
+    for (int y = 0; y < 2; ++y) {
+        for (int x = 0; x < 2; ++x) {
+            EXPECT_TRUE(std::equal(blended, blended + 4, linear.pixel(x, y))) << x << "," << y;
+            EXPECT_EQ(nearest.pixel(x, y)[3], 0) << x << "," << y;
+        }
     }
 }
 
@@ -211,7 +326,7 @@ TEST_P(RotateStrategy, BilinearAt45DegreesByHandWithinOneStep) {
 TEST_P(RotateStrategy, MatchesTheReference) {
     const Strategy& strategy = findStrategy(GetParam());
     const std::pair<int, int> sizes[] = {{1, 1}, {3, 1}, {1023, 767}, {64, 64}};
-    const double angles[] = {0, 1, 33.3, 90, 180, 270, -45};
+    const double angles[] = {0, 1, 33.3, 90, 108, 180, 270, -45};
     // The buffer kernel interpolates in float: within 1 of the exact reference. A texture unit may quantise
     // the bilinear weights to 8 bits (NVIDIA's does, in steps of 1/256), which moves a blend of values up to
     // 255 apart by up to 255/512 per axis; with the output rounding that is up to 2 from the rounded exact
@@ -221,22 +336,27 @@ TEST_P(RotateStrategy, MatchesTheReference) {
         const auto image = noiseImage(width, height, static_cast<unsigned>(width * 31 + height));
         for (const double angle : angles) {
             for (const auto mode : kModes) {
-                const Params params{angle, mode};
-                SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + " at " +
-                             std::to_string(angle) + " degrees, " + std::string(filterModeName(mode)));
-                const auto actual = rotateOnDevice(image, params, strategy);
-                const auto expected = referenceRotate(image, params);
-                const auto difference = compare(actual, expected);
-                const bool quarterTurn = std::fmod(angle, 90.0) == 0.0;
-                if (angle == 0.0) {
-                    EXPECT_EQ(actual, image) << "angle 0 is the identity";
-                } else if (angle == 180.0 || (quarterTurn && width == height)) {
-                    EXPECT_EQ(difference.differing, 0u) << "an exact permutation; " << difference.first;
-                } else if (mode == FilterMode::Linear) {
-                    EXPECT_LE(difference.maxAbs, linearTolerance) << difference.first;
-                } else {
-                    EXPECT_EQ(nearestMismatchesAwayFromTies(actual, expected, params), 0u)
-                        << difference.first;
+                for (const bool fit : {false, true}) {
+                    const Params params{angle, mode, fit};
+                    SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + " at " +
+                                 std::to_string(angle) + " degrees, " + std::string(filterModeName(mode)) +
+                                 (fit ? ", fit canvas" : ""));
+                    const auto actual = rotateOnDevice(image, params, strategy);
+                    const auto expected = referenceRotate(image, params);
+                    ASSERT_EQ((CanvasSize{actual.width, actual.height}), outputSize(params, width, height));
+                    const auto difference = compare(actual, expected);
+                    const bool quarterTurn = std::fmod(angle, 90.0) == 0.0;
+                    if (angle == 0.0) {
+                        EXPECT_EQ(actual, image) << "angle 0 is the identity";
+                    } else if (angle == 180.0 || (quarterTurn && (width == height || fit))) {
+                        // A fitted canvas swaps the sides, so the centres stay on the pixel grid.
+                        EXPECT_EQ(difference.differing, 0u) << "an exact permutation; " << difference.first;
+                    } else if (mode == FilterMode::Linear) {
+                        EXPECT_LE(difference.maxAbs, linearTolerance) << difference.first;
+                    } else {
+                        EXPECT_EQ(nearestMismatchesAwayFromTies(image, actual, expected, params), 0u)
+                            << difference.first;
+                    }
                 }
             }
         }

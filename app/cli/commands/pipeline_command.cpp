@@ -1,4 +1,5 @@
-// histoscope-cli pipeline IMAGE [--angle DEG] [--filter NAME|FILE] [--histogram-strategy S] --out OUT
+// histoscope-cli pipeline IMAGE [--angle DEG [--fit-canvas]] [--filter NAME|FILE] [--histogram-strategy S]
+// --out OUT
 // [--json], and the parts rotate and convolve share with it.
 #include "commands/pipeline_command.hpp"
 
@@ -31,6 +32,7 @@ QJsonObject stageJson(const pipeline::StageReport& report, const pipeline::Spec&
         object["requested_strategy"] = text(spec.rotation->strategy->name());
         object["angle_degrees"] = spec.rotation->params.angleDegrees;
         object["filter_mode"] = text(rotate::filterModeName(spec.rotation->params.filterMode));
+        object["fit_canvas"] = spec.rotation->params.fitCanvas;
     } else if (report.stage == "convolve") {
         const auto& filter = spec.convolution->filter;
         object["requested_strategy"] = text(spec.convolution->strategy->name());
@@ -52,9 +54,10 @@ QString summary(const QString& path, const ImageRGBA8& image, const QString& out
         if (report.strategy.empty()) continue;
         QString what;
         if (report.stage == "rotate")
-            what = QString("%1 degrees, %2")
+            what = QString("%1 degrees, %2%3")
                        .arg(spec.rotation->params.angleDegrees)
-                       .arg(text(rotate::filterModeName(spec.rotation->params.filterMode)));
+                       .arg(text(rotate::filterModeName(spec.rotation->params.filterMode)))
+                       .arg(spec.rotation->params.fitCanvas ? ", fit canvas" : "");
         else if (report.stage == "convolve")
             what = text(spec.convolution->filter.label);
         else
@@ -82,6 +85,10 @@ void addRotationOptions(ArgumentParser& parser, const QString& strategyOption) {
         "angle", "DEG",
         "Rotation about the centre in degrees, counter-clockwise on screen (negative: --angle=-45).");
     parser.addOption("filter-mode", "MODE", "linear or nearest.", "linear");
+    parser.addFlag("fit-canvas",
+                   "Enlarge the output to the smallest canvas that holds the whole rotated image "
+                   "(ceil(W|cos a| + H|sin a|) x ceil(W|sin a| + H|cos a|)), padded with transparent black; "
+                   "without it the output keeps the input's size.");
     parser.addOption(strategyOption, "S", "Rotation strategy: " + namesOf(rotate::strategies()) + ".",
                      "image-sampler");
 }
@@ -101,7 +108,8 @@ pipeline::RotateStage rotationFrom(const ArgumentParser& parser, const QString& 
     if (!ok || !std::isfinite(angle))
         throw parser.usageError("--angle expects a number of degrees, got '" + angleText + "'");
     const auto mode = rotate::parseFilterMode(parser.value("filter-mode").toStdString());
-    return {{angle, mode}, &rotate::findStrategy(parser.value(strategyOption).toStdString())};
+    return {{angle, mode, parser.isSet("fit-canvas")},
+            &rotate::findStrategy(parser.value(strategyOption).toStdString())};
 }
 
 pipeline::ConvolveStage convolutionFrom(const ArgumentParser& parser, const QString& strategyOption) {
@@ -156,7 +164,11 @@ int runPipelineCommand(const QStringList& arguments) {
     parser.addOption("bins", "N", "Histogram bins, 1..256.", "256");
     if (!parser.parse(arguments)) return 0;
     pipeline::Spec spec;
-    if (parser.isSet("angle")) spec.rotation = rotationFrom(parser, "rotate-strategy");
+    if (parser.isSet("angle")) {
+        spec.rotation = rotationFrom(parser, "rotate-strategy");
+    } else if (parser.isSet("fit-canvas")) {
+        throw parser.usageError("--fit-canvas applies to a rotation: give --angle too");
+    }
     if (parser.isSet("filter")) spec.convolution = convolutionFrom(parser, "convolve-strategy");
     spec.histogram =
         pipeline::HistogramStage{{parser.integer("bins", 1, histogram::kMaxBins)},
@@ -166,7 +178,8 @@ int runPipelineCommand(const QStringList& arguments) {
 
 [[maybe_unused]] const bool registered = registerCommand(
     {"pipeline",
-     "IMAGE [--angle DEG] [--filter NAME|FILE] [--histogram-strategy S] [--bins N] --out OUT [--json]",
+     "IMAGE [--angle DEG [--fit-canvas]] [--filter NAME|FILE] [--histogram-strategy S] [--bins N] --out OUT "
+     "[--json]",
      "rotate, convolve and count an image on the device, writing the processed image", runPipelineCommand});
 
 }  // namespace

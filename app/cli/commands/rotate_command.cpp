@@ -1,4 +1,6 @@
-// histoscope-cli rotate IMAGE --angle DEG [--filter-mode linear|nearest] [--strategy S] --out OUT [--json]
+// histoscope-cli rotate IMAGE --angle DEG [--filter-mode linear|nearest] [--fit-canvas] [--strategy S] --out
+// OUT
+// [--json]
 #include "commands/pipeline_command.hpp"
 
 namespace hs::cli::transform {
@@ -8,8 +10,8 @@ namespace {
 int run(const QStringList& arguments) {
     ArgumentParser parser(
         "rotate",
-        "Rotates an image about its centre on an OpenCL device (the output keeps the input's size; "
-        "what leaves the frame is cut off, what enters is transparent black).");
+        "Rotates an image about its centre on an OpenCL device (the output keeps the input's size, so what "
+        "leaves the frame is cut off, unless --fit-canvas enlarges it; what enters is transparent black).");
     addImageInOut(parser);
     addRotationOptions(parser, "strategy");
     if (!parser.parse(arguments)) return 0;
@@ -19,7 +21,8 @@ int run(const QStringList& arguments) {
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {"rotate", "IMAGE --angle DEG [--filter-mode linear|nearest] [--strategy S] --out OUT [--json]",
+    {"rotate",
+     "IMAGE --angle DEG [--filter-mode linear|nearest] [--fit-canvas] [--strategy S] --out OUT [--json]",
      "rotate an image about its centre", run});
 
 }  // namespace

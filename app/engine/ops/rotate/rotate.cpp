@@ -1,7 +1,9 @@
 #include "ops/rotate/rotate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 #include "ops/pipeline/stage_launch.hpp"
 #include "runtime/error.hpp"
@@ -19,6 +21,21 @@ std::uint8_t roundToByte(double value) {
 double texelOrBorder(const ImageRGBA8& image, long long x, long long y, int channel) {
     if (x < 0 || y < 0 || x >= image.width || y >= image.height) return 0.0;
     return image.pixel(static_cast<int>(x), static_cast<int>(y))[channel];
+}
+
+constexpr double kFitTolerance = 1e-6;
+
+// cos and sin of the angle, exact (0, +-1) at multiples of 90 degrees.
+std::pair<double, double> cosSin(double angleDegrees) {
+    const double quarterTurns = angleDegrees / 90.0;
+    if (quarterTurns == std::round(quarterTurns)) {
+        double quadrant = std::fmod(std::round(quarterTurns), 4.0);
+        if (quadrant < 0) quadrant += 4.0;
+        static constexpr std::array<std::pair<double, double>, 4> exact{{{1, 0}, {0, 1}, {-1, 0}, {0, -1}}};
+        return exact[static_cast<std::size_t>(quadrant)];
+    }
+    const double radians = angleDegrees * std::numbers::pi / 180.0;
+    return {std::cos(radians), std::sin(radians)};
 }
 
 }  // namespace
@@ -39,32 +56,36 @@ void validate(const Params& params) {
                          std::to_string(params.angleDegrees));
 }
 
-std::array<double, 6> inverseMap(double angleDegrees, int width, int height) {
-    double c = 0.0;
-    double s = 0.0;
-    const double quarterTurns = angleDegrees / 90.0;
-    if (quarterTurns == std::round(quarterTurns)) {
-        double quadrant = std::fmod(std::round(quarterTurns), 4.0);
-        if (quadrant < 0) quadrant += 4.0;
-        static constexpr std::array<std::pair<double, double>, 4> exact{{{1, 0}, {0, 1}, {-1, 0}, {0, -1}}};
-        std::tie(c, s) = exact[static_cast<std::size_t>(quadrant)];
-    } else {
-        const double radians = angleDegrees * std::numbers::pi / 180.0;
-        c = std::cos(radians);
-        s = std::sin(radians);
-    }
+CanvasSize outputSize(const Params& params, int width, int height) {
+    if (!params.fitCanvas) return {width, height};
+    const auto [c, s] = cosSin(params.angleDegrees);
+    const auto side = [](double extent) {
+        // Rounding noise below 1e-6 of a pixel must not add a row or column.
+        return std::max(1, static_cast<int>(std::ceil(extent - kFitTolerance)));
+    };
+    return {side(width * std::abs(c) + height * std::abs(s)),
+            side(width * std::abs(s) + height * std::abs(c))};
+}
+
+std::array<double, 6> inverseMap(const Params& params, int width, int height) {
+    const auto [c, s] = cosSin(params.angleDegrees);
+    const CanvasSize out = outputSize(params, width, height);
     const double cx = (width - 1) / 2.0;
     const double cy = (height - 1) / 2.0;
-    // Source = centre + R(-angle) (destination - centre), R(-angle) = [c -s; s c] in y-down coordinates.
-    return {c, -s, cx - c * cx + s * cy, s, c, cy - s * cx - c * cy};
+    const double ox = (out.width - 1) / 2.0;
+    const double oy = (out.height - 1) / 2.0;
+    // Source = input centre + R(-angle) (destination - output centre), R(-angle) = [c -s; s c] in y-down
+    // coordinates.
+    return {c, -s, cx - c * ox + s * oy, s, c, cy - s * ox - c * oy};
 }
 
 ImageRGBA8 referenceRotate(const ImageRGBA8& image, const Params& params) {
     validate(params);
-    const auto m = inverseMap(params.angleDegrees, image.width, image.height);
-    ImageRGBA8 out(image.width, image.height);
-    for (int y = 0; y < image.height; ++y) {
-        for (int x = 0; x < image.width; ++x) {
+    const auto m = inverseMap(params, image.width, image.height);
+    const CanvasSize size = outputSize(params, image.width, image.height);
+    ImageRGBA8 out(size.width, size.height);
+    for (int y = 0; y < size.height; ++y) {
+        for (int x = 0; x < size.width; ++x) {
             const double sx = m[0] * x + m[1] * y + m[2];
             const double sy = m[3] * x + m[4] * y + m[5];
             std::uint8_t* target = out.pixel(x, y);
@@ -107,6 +128,16 @@ Result rotate(DeviceContext& device, PixelSource& pixels, const Params& params, 
     validate(params);
     pipeline::requirePixels(pixels.width(), pixels.height(), "rotate");
     auto choice = chooseStrategy(device.info(), pixels.width(), pixels.height(), requested);
+    if (params.fitCanvas) {
+        // The strategies were judged by the input's size; the enlarged output may not fit where it did.
+        const CanvasSize out = outputSize(params, pixels.width(), pixels.height());
+        const std::string what =
+            "the fitted canvas (" + std::to_string(out.width) + "x" + std::to_string(out.height) + ")";
+        if (auto problem =
+                pipeline::allocationProblem(device.info(), pipeline::pixelBytes(out.width, out.height), what);
+            !problem.empty())
+            throw OpenClError("running rotate", 0, "device " + device.info().name + ": " + problem);
+    }
     Result result = choice.strategy->run(device, pixels, params);
     result.note = std::move(choice.note);
     return result;

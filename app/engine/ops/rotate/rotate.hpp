@@ -1,9 +1,19 @@
 #pragma once
 // Rotation about the image centre, the geometry of OpenCV's getRotationMatrix2D(centre, angle, 1) followed by
 // warpAffine: pixel (i, j) has its centre at (i, j), the centre of rotation is ((w - 1) / 2, (h - 1) / 2), a
-// positive angle turns the picture counter-clockwise on screen (y pointing down), the output has the input's
-// size, and each output pixel samples the input at the inverse-mapped point; input outside the image reads as
-// transparent black (0, 0, 0, 0), so bilinear samples blend with it at the edges.
+// positive angle turns the picture counter-clockwise on screen (y pointing down), and each output pixel
+// samples the input at the inverse-mapped point; input outside the image reads as transparent black (0, 0, 0,
+// 0), so bilinear samples blend with it at the edges.
+//
+// The output canvas has the input's size (what leaves the frame is cut off), or with "fit canvas" the
+// smallest size that holds the whole rotated image (ImageJ's "Enlarge image to fit result", GIMP's "Adjust"):
+// the rotated W x H rectangle of pixel areas, [-0.5, W - 0.5] x [-0.5, H - 0.5], has the bounding box
+//     W' = W |cos a| + H |sin a|,   H' = W |sin a| + H |cos a|,
+// and the canvas is ceil(W' - 1e-6) x ceil(H' - 1e-6), at least 1 x 1 (the 1e-6 keeps a box that overshoots
+// a whole number by rounding noise from gaining a pixel). Multiples of 90 degrees use exact cosines and
+// sines, so 0 and 180 degrees give W x H and 90 and 270 degrees give H x W exactly. The input's centre lands
+// on the canvas's centre ((W' - 1) / 2, (H' - 1) / 2); the padding is transparent black like every other
+// point outside the input.
 
 #include <array>
 #include <string_view>
@@ -32,15 +42,26 @@ FilterMode parseFilterMode(std::string_view text);
 struct Params {
     double angleDegrees = 0.0;
     FilterMode filterMode = FilterMode::Linear;
+    bool fitCanvas = false;  // enlarge the canvas to hold the whole rotated image (see the rule above)
 };
 
 // Throws UsageError unless the angle is a finite number.
 void validate(const Params& params);
 
-// The inverse map: output pixel (x, y) samples the input at (m[0] x + m[1] y + m[2], m[3] x + m[4] y + m[5]).
-// Angles that are multiples of 90 degrees use exact cosines and sines (0, +-1), so those rotations move whole
-// pixels instead of landing a rounding error away from a sampling boundary.
-std::array<double, 6> inverseMap(double angleDegrees, int width, int height);
+struct CanvasSize {
+    int width = 0;
+    int height = 0;
+    bool operator==(const CanvasSize&) const = default;
+};
+
+// The output's size for a width x height input: the input's size, or with params.fitCanvas the rule above.
+CanvasSize outputSize(const Params& params, int width, int height);
+
+// The inverse map for a width x height input: output pixel (x, y) samples the input at
+// (m[0] x + m[1] y + m[2], m[3] x + m[4] y + m[5]). Angles that are multiples of 90 degrees use exact cosines
+// and sines (0, +-1), so those rotations move whole pixels instead of landing a rounding error away from a
+// sampling boundary (with fit canvas too: a quarter turn swaps the sizes, so the centres stay on the grid).
+std::array<double, 6> inverseMap(const Params& params, int width, int height);
 
 // The golden reference, in double precision. Nearest takes the pixel whose centre is closest
 // (floor(s + 0.5)); linear weighs the four neighbours exactly; 8-bit output is round-half-even, saturated.

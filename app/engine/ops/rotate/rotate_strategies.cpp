@@ -36,8 +36,9 @@ class DeviceRotation final : public Strategy {
     Result run(DeviceContext& device, PixelSource& pixels, const Params& params) const override {
         const int width = pixels.width();
         const int height = pixels.height();
+        const CanvasSize out = outputSize(params, width, height);
         const auto build = kernelBuild(device.info(), params);
-        const auto m = inverseMap(params.angleDegrees, width, height);
+        const auto m = inverseMap(params, width, height);
         const cl_float4 rowX{
             {static_cast<float>(m[0]), static_cast<float>(m[1]), static_cast<float>(m[2]), 0.0f}};
         const cl_float4 rowY{
@@ -45,7 +46,7 @@ class DeviceRotation final : public Strategy {
         const std::string kernelName = usesImage_ ? "rotate_image" : "rotate_buffer";
 
         TimingLog log;
-        cl::Buffer output = pipeline::newPixelBuffer(device, width, height);
+        cl::Buffer output = pipeline::newPixelBuffer(device, out.width, out.height);
         // Held until the commands finish: a kernel argument does not keep its memory object alive.
         cl::Memory input;
         cl::Kernel kernel = withClErrors("device " + device.info().name + ": setting up " + kernelName, [&] {
@@ -54,12 +55,17 @@ class DeviceRotation final : public Strategy {
             else
                 input = pixels.device(device, log);
             cl::Kernel k(device.program(build.source, build.options), kernelName.c_str());
-            setKernelArgs(k, 0, input, output, width, height, rowX, rowY);
+            setKernelArgs(k, 0, input, output, out.width, out.height, rowX, rowY);
+            // The image object knows its own size; the buffer kernel is told where the input ends.
+            if (!usesImage_) setKernelArgs(k, 6, width, height);
             return k;
         });
-        pipeline::launch2d(device, kernel, width, height, pipeline::localSize2d(device, kernel), log,
+        pipeline::launch2d(device, kernel, out.width, out.height, pipeline::localSize2d(device, kernel), log,
                            kernelName);
-        return {PixelSource(device, std::move(output), width, height), log.collect(), std::string(name_), {}};
+        return {PixelSource(device, std::move(output), out.width, out.height),
+                log.collect(),
+                std::string(name_),
+                {}};
     }
 
   private:
