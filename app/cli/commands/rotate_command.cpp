@@ -1,4 +1,4 @@
-// histoscope-cli rotate IMAGE --angle DEG [--filter-mode linear|nearest] [--strategy S] --out OUT [--json]
+// histoscope-cli rotate IMAGE --angle DEG [--sampling linear|nearest] [--strategy S] --out OUT [--json]
 #include "commands/pipeline_command.hpp"
 
 namespace hs::cli::transform {
@@ -13,13 +13,14 @@ int run(const QStringList& arguments) {
     addImageInOut(parser);
     addRotationOptions(parser, "strategy");
     if (!parser.parse(arguments)) return 0;
+    parser.required("angle", "DEG");
     pipeline::Spec spec;
     spec.rotation = rotationFrom(parser, "strategy");
     return runSpec(parser, spec);
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {"rotate", "IMAGE --angle DEG [--filter-mode linear|nearest] [--strategy S] --out OUT [--json]",
+    {"rotate", "IMAGE --angle DEG [--sampling linear|nearest] [--strategy S] --out OUT [--json]",
      "rotate an image about its centre", run});
 
 }  // namespace
