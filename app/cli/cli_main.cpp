@@ -29,7 +29,7 @@ FILE* errorStream = stderr;
 
 QString overview() {
     QString text =
-        "usage: histoscope-cli COMMAND [OPTIONS]   ('histoscope-cli COMMAND --help' for its options)\n\n";
+        "Usage: histoscope-cli COMMAND [options]   ('histoscope-cli COMMAND --help' for its options)\n\n";
     for (const auto& command : hs::cli::commands())
         text += QString("  %1 %2\n      %3\n").arg(command.name, command.synopsis, command.summary);
     text +=

@@ -1,5 +1,6 @@
 #include "io/export.hpp"
 
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <algorithm>
@@ -66,6 +67,102 @@ QJsonObject histogramJson(const histogram::Histogram& histogram) {
     for (const auto channel : histogram::kChannels)
         object.insert(text(histogram::channelName(channel)), countsJson(histogram[channel]));
     return object;
+}
+
+HistogramContext histogramContext(const QString& path, int width, int height, const DeviceInfo* device,
+                                  std::string_view strategy, std::string_view requested,
+                                  const std::optional<pipeline::RotateStage>& rotation,
+                                  const std::optional<pipeline::ConvolveStage>& convolution) {
+    HistogramContext context;
+    context.imagePath = path;
+    context.imageWidth = width;
+    context.imageHeight = height;
+    if (device) context.device = *device;
+    context.strategy = text(strategy);
+    context.requestedStrategy = text(requested);
+    if (rotation) {
+        context.angle = rotation->params.angleDegrees;
+        context.sampling = text(rotate::filterModeName(rotation->params.filterMode));
+        context.fitCanvas = rotation->params.fitCanvas;
+    }
+    if (convolution) context.filter = text(convolution->filter.label);
+    return context;
+}
+
+QString histogramTitle(const HistogramContext& context, int bins) {
+    QStringList parts{QFileInfo(context.imagePath).fileName()};
+    parts << (context.device ? text(context.device->name) : QStringLiteral("no OpenCL device"));
+    parts << context.strategy << QStringLiteral("%1 bins").arg(bins);
+    parts.removeAll(QString());
+    return parts.join(QStringLiteral(" — "));
+}
+
+QJsonObject histogramContextJson(const HistogramContext& context, int bins) {
+    QJsonArray ranges;
+    for (int bin = 0; bin < bins; ++bin) {
+        const auto [lower, upper] = histogram::binValues(bin, bins);
+        ranges.append(QJsonArray{lower, upper});
+    }
+    const auto orNull = [](const QString& value) {
+        return value.isEmpty() ? QJsonValue() : QJsonValue(value);
+    };
+    QJsonValue device;
+    if (context.device)
+        device = QJsonObject{{"name", text(context.device->name)},
+                             {"selector", text(context.device->selector())},
+                             {"platform", text(context.device->platformName)}};
+    return QJsonObject{
+        {"image",
+         QJsonObject{
+             {"path", context.imagePath}, {"width", context.imageWidth}, {"height", context.imageHeight}}},
+        {"device", device},
+        {"strategy", context.strategy},
+        {"requested_strategy", context.requestedStrategy},
+        {"bins", bins},
+        {"bin_ranges", ranges},
+        {"transform", QJsonObject{{"angle", context.angle ? QJsonValue(*context.angle) : QJsonValue()},
+                                  {"sampling", orNull(context.sampling)},
+                                  {"filter", orNull(context.filter)},
+                                  {"fit_canvas", context.fitCanvas}}},
+        {"ignore_transparent", context.ignoreTransparent},
+    };
+}
+
+QJsonObject histogramJson(const histogram::Histogram& histogram, const HistogramContext& context) {
+    QJsonObject object = histogramJson(histogram);
+    object.insert("context", histogramContextJson(context, histogram.bins));
+    return object;
+}
+
+QByteArray histogramCsv(const histogram::Histogram& histogram, const HistogramContext& context) {
+    const auto noneIfEmpty = [](const QString& value) {
+        return value.isEmpty() ? QStringLiteral("none") : value;
+    };
+    const auto yesNo = [](bool value) { return value ? QStringLiteral("true") : QStringLiteral("false"); };
+    const std::pair<const char*, QString> lines[] = {
+        {"image", context.imagePath},
+        {"image_width", QString::number(context.imageWidth)},
+        {"image_height", QString::number(context.imageHeight)},
+        {"device", context.device ? text(context.device->name) : QString()},
+        {"device_selector", context.device ? text(context.device->selector()) : QString()},
+        {"platform", context.device ? text(context.device->platformName) : QString()},
+        {"strategy", context.strategy},
+        {"requested_strategy", context.requestedStrategy},
+        {"bins", QString::number(histogram.bins)},
+        {"angle", context.angle ? QString::number(*context.angle) : QString()},
+        {"sampling", context.sampling},
+        {"filter", context.filter},
+        {"fit_canvas", yesNo(context.fitCanvas)},
+        {"ignore_transparent", yesNo(context.ignoreTransparent)},
+    };
+    QByteArray csv = "# HistoScope histogram; lower and upper: the 8-bit values each bin counts\n";
+    for (const auto& [key, value] : lines) {
+        // One line per key whatever the value holds.
+        QString single = noneIfEmpty(value);
+        single.replace(QLatin1Char('\n'), QLatin1Char(' ')).replace(QLatin1Char('\r'), QLatin1Char(' '));
+        csv += "# " + QByteArray(key) + ": " + single.toUtf8() + '\n';
+    }
+    return csv + histogramCsv(histogram);
 }
 
 QByteArray histogramCsv(const histogram::Histogram& histogram) {

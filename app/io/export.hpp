@@ -6,9 +6,12 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "ops/histogram/histogram.hpp"
+#include "ops/pipeline/pipeline.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/timing.hpp"
 
@@ -17,10 +20,48 @@ namespace hs::io {
 // Writes `data` to `path` atomically (QSaveFile); throws hs::InputError naming the path and the reason.
 void writeFileAtomically(const QString& path, const QByteArray& data);
 
+// What a histogram was computed from and how, written with it by every histogram export (GUI and CLI), so a
+// file read months later still says what it counts.
+struct HistogramContext {
+    QString imagePath;
+    int imageWidth = 0;
+    int imageHeight = 0;
+    std::optional<DeviceInfo> device;  // none: a host strategy ran without an OpenCL device
+    QString strategy;                  // the strategy that ran (auto's choice)
+    QString requestedStrategy;
+    // The transforms before the histogram: rotation (angle in degrees, sampling), convolution (the filter's
+    // label), and whether the rotated canvas grew to hold the whole image.
+    std::optional<double> angle;
+    QString sampling;  // with an angle only
+    QString filter;    // empty: no convolution
+    bool fitCanvas = false;
+    // Whether fully transparent pixels were left out of R, G, B and luma.
+    bool ignoreTransparent = false;
+};
+
+// The context of a histogram of `path` (width x height) after the given stages ran `strategy` (auto's
+// choice) for `requested` on `device` (null: none).
+HistogramContext histogramContext(const QString& path, int width, int height, const DeviceInfo* device,
+                                  std::string_view strategy, std::string_view requested,
+                                  const std::optional<pipeline::RotateStage>& rotation,
+                                  const std::optional<pipeline::ConvolveStage>& convolution);
+// "photo.png — <device> — <strategy> — 64 bins", a plot's title.
+QString histogramTitle(const HistogramContext& context, int bins);
+
 // {"r": [...], "g": [...], "b": [...], "a": [...], "luma": [...]}
 QJsonObject histogramJson(const histogram::Histogram& histogram);
+// {"image": {path, width, height}, "device": {name, selector, platform} or null, "strategy",
+//  "requested_strategy", "bins", "bin_ranges": [[lower, upper], ...], "transform": {"angle" (null: no
+//  rotation), "sampling", "filter" (null: none), "fit_canvas"}, "ignore_transparent"}
+QJsonObject histogramContextJson(const HistogramContext& context, int bins);
+// histogramJson plus "context": histogramContextJson.
+QJsonObject histogramJson(const histogram::Histogram& histogram, const HistogramContext& context);
 // Header "bin,lower,upper,r,g,b,a,luma", then one row per bin (lower/upper: the 8-bit values in the bin).
 QByteArray histogramCsv(const histogram::Histogram& histogram);
+// The same table after a block of "# key: value" lines with the context (keys as in histogramContextJson:
+// image, image_width, image_height, device, device_selector, platform, strategy, requested_strategy, bins,
+// angle, sampling, filter, fit_canvas, ignore_transparent); "none" marks an absent value.
+QByteArray histogramCsv(const histogram::Histogram& histogram, const HistogramContext& context);
 
 // {"platform", "name", "vendor", "driver", "opencl", "opencl_c", "type", "selector", ...}
 QJsonObject deviceJson(const DeviceInfo& device);

@@ -16,7 +16,8 @@ QJsonObject Outcome::json() const {
     return document.object();
 }
 
-Outcome runCli(const QStringList& arguments, const std::vector<std::pair<QString, QString>>& changes) {
+Outcome runCli(const QStringList& arguments, const std::vector<std::pair<QString, QString>>& changes,
+               const QString& workingDirectory) {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.remove("HISTOSCOPE_DEVICE");
     for (const auto& [name, value] : changes) {
@@ -27,6 +28,7 @@ Outcome runCli(const QStringList& arguments, const std::vector<std::pair<QString
     }
     QProcess process;
     process.setProcessEnvironment(environment);
+    if (!workingDirectory.isEmpty()) process.setWorkingDirectory(workingDirectory);
     process.start(HISTOSCOPE_CLI, arguments);
     EXPECT_TRUE(process.waitForFinished(300'000)) << arguments.join(' ').toStdString();
     EXPECT_EQ(process.exitStatus(), QProcess::NormalExit) << "crashed: " << arguments.join(' ').toStdString();

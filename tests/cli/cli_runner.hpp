@@ -20,8 +20,10 @@ struct Outcome {
 };
 
 // The test's own environment (ctest sets POCL_DEVICES and a private HISTOSCOPE_CACHE_DIR) without
-// HISTOSCOPE_DEVICE, plus `changes`; an empty value removes the variable.
-Outcome runCli(const QStringList& arguments, const std::vector<std::pair<QString, QString>>& changes = {});
+// HISTOSCOPE_DEVICE, plus `changes`; an empty value removes the variable. Runs in `workingDirectory` when
+// one is given.
+Outcome runCli(const QStringList& arguments, const std::vector<std::pair<QString, QString>>& changes = {},
+               const QString& workingDirectory = {});
 
 // The failure contract: `exitCode`, nothing on stdout, exactly one line on stderr that mentions `mentioned`.
 void expectOneErrorLine(const Outcome& outcome, int exitCode, const QString& mentioned);

@@ -5,6 +5,7 @@
 #include <QImageWriter>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QMap>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <array>
@@ -185,9 +186,29 @@ TEST_F(Cli, RepeatGivesPerRunTimingsAndASummary) {
 }
 
 TEST_F(Cli, CsvAndTableOutputs) {
-    const Outcome csv = runCli({"histogram", imagePath(), "--csv", "--bins", "5", "--strategy", "serial"});
+    const Outcome csv =
+        runCli({"histogram", imagePath(), "--csv", "--bins", "5", "--strategy", "serial", "--device", "0:1"});
     ASSERT_EQ(csv.exitCode, 0) << csv.err.toStdString();
-    const QList<QByteArray> lines = csv.out.trimmed().split('\n');
+    QList<QByteArray> lines = csv.out.trimmed().split('\n');
+    // The context first, one "# key: value" line each, then the table.
+    QMap<QByteArray, QByteArray> context;
+    while (!lines.isEmpty() && lines.front().startsWith("# ")) {
+        const QByteArray line = lines.takeFirst().mid(2);
+        if (const auto colon = line.indexOf(": "); colon > 0) context[line.left(colon)] = line.mid(colon + 2);
+    }
+    EXPECT_EQ(context["image"], imagePath().toUtf8());
+    EXPECT_EQ(context["image_width"], "97");
+    EXPECT_EQ(context["image_height"], "61");
+    EXPECT_EQ(context["device"].toStdString(), devices()[1].name);
+    EXPECT_EQ(context["device_selector"], "0:1");
+    EXPECT_EQ(context["platform"].toStdString(), devices()[1].platformName);
+    EXPECT_EQ(context["strategy"], "serial");
+    EXPECT_EQ(context["requested_strategy"], "serial");
+    EXPECT_EQ(context["bins"], "5");
+    EXPECT_EQ(context["angle"], "none");
+    EXPECT_EQ(context["filter"], "none");
+    EXPECT_EQ(context["fit_canvas"], "false");
+    EXPECT_EQ(context["ignore_transparent"], "false");
     ASSERT_EQ(lines.size(), 6);
     EXPECT_EQ(lines[0], "bin,lower,upper,r,g,b,a,luma");
     const Counts expected = countByHand(image(), 5);
@@ -248,8 +269,9 @@ TEST_F(Cli, InputErrorsExitWithThreeAndNameTheFile) {
 TEST_F(Cli, OpenClErrorsExitWithFourAndNameTheDevice) {
     expectOneErrorLine(runCli({"histogram", imagePath(), "--device", "7:0"}), 4, "7:0");
     expectOneErrorLine(runCli({"histogram", imagePath(), "--device", "no-such-device"}), 4, "no-such-device");
+    // A bad default says where it came from.
     expectOneErrorLine(runCli({"histogram", imagePath()}, {{"HISTOSCOPE_DEVICE", "bogus-gpu"}}), 4,
-                       "bogus-gpu");
+                       "HISTOSCOPE_DEVICE='bogus-gpu': no device matches");
     // An ICD loader that finds no vendor files: no platform, no device.
     QTemporaryDir noVendors;
     expectOneErrorLine(runCli({"histogram", imagePath()}, {{"OCL_ICD_VENDORS", noVendors.path()}}), 4,
@@ -352,14 +374,92 @@ TEST_F(Cli, ProgramCacheHitsOnTheSecondStartAndMissesOnNewOptions) {
     EXPECT_EQ(otherHits, 0);
 }
 
+TEST_F(Cli, HistogramJsonCarriesItsContext) {
+    const Outcome outcome = runCli(
+        {"histogram", imagePath(), "--json", "--bins", "3", "--strategy", "Serial", "--device", "0:0"});
+    ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+    const QJsonObject context = outcome.json()["context"].toObject();
+    EXPECT_EQ(context["image"].toObject(),
+              (QJsonObject{{"path", imagePath()}, {"width", 97}, {"height", 61}}));
+    EXPECT_EQ(context["device"].toObject()["selector"].toString(), "0:0");
+    EXPECT_EQ(context["device"].toObject()["name"].toString().toStdString(), devices()[0].name);
+    EXPECT_EQ(context["strategy"].toString(), "serial");
+    EXPECT_EQ(context["bins"].toInt(), 3);
+    // 3 bins of 256 values: bin = v * 3 / 256, so 0..85, 86..170, 171..255.
+    EXPECT_EQ(context["bin_ranges"].toArray(),
+              (QJsonArray{QJsonArray{0, 85}, QJsonArray{86, 170}, QJsonArray{171, 255}}));
+    const QJsonObject transform = context["transform"].toObject();
+    EXPECT_TRUE(transform["angle"].isNull());
+    EXPECT_TRUE(transform["filter"].isNull());
+    EXPECT_EQ(transform["fit_canvas"], QJsonValue(false));
+    EXPECT_EQ(context["ignore_transparent"], QJsonValue(false));
+}
+
+TEST_F(Cli, StrategyNamesMatchInAnyCase) {
+    for (const QString& name : {QString("SERIAL"), QString("Serial"), QString("serial")}) {
+        const Outcome outcome =
+            runCli({"histogram", imagePath(), "--json", "--bins", "8", "--strategy", name});
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+        const QJsonObject json = outcome.json();
+        EXPECT_EQ(json["strategy"].toString(), "serial");
+        EXPECT_EQ(json["requested_strategy"].toString(), "serial");
+        expectHistograms(json["histograms"].toObject(), 8);
+    }
+}
+
+// The overview lists each command on a line of its own, indented by two spaces.
+QStringList commandsOf(const QByteArray& overview) {
+    QStringList names;
+    for (const QByteArray& line : overview.split('\n')) {
+        if (line.startsWith("  ") && !line.startsWith("   "))
+            names += QString(line.mid(2).split(' ').front());
+    }
+    return names;
+}
+
 TEST_F(Cli, HelpExitsWithZero) {
     const Outcome overview = runCli({"--help"});
     EXPECT_EQ(overview.exitCode, 0);
-    for (const char* command : {"devices", "strategies", "histogram"})
-        EXPECT_TRUE(overview.out.contains(command));
-    const Outcome histogramHelp = runCli({"histogram", "--help"});
-    EXPECT_EQ(histogramHelp.exitCode, 0);
-    EXPECT_TRUE(histogramHelp.out.contains("--repeat"));
+    EXPECT_TRUE(overview.out.startsWith("Usage: histoscope-cli COMMAND [options]"))
+        << overview.out.toStdString();
+    EXPECT_EQ(commandsOf(overview.out),
+              QStringList({"convolve", "devices", "histogram", "pipeline", "rotate", "strategies"}));
+}
+
+TEST_F(Cli, EachCommandsHelpNamesItselfAndStatesTheDefaults) {
+    // The usage line of every command, and the defaults its help states.
+    const std::vector<std::pair<QString, QStringList>> expected{
+        {"convolve [options] IMAGE", {"--filter <SPEC>", "Default: local-tiled."}},
+        {"devices [options]", {"--json"}},
+        {"histogram [options] IMAGE",
+         {"--strategy <NAME>", "Default: auto.", "--bins <N>", "Default: 256.", "--repeat <K>",
+          "Default: 1.", "--device <SEL>", "$HISTOSCOPE_DEVICE"}},
+        {"pipeline [options] IMAGE",
+         {"--angle <DEG>", "reduced into (-180, 180]", "--sampling <MODE>", "Default: linear.",
+          "Default: image-sampler.", "Default: local-tiled.", "Default: auto.", "Default: 256."}},
+        {"rotate [options] IMAGE",
+         {"--angle <DEG>", "--sampling <MODE>", "Default: linear.", "Default: image-sampler."}},
+        {"strategies [options]", {"--bins <N>", "Default: 256."}},
+    };
+    QStringList named;
+    for (const auto& [usage, mentions] : expected) {
+        const QString command = usage.section(' ', 0, 0);
+        named += command;
+        SCOPED_TRACE(command.toStdString());
+        const Outcome help = runCli({command, "--help"});
+        EXPECT_EQ(help.exitCode, 0);
+        EXPECT_TRUE(help.err.isEmpty()) << help.err.toStdString();
+        const QString text = QString::fromUtf8(help.out);
+        EXPECT_EQ(text.section('\n', 0, 0), "Usage: histoscope-cli " + usage);
+        EXPECT_FALSE(text.contains(HISTOSCOPE_CLI)) << "the help names the command, not its path";
+        EXPECT_FALSE(text.contains("--help-all")) << "Qt's own options are not this command's";
+        EXPECT_TRUE(text.contains("-h, --help")) << text.toStdString();
+        const QString flat = text.simplified();  // Qt wraps the descriptions
+        for (const QString& mention : mentions) EXPECT_TRUE(flat.contains(mention)) << mention.toStdString();
+        EXPECT_FALSE(text.contains("--filter-mode"));
+        EXPECT_FALSE(text.contains("--rotate "));
+    }
+    EXPECT_EQ(named, commandsOf(runCli({"--help"}).out)) << "every command's help is checked";
 }
 
 }  // namespace

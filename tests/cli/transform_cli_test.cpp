@@ -63,8 +63,8 @@ class TransformCli : public ::testing::Test {
 TEST_F(TransformCli, RotateHalfATurnWithEitherStrategy) {
     // Half a turn about the centre of any image maps (x, y) to (w - 1 - x, h - 1 - y), whole pixels only.
     for (const QString strategy : {"image-sampler", "buffer"}) {
-        const Outcome outcome = runCli({"rotate", path("in.png"), "--angle", "180", "--filter-mode",
-                                        "nearest", "--strategy", strategy, "--out", path("half.png")});
+        const Outcome outcome = runCli({"rotate", path("in.png"), "--angle", "180", "--sampling", "nearest",
+                                        "--strategy", strategy, "--out", path("half.png")});
         ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
         EXPECT_TRUE(outcome.out.contains(strategy.toUtf8())) << outcome.out.toStdString();
         expectImage("half.png", kWidth, kHeight,
@@ -76,7 +76,7 @@ TEST_F(TransformCli, RotateAQuarterTurnLeft) {
     // 90 degrees counter-clockwise about ((w - 1) / 2, (h - 1) / 2) = (2.5, 2): output (x, y) reads input
     // (2.5 - (y - 2), 2 + (x - 2.5)) = (4.5 - y, x - 0.5); nearest takes floor(s + 0.5): (5 - y, x). Column
     // x = 5 would read row 5 of a 5-row input: transparent black.
-    const Outcome outcome = runCli({"rotate", path("in.png"), "--angle=90", "--filter-mode", "nearest",
+    const Outcome outcome = runCli({"rotate", path("in.png"), "--angle=90", "--sampling", "nearest",
                                     "--strategy", "buffer", "--out", path("left.png")});
     ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
     expectImage("left.png", kWidth, kHeight, [](int x, int y) {
@@ -93,7 +93,7 @@ TEST_F(TransformCli, RotateAQuarterTurnLeftOntoAFittedCanvas) {
     // and every output pixel lies inside the input: nothing is cut off, nothing is padding.
     for (const QString strategy : {"image-sampler", "buffer"}) {
         const Outcome outcome =
-            runCli({"rotate", path("in.png"), "--angle=90", "--fit-canvas", "--filter-mode", "nearest",
+            runCli({"rotate", path("in.png"), "--angle=90", "--fit-canvas", "--sampling", "nearest",
                     "--strategy", strategy, "--out", path("fitted.png"), "--json"});
         ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
         expectImage("fitted.png", kHeight, kWidth, [](int x, int y) { return inputColor(5 - y, x); });
@@ -144,7 +144,7 @@ TEST_F(TransformCli, ConvolveWithAFilterFile) {
 }
 
 TEST_F(TransformCli, PipelineJsonDescribesEveryStage) {
-    const Outcome outcome = runCli({"pipeline", path("in.png"), "--angle", "180", "--filter-mode", "nearest",
+    const Outcome outcome = runCli({"pipeline", path("in.png"), "--angle", "180", "--sampling", "nearest",
                                     "--filter", path("shift.txt"), "--histogram-strategy", "serial", "--bins",
                                     "256", "--out", path("piped.png"), "--json"});
     ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
@@ -164,9 +164,21 @@ TEST_F(TransformCli, PipelineJsonDescribesEveryStage) {
     ASSERT_GE(stages.size(), 3);
     EXPECT_EQ(stages[0].toObject()["stage"].toString(), "rotate");
     EXPECT_EQ(stages[0].toObject()["angle_degrees"].toDouble(), 180.0);
+    EXPECT_EQ(stages[0].toObject()["sampling"].toString(), "nearest");
     EXPECT_EQ(stages[1].toObject()["stage"].toString(), "convolve");
     EXPECT_EQ(stages[1].toObject()["filter"].toObject()["width"].toInt(), 3);
     EXPECT_EQ(stages[2].toObject()["strategy"].toString(), "serial");
+    // The histogram's context names the transforms it counts after.
+    const QJsonObject context = json["context"].toObject();
+    EXPECT_EQ(context["image"].toObject()["path"].toString(), path("in.png"));
+    EXPECT_EQ(context["strategy"].toString(), "serial");
+    EXPECT_EQ(context["bins"].toInt(), 256);
+    const QJsonObject transform = context["transform"].toObject();
+    EXPECT_EQ(transform["angle"].toDouble(), 180.0);
+    EXPECT_EQ(transform["sampling"].toString(), "nearest");
+    EXPECT_TRUE(transform["filter"].toString().contains("shift.txt"))
+        << transform["filter"].toString().toStdString();
+    EXPECT_EQ(transform["fit_canvas"], QJsonValue(false));
 
     // The red histogram counts the red values of the processed image.
     std::array<qint64, 256> red{};
@@ -199,7 +211,7 @@ TEST_F(TransformCli, MistakesGiveOneLineAndTheRightExitCode) {
     expectOneErrorLine(runCli({"convolve", in, "--filter", "box", "--strategy", "fft", "--out", out}), 2,
                        "fft");
     expectOneErrorLine(runCli({"rotate", in, "--angle", "north", "--out", out}), 2, "--angle");
-    expectOneErrorLine(runCli({"rotate", in, "--angle", "10", "--filter-mode", "cubic", "--out", out}), 2,
+    expectOneErrorLine(runCli({"rotate", in, "--angle", "10", "--sampling", "cubic", "--out", out}), 2,
                        "cubic");
     expectOneErrorLine(runCli({"rotate", in, "--angle", "10"}), 2, "--out");
     expectOneErrorLine(runCli({"rotate", in, "--out", out}), 2, "--angle");
@@ -207,9 +219,59 @@ TEST_F(TransformCli, MistakesGiveOneLineAndTheRightExitCode) {
                        path("missing.png"));
     expectOneErrorLine(runCli({"pipeline", in, "--bins", "0", "--out", out}), 2, "--bins");
     expectOneErrorLine(runCli({"pipeline", in, "--fit-canvas", "--out", out}), 2, "--fit-canvas");
+    // One name and one rule for each option: the old names are gone, the angle must be a finite number.
+    expectOneErrorLine(runCli({"rotate", in, "--angle", "10", "--filter-mode", "nearest", "--out", out}), 2,
+                       "filter-mode");
+    for (const QString angle : {"nan", "inf", "-inf", "1e999", "12deg"})
+        expectOneErrorLine(runCli({"rotate", in, "--angle", angle, "--out", out}), 2,
+                           "--angle expects a finite number of degrees, got '" + angle + "'");
+    expectOneErrorLine(runCli({"pipeline", in, "--sampling", "nearest", "--out", out}), 2,
+                       "pipeline: --sampling applies to --angle");
+    // A filter name that does not exist is a usage error listing the filters.
+    const Outcome blur = runCli({"convolve", in, "--filter", "blur", "--out", out});
+    expectOneErrorLine(blur, 2, "unknown filter 'blur'");
+    for (const char* filter : {"box", "gaussian", "sharpen", "emboss", "laplacian", "sobel"})
+        EXPECT_TRUE(blur.err.contains(filter)) << blur.err.toStdString();
     QFile kept(out);
     ASSERT_TRUE(kept.open(QIODevice::ReadOnly));
     EXPECT_EQ(kept.readAll(), "previous content") << "a failed command leaves the output file alone";
+}
+
+TEST_F(TransformCli, AFilterFileNamedLikeAWordIsReadAsAFile) {
+    // In the working directory, "blur" is a file now: read as a filter file, its mistakes are input errors.
+    writeText("blur", "0 0 0\n0 0 2\n0 0 0\n/ 2\n");
+    const Outcome outcome =
+        runCli({"convolve", path("in.png"), "--filter", "blur", "--out", path("blurred.png")}, {}, path(""));
+    ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+    expectImage("blurred.png", kWidth, kHeight, [](int x, int y) {
+        const QColor right = inputColor(std::min(x + 1, kWidth - 1), y);
+        return QColor(right.red(), right.green(), right.blue(), inputColor(x, y).alpha());
+    });
+    writeText("blur", "0 0 0\n0 x 2\n");
+    expectOneErrorLine(
+        runCli({"convolve", path("in.png"), "--filter", "blur", "--out", path("blurred.png")}, {}, path("")),
+        3, "blur: line 2");
+}
+
+TEST_F(TransformCli, AnglesBeyondAHalfTurnAreReducedAndStrategiesMatchInAnyCase) {
+    // 450 and -270 degrees are the quarter turn left that 90 is; the JSON reports the reduced angle.
+    for (const QString angle : {"450", "-270"}) {
+        SCOPED_TRACE(angle.toStdString());
+        const Outcome outcome = runCli({"rotate", path("in.png"), "--angle=" + angle, "--sampling", "Nearest",
+                                        "--strategy", "BUFFER", "--out", path("turned.png"), "--json"});
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+        const QJsonObject stage = outcome.json()["stages"].toArray()[0].toObject();
+        EXPECT_EQ(stage["angle_degrees"].toDouble(), 90.0);
+        EXPECT_EQ(stage["requested_strategy"].toString(), "buffer");
+        EXPECT_EQ(stage["sampling"].toString(), "nearest");
+        // The quarter turn left worked out by hand in RotateAQuarterTurnLeft.
+        expectImage("turned.png", kWidth, kHeight, [](int x, int y) {
+            const int sx = 5 - y;
+            const int sy = x;
+            const bool inside = sx >= 0 && sx < kWidth && sy >= 0 && sy < kHeight;
+            return inside ? inputColor(sx, sy) : QColor(0, 0, 0, 0);
+        });
+    }
 }
 
 }  // namespace

@@ -149,12 +149,36 @@ TEST(ConvolveFilter, SpecsNameFiltersOrFiles) {
     EXPECT_THROW(filterFromSpec("gaussian"), UsageError);
     EXPECT_THROW(filterFromSpec("gaussian:-2"), UsageError);
     EXPECT_THROW(filterFromSpec("sharpen:2"), UsageError);
-    const auto unknown = messageOf<InputError>([] { filterFromSpec("no-such-filter"); });
-    EXPECT_NE(unknown.find("no-such-filter: no such filter file"), std::string::npos) << unknown;
+    // A bare word that names no filter and no file is a mistyped name: a usage error listing the filters.
+    const auto unknown = messageOf<UsageError>([] { filterFromSpec("blur"); });
+    EXPECT_NE(unknown.find("unknown filter 'blur'"), std::string::npos) << unknown;
     EXPECT_NE(unknown.find("gaussian:SIGMA"), std::string::npos) << unknown;
+    // A spec that looks like a path names a missing file: an input error naming it.
+    const auto missing = messageOf<InputError>([] { filterFromSpec("no-such-dir/edges.txt"); });
+    EXPECT_NE(missing.find("no-such-dir/edges.txt: no such filter file"), std::string::npos) << missing;
+    EXPECT_NE(missing.find("sobel"), std::string::npos) << missing;
 
     const TempFile file("1 1 1\n");
     EXPECT_EQ(filterFromSpec(file.path()).width, 3);
+}
+
+TEST(ConvolveFilter, ABareWordThatNamesAFileReadsTheFile) {
+    const auto folder = std::filesystem::temp_directory_path() /
+                        ("histoscope-filter-dir-" + std::to_string(std::random_device{}()));
+    std::filesystem::create_directories(folder);
+    const auto previous = std::filesystem::current_path();
+    std::filesystem::current_path(folder);
+    std::ofstream("blur", std::ios::binary) << "1 2 1\n/ 4\n";
+    std::ofstream("broken", std::ios::binary) << "1 x 1\n";
+    const Filter filter = filterFromSpec("blur");
+    EXPECT_EQ(filter.width, 3);
+    EXPECT_EQ(filter.height, 1);
+    EXPECT_EQ(filter.divisor, 4.0);
+    // Then its mistakes are those of a file: input errors naming it.
+    const auto problem = messageOf<InputError>([] { filterFromSpec("broken"); });
+    EXPECT_EQ(problem.rfind("broken: line 1", 0), 0u) << problem;
+    std::filesystem::current_path(previous);
+    std::filesystem::remove_all(folder);
 }
 
 void expectReconstructs(const Filter& filter, const Separation& separation) {

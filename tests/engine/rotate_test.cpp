@@ -245,11 +245,31 @@ TEST(RotateParams, BadValuesAreUsageErrors) {
     EXPECT_THROW(validate({std::nan(""), FilterMode::Linear}), UsageError);
     EXPECT_THROW(validate({INFINITY, FilterMode::Linear}), UsageError);
     EXPECT_EQ(parseFilterMode("nearest"), FilterMode::Nearest);
+    EXPECT_EQ(parseFilterMode("Nearest"), FilterMode::Nearest);
+    EXPECT_EQ(parseFilterMode("LINEAR"), FilterMode::Linear);
     EXPECT_THROW(parseFilterMode("cubic"), UsageError);
     EXPECT_THROW(findStrategy("no-such-strategy"), UsageError);
     ImageRGBA8 empty;
     PixelSource source(empty);
     EXPECT_THROW(rotate(testDevice(), source, {}, bufferStrategy()), UsageError);
+}
+
+TEST(RotateParams, AnglesReduceIntoTheHalfOpenTurn) {
+    // (-180, 180]: the same rotation, the value the angle panel can show.
+    EXPECT_EQ(normalizeAngle(0), 0);
+    EXPECT_EQ(normalizeAngle(400), 40);
+    EXPECT_EQ(normalizeAngle(-400), -40);
+    EXPECT_EQ(normalizeAngle(180), 180);
+    EXPECT_EQ(normalizeAngle(-180), 180);
+    EXPECT_EQ(normalizeAngle(540), 180);
+    EXPECT_EQ(normalizeAngle(-190), 170);
+    EXPECT_EQ(normalizeAngle(720), 0);
+    EXPECT_EQ(normalizeAngle(-33.5), -33.5);
+    EXPECT_EQ(normalizeAngle(359.5), -0.5);
+    // The reduced angle rotates exactly as the given one (here by the reference's exact quarter turns).
+    const auto map = [](double degrees) { return inverseMap(degrees, 7, 5); };
+    EXPECT_EQ(map(normalizeAngle(450)), map(90));
+    EXPECT_EQ(map(normalizeAngle(-270)), map(90));
 }
 
 DeviceInfo deviceWithImages(std::size_t maxWidth, std::size_t maxHeight) {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 
@@ -86,6 +87,41 @@ TEST(DeviceRegistry, SelectsByIndexSubstringAndDefault) {
     } catch (const OpenClError& e) {
         EXPECT_NE(std::string(e.what()).find("no-such-device-name"), std::string::npos);
     }
+}
+
+TEST(DeviceRegistry, ABadDefaultFromTheEnvironmentSaysWhereItCameFrom) {
+    const auto devices = enumerateDevices();
+    ASSERT_GE(devices.size(), 1u);
+    const char* saved = std::getenv("HISTOSCOPE_DEVICE");
+    const std::string previous = saved ? saved : "";
+    for (const char* value : {"bogus-gpu", "9:9"}) {
+        setenv("HISTOSCOPE_DEVICE", value, 1);
+        try {
+            selectDevice(devices, "");
+            ADD_FAILURE() << value << " selected a device";
+        } catch (const OpenClError& e) {
+            const std::string message = e.what();
+            EXPECT_NE(message.find("HISTOSCOPE_DEVICE='" + std::string(value) + "': no device matches"),
+                      std::string::npos)
+                << message;
+        }
+    }
+    // An explicit selector is named as such, and wins over the variable.
+    try {
+        selectDevice(devices, "no-such-device-name");
+        ADD_FAILURE() << "selected a device";
+    } catch (const OpenClError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("device 'no-such-device-name': no device matches"), std::string::npos)
+            << message;
+        EXPECT_EQ(message.find("HISTOSCOPE_DEVICE"), std::string::npos) << message;
+    }
+    setenv("HISTOSCOPE_DEVICE", "0:0", 1);
+    EXPECT_EQ(&selectDevice(devices, ""), &devices[0]);
+    if (saved)
+        setenv("HISTOSCOPE_DEVICE", previous.c_str(), 1);
+    else
+        unsetenv("HISTOSCOPE_DEVICE");
 }
 
 TEST(DeviceRegistry, SelectsTheSecondDeviceByIndex) {

@@ -5,26 +5,70 @@
 #include <cstdio>
 #include <sstream>
 
+#include "ops/shared_options.hpp"
+#include "ops/strategy.hpp"
 #include "runtime/error.hpp"
 
 namespace hs::bench {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: histoscope-bench [OPTIONS]\n"
-    "  --device SEL          P:D or part of a device name (default: $HISTOSCOPE_DEVICE, else the first GPU,\n"
-    "                        else the first device)\n"
-    "  --sizes LIST          input sizes in MiB, comma-separated (default 1,16,64,256; fractions allowed)\n"
-    "  --patterns LIST       uniform, all-equal, gaussian, gradient (default: all)\n"
-    "  --strategies LIST     histogram strategies to measure (default: all)\n"
-    "  --suites LIST         suites to run (default: all)\n"
-    "  --bins N              histogram bins, 1..256 (default 256)\n"
-    "  --repetitions N       timed repetitions after one untimed warm-up (default 10)\n"
-    "  --quick               sizes 1,16 MiB and 5 repetitions, unless given explicitly\n"
-    "  --json FILE|-         also write the results as JSON (- : stdout; the table then goes to stderr)\n"
-    "  --raw-rgba FILE --width W --height H\n"
-    "                        measure on these raw RGBA8 pixels instead of generated patterns\n";
+// "  --name VALUE   text", the text wrapped into a column as Qt lays out the other tools' help.
+std::string helpLine(const std::string& head, const std::string& text) {
+    constexpr std::size_t kColumn = 24;
+    constexpr std::size_t kWidth = 79;
+    std::string out = "  " + head;
+    if (out.size() + 1 > kColumn)
+        out += "\n" + std::string(kColumn, ' ');
+    else
+        out.resize(kColumn, ' ');
+    std::size_t column = kColumn;
+    std::istringstream words(text);
+    std::string word;
+    bool lineStart = true;
+    while (words >> word) {
+        if (!lineStart && column + 1 + word.size() > kWidth) {
+            out += "\n" + std::string(kColumn, ' ');
+            column = kColumn;
+            lineStart = true;
+        }
+        if (!lineStart) {
+            out += ' ';
+            ++column;
+        }
+        out += word;
+        column += word.size();
+        lineStart = false;
+    }
+    return out + "\n";
+}
+
+// The options shared with histoscope and histoscope-cli take their help from the shared specs.
+std::string sharedLine(const options::Spec& spec, std::string_view shownDefault) {
+    std::string text(spec.help);
+    if (!shownDefault.empty()) text += " Default: " + std::string(shownDefault) + ".";
+    return helpLine("--" + std::string(spec.name) + " " + std::string(spec.valueName), text);
+}
+
+std::string usage() {
+    return "Usage: histoscope-bench [options]\n"
+           "Measures the histogram strategies, rotation and convolution on generated or given pixels.\n\n"
+           "Options:\n" +
+           helpLine("-h, --help", "Show this help.") + sharedLine(options::kDevice, "") +
+           helpLine("--sizes LIST",
+                    "Input sizes in MiB, comma-separated, fractions allowed. Default: 1,16,64,256.") +
+           helpLine("--patterns LIST", "uniform, all-equal, gaussian, gradient. Default: all.") +
+           helpLine("--strategies LIST", "Strategies to measure, in any case. Default: all.") +
+           helpLine("--suites LIST", "histogram, rotate, convolve. Default: all.") +
+           sharedLine(options::kBins, options::kBins.defaultValue) + sharedLine(options::kAngle, "33.3") +
+           sharedLine(options::kSampling, "both") +
+           helpLine("--repetitions N", "Timed repetitions after one untimed warm-up. Default: 10.") +
+           helpLine("--quick", "Sizes 1,16 MiB and 5 repetitions, unless given explicitly.") +
+           helpLine("--json FILE|-",
+                    "Also write the results as JSON (-: stdout; the table then goes to stderr).") +
+           helpLine("--raw-rgba FILE --width W --height H",
+                    "Measure on these raw RGBA8 pixels instead of generated patterns.");
+}
 
 std::vector<std::string> splitList(const std::string& text) {
     std::vector<std::string> items;
@@ -51,7 +95,9 @@ Number parseNumber(const std::string& option, const std::string& text, Number lo
 }  // namespace
 
 bool Options::selected(const std::vector<std::string>& list, const std::string& name) {
-    return list.empty() || std::find(list.begin(), list.end(), name) != list.end();
+    return list.empty() || std::any_of(list.begin(), list.end(), [&](const std::string& entry) {
+               return sameNameIgnoringCase(entry, name);
+           });
 }
 
 std::optional<Options> parseOptions(int argc, char** argv) {
@@ -66,7 +112,7 @@ std::optional<Options> parseOptions(int argc, char** argv) {
             return argv[++i];
         };
         if (option == "--help" || option == "-h") {
-            std::fputs(kUsage, stdout);
+            std::fputs(usage().c_str(), stdout);
             return std::nullopt;
         } else if (option == "--device") {
             options.device = argument();
@@ -83,7 +129,11 @@ std::optional<Options> parseOptions(int argc, char** argv) {
         } else if (option == "--suites") {
             options.suites = splitList(argument());
         } else if (option == "--bins") {
-            options.bins = parseNumber(option, argument(), 1, 256);
+            options.bins = options::parseBins(argument());
+        } else if (option == "--angle") {
+            options.angleDegrees = options::parseAngle(argument());
+        } else if (option == "--sampling") {
+            options.sampling = options::parseSampling(argument());
         } else if (option == "--repetitions") {
             options.repetitions = parseNumber(option, argument(), 1, 100000);
             repetitionsGiven = true;

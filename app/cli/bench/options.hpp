@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "ops/rotate/rotate.hpp"
+
 namespace hs::bench {
 
 // A file of raw RGBA8 pixels to measure on instead of generated patterns.
@@ -20,11 +22,13 @@ struct Options {
     std::vector<std::string> strategies;  // empty: all
     std::vector<std::string> suites;      // empty: all
     int bins = 256;
+    double angleDegrees = 33.3;                  // of the rotate suite
+    std::optional<rotate::FilterMode> sampling;  // of the rotate suite; empty: both
     int repetitions = 10;
     std::optional<std::string> jsonPath;  // "-" for stdout
     std::optional<RawInput> raw;
 
-    // Whether `name` is selected by a list that selects everything when empty.
+    // Whether `name` is selected (in any case) by a list that selects everything when empty.
     static bool selected(const std::vector<std::string>& list, const std::string& name);
 };
 

@@ -18,7 +18,6 @@ namespace hs::bench {
 
 namespace {
 
-constexpr double kAngleDegrees = 33.3;
 constexpr int kFilterSizes[] = {3, 5, 15};
 
 bool measuredOn(const Options& options, const Input& input) {
@@ -93,15 +92,16 @@ void runRotation(SuiteContext& context, Input& input) {
     for (const auto* strategy : rotate::strategies()) {
         if (!Options::selected(context.options.strategies, std::string(strategy->name()))) continue;
         for (const auto mode : {rotate::FilterMode::Linear, rotate::FilterMode::Nearest}) {
+            if (context.options.sampling && *context.options.sampling != mode) continue;
             auto row = newRow("rotate",
                               std::string(strategy->name()) + " " + std::string(rotate::filterModeName(mode)),
                               input);
-            row.extra["angle_degrees"] = kAngleDegrees;
+            row.extra["angle_degrees"] = context.options.angleDegrees;
             row.detail = skipReason(context, [&](const DeviceInfo& device) {
                 return strategy->supported(device, input.image.width, input.image.height);
             });
             if (row.detail.empty()) {
-                const rotate::Params params{kAngleDegrees, mode};
+                const rotate::Params params{context.options.angleDegrees, mode};
                 row.detail = strategy->kernelBuild(context.device->info(), params).options;
                 measureInto(context, input, row, [&] {
                     return rotate::rotate(*context.device, input.pixels, params, *strategy).timings;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "io/command_line.hpp"
+
 namespace hs::cli {
 
 namespace {
@@ -30,7 +32,7 @@ std::vector<Command> commands() {
 ArgumentParser::ArgumentParser(QString command, QString description) : command_(std::move(command)) {
     parser_.setApplicationDescription(description);
     parser_.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser_.addHelpOption();
+    parser_.addOption(io::helpOption());
 }
 
 void ArgumentParser::addFlag(const QString& name, const QString& description) {
@@ -39,17 +41,24 @@ void ArgumentParser::addFlag(const QString& name, const QString& description) {
 
 void ArgumentParser::addOption(const QString& name, const QString& valueName, const QString& description,
                                const QString& defaultValue) {
-    parser_.addOption(QCommandLineOption(name, description, valueName, defaultValue));
+    parser_.addOption(io::option(name, valueName, description, defaultValue));
+}
+
+void ArgumentParser::addOption(const options::Spec& spec) {
+    parser_.addOption(io::sharedOption(spec));
+}
+
+void ArgumentParser::addOption(const options::Spec& spec, const QString& defaultValue) {
+    parser_.addOption(io::sharedOption(spec, defaultValue));
 }
 
 void ArgumentParser::addPositional(const QString& name, const QString& description) {
     parser_.addPositionalArgument(name, description);
-    ++positionalCount_;
+    positionalNames_ += name;
 }
 
 void ArgumentParser::addDeviceOption() {
-    addOption("device", "SEL",
-              "Device: P:D or part of its name (default: $HISTOSCOPE_DEVICE, a GPU, the first).");
+    addOption(options::kDevice);
 }
 
 bool ArgumentParser::parse(const QStringList& arguments) {
@@ -57,16 +66,22 @@ bool ArgumentParser::parse(const QStringList& arguments) {
     if (!parser_.parse(QStringList{"histoscope-cli " + command_} + arguments))
         throw usageError(parser_.errorText() + " (see 'histoscope-cli " + command_ + " --help')");
     if (parser_.isSet("help")) {
-        printText(parser_.helpText());
+        printText(helpText());
         return false;
     }
     const auto given = parser_.positionalArguments().size();
-    if (given != positionalCount_)
+    if (given != positionalNames_.size())
         throw usageError(QString("expected %1 argument(s), got %2 (see 'histoscope-cli %3 --help')")
-                             .arg(positionalCount_)
+                             .arg(positionalNames_.size())
                              .arg(given)
                              .arg(command_));
     return true;
+}
+
+QString ArgumentParser::helpText() const {
+    QString usage = "histoscope-cli " + command_ + " [options]";
+    for (const auto& name : positionalNames_) usage += ' ' + name;
+    return io::helpText(parser_, usage);
 }
 
 int ArgumentParser::integer(const QString& name, int min, int max) const {
@@ -79,6 +94,24 @@ int ArgumentParser::integer(const QString& name, int min, int max) const {
                              .arg(max)
                              .arg(parser_.value(name)));
     return number;
+}
+
+int ArgumentParser::bins() const {
+    try {
+        return options::parseBins(parser_.value(text(options::kBins.name)).toStdString());
+    } catch (const UsageError& error) {
+        throw usageError(QString::fromUtf8(error.what()));
+    }
+}
+
+std::optional<rotate::Params> ArgumentParser::rotation() const {
+    try {
+        return options::parseRotation(io::givenValue(parser_, text(options::kAngle.name)),
+                                      io::givenValue(parser_, text(options::kSampling.name)),
+                                      parser_.isSet(text(options::kFitCanvas.name)));
+    } catch (const UsageError& error) {
+        throw usageError(QString::fromUtf8(error.what()));
+    }
 }
 
 QString ArgumentParser::required(const QString& name, const QString& valueName) const {

@@ -11,11 +11,14 @@
 #include <QStringList>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "image/image.hpp"
+#include "ops/rotate/rotate.hpp"
+#include "ops/shared_options.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/error.hpp"
 #include "runtime/timing.hpp"
@@ -34,14 +37,19 @@ bool registerCommand(Command command);
 // Sorted by name.
 std::vector<Command> commands();
 
-// QCommandLineParser for one subcommand, reporting mistakes as hs::UsageError "<command>: <what>".
+// QCommandLineParser for one subcommand, reporting mistakes as hs::UsageError "<command>: <what>". Its help
+// names the subcommand ("Usage: histoscope-cli histogram [options] IMAGE") and states every default.
 class ArgumentParser {
   public:
     ArgumentParser(QString command, QString description);
 
     void addFlag(const QString& name, const QString& description);
+    // A non-empty `defaultValue` applies when the option is not given and is stated in the help.
     void addOption(const QString& name, const QString& valueName, const QString& description,
                    const QString& defaultValue = {});
+    // An option every front end shares (ops/shared_options.hpp), with the spec's default or `defaultValue`.
+    void addOption(const options::Spec& spec);
+    void addOption(const options::Spec& spec, const QString& defaultValue);
     void addPositional(const QString& name, const QString& description);
     // --device SEL, with the selection rules every command shares.
     void addDeviceOption();
@@ -49,11 +57,16 @@ class ArgumentParser {
     // False when --help was asked for (the help text is printed then). Throws UsageError on unknown options,
     // missing values or the wrong number of positional arguments.
     bool parse(const QStringList& arguments);
+    QString helpText() const;
 
     bool isSet(const QString& name) const { return parser_.isSet(name); }
     QString value(const QString& name) const { return parser_.value(name); }
     // The option's value as an integer within [min, max]; throws UsageError otherwise.
     int integer(const QString& name, int min, int max) const;
+    // The shared rules (ops/shared_options.hpp), their UsageError prefixed with the command: --bins, and
+    // --angle with --sampling (nullopt without --angle).
+    int bins() const;
+    std::optional<rotate::Params> rotation() const;
     // The value of an option the command cannot run without; throws UsageError naming it and `valueName`.
     QString required(const QString& name, const QString& valueName) const;
     QString positional(int index) const { return parser_.positionalArguments().at(index); }
@@ -65,7 +78,7 @@ class ArgumentParser {
   private:
     QString command_;
     QCommandLineParser parser_;
-    int positionalCount_ = 0;
+    QStringList positionalNames_;
 };
 
 void printJson(const QJsonObject& object);

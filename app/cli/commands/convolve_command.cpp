@@ -1,4 +1,4 @@
-// histoscope-cli convolve IMAGE --filter NAME|FILE [--strategy S] --out OUT [--json]
+// histoscope-cli convolve IMAGE --filter SPEC [--strategy S] --out OUT [--json]
 #include "commands/pipeline_command.hpp"
 
 namespace hs::cli::transform {
@@ -18,7 +18,7 @@ int run(const QStringList& arguments) {
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {"convolve", "IMAGE --filter NAME|FILE [--strategy S] --out OUT [--json]", "filter an image", run});
+    {"convolve", "IMAGE --filter SPEC [--strategy S] --out OUT [--json]", "filter an image", run});
 
 }  // namespace
 

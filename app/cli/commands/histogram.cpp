@@ -56,8 +56,8 @@ QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& de
 }
 
 QJsonObject json(const QString& path, const ImageRGBA8& image, const DeviceInfo& device,
-                 const histogram::Strategy& requested, const histogram::Result& result, const Runs& runs,
-                 const ProgramCache::Stats& cache) {
+                 const histogram::Strategy& requested, const histogram::Result& result,
+                 const io::HistogramContext& context, const Runs& runs, const ProgramCache::Stats& cache) {
     const auto summary = summarize(runs);
     const auto ns = [](std::uint64_t value) { return QJsonValue(static_cast<qint64>(value)); };
     return QJsonObject{
@@ -73,6 +73,7 @@ QJsonObject json(const QString& path, const ImageRGBA8& image, const DeviceInfo&
                                                           {"median", ns(summary.medianNs)},
                                                           {"max", ns(summary.maxNs)}}}}},
         {"program_cache", QJsonObject{{"hits", ns(cache.hits)}, {"misses", ns(cache.misses)}}},
+        {"context", io::histogramContextJson(context, result.histogram.bins)},
     };
 }
 
@@ -81,14 +82,14 @@ int run(const QStringList& arguments) {
                           "Computes the r, g, b, a and luma histograms of an image on an OpenCL device.");
     parser.addPositional("IMAGE", "PNG, JPEG, BMP, GIF, TIFF or WebP file.");
     parser.addDeviceOption();
-    parser.addOption("strategy", "NAME", "Strategy (see 'histoscope-cli strategies').", "auto");
-    parser.addOption("bins", "N", "Number of bins, 1..256.", "256");
+    parser.addOption(options::kStrategy);
+    parser.addOption(options::kBins);
     parser.addOption("repeat", "K", "Run K times and summarize the kernel times.", "1");
     parser.addFlag("json", "Print one JSON object.");
-    parser.addFlag("csv", "Print the histogram as CSV.");
+    parser.addFlag("csv", "Print the histogram as CSV, after '# key: value' lines saying what it counts.");
     if (!parser.parse(arguments)) return 0;
     parser.requireAtMostOne({"json", "csv"});
-    const histogram::Params params{parser.integer("bins", 1, histogram::kMaxBins)};
+    const histogram::Params params{parser.bins()};
     const int repeat = parser.integer("repeat", 1, 1'000'000);
     const histogram::Strategy& strategy = histogram::findStrategy(parser.value("strategy").toStdString());
     const QString path = parser.positional(0);
@@ -104,11 +105,13 @@ int run(const QStringList& arguments) {
         runs.push_back(std::move(result.timings));
     }
     const auto cache = runtime.programCache().stats();
+    const auto context = io::histogramContext(path, image.width, image.height, &device.info(),
+                                              result.strategy, strategy.name(), std::nullopt, std::nullopt);
 
     if (parser.isSet("json"))
-        printJson(json(path, image, device.info(), strategy, result, runs, cache));
+        printJson(json(path, image, device.info(), strategy, result, context, runs, cache));
     else if (parser.isSet("csv"))
-        printText(QString::fromUtf8(io::histogramCsv(result.histogram)));
+        printText(QString::fromUtf8(io::histogramCsv(result.histogram, context)));
     else
         printText(table(path, image, device.info(), result, runs, cache));
     return 0;

@@ -1,10 +1,8 @@
-// histoscope-cli pipeline IMAGE [--angle DEG [--fit-canvas]] [--filter NAME|FILE] [--histogram-strategy S]
-// --out OUT
-// [--json], and the parts rotate and convolve share with it.
+// histoscope-cli pipeline IMAGE [--angle DEG [--sampling MODE] [--fit-canvas]] [--filter SPEC]
+// [--histogram-strategy S] --out OUT [--json], and the parts rotate and convolve share with it.
 #include "commands/pipeline_command.hpp"
 
 #include <QJsonArray>
-#include <cmath>
 
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
@@ -31,7 +29,7 @@ QJsonObject stageJson(const pipeline::StageReport& report, const pipeline::Spec&
     if (report.stage == "rotate") {
         object["requested_strategy"] = text(spec.rotation->strategy->name());
         object["angle_degrees"] = spec.rotation->params.angleDegrees;
-        object["filter_mode"] = text(rotate::filterModeName(spec.rotation->params.filterMode));
+        object["sampling"] = text(rotate::filterModeName(spec.rotation->params.filterMode));
         object["fit_canvas"] = spec.rotation->params.fitCanvas;
     } else if (report.stage == "convolve") {
         const auto& filter = spec.convolution->filter;
@@ -81,39 +79,28 @@ void addImageInOut(ArgumentParser& parser) {
 }
 
 void addRotationOptions(ArgumentParser& parser, const QString& strategyOption) {
-    parser.addOption(
-        "angle", "DEG",
-        "Rotation about the centre in degrees, counter-clockwise on screen (negative: --angle=-45).");
-    parser.addOption("filter-mode", "MODE", "linear or nearest.", "linear");
-    parser.addFlag("fit-canvas",
-                   "Enlarge the output to the smallest canvas that holds the whole rotated image "
-                   "(ceil(W|cos a| + H|sin a|) x ceil(W|sin a| + H|cos a|)), padded with transparent black; "
-                   "without it the output keeps the input's size.");
+    parser.addOption(options::kAngle);
+    parser.addOption(options::kSampling);
+    parser.addFlag(text(options::kFitCanvas.name), text(options::kFitCanvas.help));
     parser.addOption(strategyOption, "S", "Rotation strategy: " + namesOf(rotate::strategies()) + ".",
                      "image-sampler");
 }
 
 void addConvolutionOptions(ArgumentParser& parser, const QString& strategyOption) {
-    parser.addOption("filter", "NAME|FILE",
-                     "Filter: " + text(convolve::filterSpecHelp()) +
-                         " (rows of numbers, optional last line '/ DIVISOR').");
+    parser.addOption(options::kFilter);
     parser.addOption(strategyOption, "S", "Convolution strategy: " + namesOf(convolve::strategies()) + ".",
                      "local-tiled");
 }
 
-pipeline::RotateStage rotationFrom(const ArgumentParser& parser, const QString& strategyOption) {
-    const QString angleText = parser.required("angle", "DEG");
-    bool ok = false;
-    const double angle = angleText.toDouble(&ok);
-    if (!ok || !std::isfinite(angle))
-        throw parser.usageError("--angle expects a number of degrees, got '" + angleText + "'");
-    const auto mode = rotate::parseFilterMode(parser.value("filter-mode").toStdString());
-    return {{angle, mode, parser.isSet("fit-canvas")},
-            &rotate::findStrategy(parser.value(strategyOption).toStdString())};
+std::optional<pipeline::RotateStage> rotationFrom(const ArgumentParser& parser,
+                                                  const QString& strategyOption) {
+    const auto params = parser.rotation();
+    if (!params) return std::nullopt;
+    return pipeline::RotateStage{*params, &rotate::findStrategy(parser.value(strategyOption).toStdString())};
 }
 
 pipeline::ConvolveStage convolutionFrom(const ArgumentParser& parser, const QString& strategyOption) {
-    const std::string spec = parser.required("filter", "NAME|FILE").toStdString();
+    const std::string spec = parser.required("filter", "SPEC").toStdString();
     const auto& strategy = convolve::findStrategy(parser.value(strategyOption).toStdString());
     return {convolve::filterFromSpec(spec), &strategy};
 }
@@ -144,6 +131,14 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
     if (result.histogram) {
         object["bins"] = result.histogram->bins;
         object["histograms"] = io::histogramJson(*result.histogram);
+        std::string ran;
+        for (const auto& report : result.stages) {
+            if (report.stage == "histogram") ran = report.strategy;
+        }
+        object["context"] = io::histogramContextJson(
+            io::histogramContext(path, image.width, image.height, &device.info(), ran,
+                                 spec.histogram->strategy->name(), spec.rotation, spec.convolution),
+            result.histogram->bins);
     }
     printJson(object);
     return 0;
@@ -159,26 +154,23 @@ int runPipelineCommand(const QStringList& arguments) {
     addImageInOut(parser);
     addRotationOptions(parser, "rotate-strategy");
     addConvolutionOptions(parser, "convolve-strategy");
-    parser.addOption("histogram-strategy", "S", "Histogram strategy (see 'histoscope-cli strategies').",
-                     "auto");
-    parser.addOption("bins", "N", "Histogram bins, 1..256.", "256");
+    parser.addOption("histogram-strategy", "S", text(options::kStrategy.help),
+                     text(options::kStrategy.defaultValue));
+    parser.addOption(options::kBins);
     if (!parser.parse(arguments)) return 0;
     pipeline::Spec spec;
-    if (parser.isSet("angle")) {
-        spec.rotation = rotationFrom(parser, "rotate-strategy");
-    } else if (parser.isSet("fit-canvas")) {
-        throw parser.usageError("--fit-canvas applies to a rotation: give --angle too");
-    }
+    spec.rotation = rotationFrom(parser, "rotate-strategy");
     if (parser.isSet("filter")) spec.convolution = convolutionFrom(parser, "convolve-strategy");
-    spec.histogram =
-        pipeline::HistogramStage{{parser.integer("bins", 1, histogram::kMaxBins)},
-                                 &histogram::findStrategy(parser.value("histogram-strategy").toStdString())};
+    spec.histogram = pipeline::HistogramStage{
+        {parser.bins()}, &histogram::findStrategy(parser.value("histogram-strategy").toStdString())};
     return runSpec(parser, spec);
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
     {"pipeline",
-     "IMAGE [--angle DEG [--fit-canvas]] [--filter NAME|FILE] [--histogram-strategy S] [--bins N] --out OUT "
+     "IMAGE [--angle DEG [--sampling MODE] [--fit-canvas]] [--filter SPEC] [--histogram-strategy S] [--bins "
+     "N] "
+     "--out OUT "
      "[--json]",
      "rotate, convolve and count an image on the device, writing the processed image", runPipelineCommand});
 

@@ -3,6 +3,7 @@
 // image file to an image file. All three are pipelines; rotate and convolve have one image stage.
 
 #include <QString>
+#include <optional>
 
 #include "commands/command.hpp"
 #include "ops/pipeline/pipeline.hpp"
@@ -11,13 +12,14 @@ namespace hs::cli::transform {
 
 // IMAGE, --device, --out, --json.
 void addImageInOut(ArgumentParser& parser);
-// --angle (required or not), --filter-mode, and the rotation strategy option named `strategyOption`.
+// --angle, --sampling, and the rotation strategy option named `strategyOption`.
 void addRotationOptions(ArgumentParser& parser, const QString& strategyOption);
 // --filter and the convolution strategy option named `strategyOption`.
 void addConvolutionOptions(ArgumentParser& parser, const QString& strategyOption);
 
-// From the parsed options; throw UsageError "<command>: ..." on bad values.
-pipeline::RotateStage rotationFrom(const ArgumentParser& parser, const QString& strategyOption);
+// From the parsed options; throw UsageError "<command>: ..." on bad values. No rotation without --angle.
+std::optional<pipeline::RotateStage> rotationFrom(const ArgumentParser& parser,
+                                                  const QString& strategyOption);
 pipeline::ConvolveStage convolutionFrom(const ArgumentParser& parser, const QString& strategyOption);
 
 // Loads IMAGE, runs `spec` on the device, writes the processed image to --out (atomically), and prints a

@@ -1,5 +1,4 @@
-// histoscope-cli rotate IMAGE --angle DEG [--filter-mode linear|nearest] [--fit-canvas] [--strategy S] --out
-// OUT
+// histoscope-cli rotate IMAGE --angle DEG [--sampling linear|nearest] [--fit-canvas] [--strategy S] --out OUT
 // [--json]
 #include "commands/pipeline_command.hpp"
 
@@ -15,6 +14,7 @@ int run(const QStringList& arguments) {
     addImageInOut(parser);
     addRotationOptions(parser, "strategy");
     if (!parser.parse(arguments)) return 0;
+    parser.required("angle", "DEG");
     pipeline::Spec spec;
     spec.rotation = rotationFrom(parser, "strategy");
     return runSpec(parser, spec);
@@ -22,7 +22,7 @@ int run(const QStringList& arguments) {
 
 [[maybe_unused]] const bool registered = registerCommand(
     {"rotate",
-     "IMAGE --angle DEG [--filter-mode linear|nearest] [--fit-canvas] [--strategy S] --out OUT [--json]",
+     "IMAGE --angle DEG [--sampling linear|nearest] [--fit-canvas] [--strategy S] --out OUT [--json]",
      "rotate an image about its centre", run});
 
 }  // namespace

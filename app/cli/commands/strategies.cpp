@@ -16,9 +16,9 @@ int run(const QStringList& arguments) {
                           "Lists the histogram strategies and whether each runs on the device.");
     parser.addFlag("json", "Print one JSON object.");
     parser.addDeviceOption();
-    parser.addOption("bins", "N", "Bins to check support for (1..256).", "256");
+    parser.addOption(options::kBins);
     if (!parser.parse(arguments)) return 0;
-    const histogram::Params params{parser.integer("bins", 1, histogram::kMaxBins)};
+    const histogram::Params params{parser.bins()};
 
     const auto devices = enumerateDevices();
     // Without any OpenCL device the host strategies still run; asking for a device that is missing is an

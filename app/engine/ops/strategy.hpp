@@ -3,6 +3,8 @@
 // and the bench present them all alike: whether one can run and why not, the kernel it builds, lookup by
 // name.
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -27,14 +29,22 @@ struct KernelBuild {
     std::string options;
 };
 
-// The strategy of `list` called `name`. Throws UsageError "unknown <kind> 'name' (known: a, b, c)", where
-// `kind` is how the operation's users call its strategies ("strategy", "rotation strategy").
+// Whether `a` and `b` are the same name in any case: names are matched like device names.
+inline bool sameNameIgnoringCase(std::string_view a, std::string_view b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+    });
+}
+
+// The strategy of `list` called `name`, in any case ("Local-Atomic" finds local-atomic). Throws UsageError
+// "unknown <kind> 'name' (known: a, b, c)", where `kind` is how the operation's users call its strategies
+// ("strategy", "rotation strategy").
 template <typename Strategy>
 const Strategy& findByName(const std::vector<const Strategy*>& list, std::string_view name,
                            std::string_view kind) {
     std::string known;
     for (const auto* strategy : list) {
-        if (strategy->name() == name) return *strategy;
+        if (sameNameIgnoringCase(strategy->name(), name)) return *strategy;
         known += (known.empty() ? "" : ", ") + std::string(strategy->name());
     }
     throw UsageError("unknown " + std::string(kind) + " '" + std::string(name) + "' (known: " + known + ")");

@@ -152,8 +152,13 @@ std::vector<DeviceInfo> enumerateDevices() {
 
 const DeviceInfo& selectDevice(const std::vector<DeviceInfo>& devices, std::string_view selector) {
     std::string wanted(selector);
+    // How a failure names the selector, so that a stale variable is recognised as the culprit.
+    std::string named = "device '" + wanted + "'";
     if (wanted.empty()) {
-        if (const char* env = std::getenv("HISTOSCOPE_DEVICE"); env && *env) wanted = env;
+        if (const char* env = std::getenv("HISTOSCOPE_DEVICE"); env && *env) {
+            wanted = env;
+            named = "HISTOSCOPE_DEVICE='" + wanted + "'";
+        }
     }
     if (devices.empty()) {
         throw OpenClError("selecting a device", 0,
@@ -178,7 +183,7 @@ const DeviceInfo& selectDevice(const std::vector<DeviceInfo>& devices, std::stri
                 if (device.platformIndex == p && device.deviceIndex == d) return device;
             }
             throw OpenClError("selecting a device", 0,
-                              "device '" + wanted + "': no such platform:device (" +
+                              named + ": no device matches: no such platform:device (" +
                                   std::to_string(devices.size()) +
                                   " device(s); see 'histoscope-cli devices')");
         }
@@ -187,8 +192,9 @@ const DeviceInfo& selectDevice(const std::vector<DeviceInfo>& devices, std::stri
     for (const auto& device : devices) {
         if (lowercase(device.name).find(needle) != std::string::npos) return device;
     }
-    throw OpenClError("selecting a device", 0,
-                      "device '" + wanted + "': no device name contains it (see 'histoscope-cli devices')");
+    throw OpenClError(
+        "selecting a device", 0,
+        named + ": no device matches: no device name contains it (see 'histoscope-cli devices')");
 }
 
 }  // namespace hs

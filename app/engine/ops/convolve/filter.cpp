@@ -280,9 +280,15 @@ Filter filterFromSpec(std::string_view spec) {
         }
     }
     const std::string path(spec);
-    if (!std::filesystem::exists(path))
+    if (!std::filesystem::exists(path)) {
+        // A bare word is most likely a mistyped filter name ("blur"); a spec that looks like a path names a
+        // file that is missing.
+        if (path.find_first_of("/.") == std::string::npos)
+            throw UsageError("unknown filter '" + path + "' (filters: " + std::string(filterSpecHelp()) +
+                             ")");
         throw InputError(path + ": no such filter file (filters by name: " + std::string(filterSpecHelp()) +
                          ")");
+    }
     return loadFilterFile(path);
 }
 

@@ -60,6 +60,8 @@ Filter loadFilterFile(const std::string& path);
 
 // A filter named on a command line: box[:N] (default 3), gaussian:SIGMA[:SIZE], sharpen, emboss, laplacian,
 // sobel; anything else is read as a filter file (InputError when it cannot be). Bad parameters: UsageError.
+// A spec that is neither a filter name nor an existing file is a UsageError listing the filters when it is a
+// bare word ("blur"), an InputError (missing file) when it holds a '/' or a '.'.
 Filter filterFromSpec(std::string_view spec);
 // The names filterFromSpec understands, for help texts.
 std::string_view filterSpecHelp();

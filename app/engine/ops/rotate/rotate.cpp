@@ -45,9 +45,18 @@ std::string_view filterModeName(FilterMode mode) {
 }
 
 FilterMode parseFilterMode(std::string_view text) {
-    if (text == "linear") return FilterMode::Linear;
-    if (text == "nearest") return FilterMode::Nearest;
-    throw UsageError("unknown filter mode '" + std::string(text) + "' (known: linear, nearest)");
+    for (const auto mode : {FilterMode::Linear, FilterMode::Nearest}) {
+        if (sameNameIgnoringCase(filterModeName(mode), text)) return mode;
+    }
+    throw UsageError("unknown sampling '" + std::string(text) + "' (known: linear, nearest)");
+}
+
+double normalizeAngle(double degrees) {
+    // fmod is exact, so 400 becomes exactly 40 and the quarter turns stay exact.
+    double reduced = std::fmod(degrees, 360.0);
+    if (reduced > 180.0) reduced -= 360.0;
+    if (reduced <= -180.0) reduced += 360.0;
+    return reduced;
 }
 
 void validate(const Params& params) {

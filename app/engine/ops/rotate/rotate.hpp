@@ -36,8 +36,12 @@ enum class FilterMode { Linear, Nearest };
 
 // "linear" / "nearest".
 std::string_view filterModeName(FilterMode mode);
-// Throws UsageError naming the accepted values.
+// "linear" or "nearest" in any case; throws UsageError naming the accepted values.
 FilterMode parseFilterMode(std::string_view text);
+
+// The same rotation as `degrees` (a finite number), reduced into (-180, 180]: 400 -> 40, -180 -> 180. The
+// angle every front end (panel, command lines) shows and passes on.
+double normalizeAngle(double degrees);
 
 struct Params {
     double angleDegrees = 0.0;
