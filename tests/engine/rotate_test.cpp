@@ -267,7 +267,7 @@ TEST(RotateParams, AnglesReduceIntoTheHalfOpenTurn) {
     EXPECT_EQ(normalizeAngle(-33.5), -33.5);
     EXPECT_EQ(normalizeAngle(359.5), -0.5);
     // The reduced angle rotates exactly as the given one (here by the reference's exact quarter turns).
-    const auto map = [](double degrees) { return inverseMap(degrees, 7, 5); };
+    const auto map = [](double degrees) { return inverseMap(Params{degrees}, 7, 5); };
     EXPECT_EQ(map(normalizeAngle(450)), map(90));
     EXPECT_EQ(map(normalizeAngle(-270)), map(90));
 }
