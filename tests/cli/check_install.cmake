@@ -16,6 +16,6 @@ if(NOT entry MATCHES "\nExec=histoscope " OR NOT entry MATCHES "\nIcon=histoscop
 endif()
 execute_process(COMMAND ${PREFIX}/bin/histoscope-cli histogram ${PREFIX}/share/histoscope/sample.png --strategy serial
                         --csv RESULT_VARIABLE result OUTPUT_VARIABLE csv ERROR_VARIABLE error)
-if(NOT result EQUAL 0 OR NOT csv MATCHES "^bin,lower,upper")
+if(NOT result EQUAL 0 OR NOT csv MATCHES "(^|\n)bin,lower,upper")
     message(FATAL_ERROR "the installed CLI cannot read the installed sample: ${result} ${error}")
 endif()
