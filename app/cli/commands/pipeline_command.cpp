@@ -41,6 +41,7 @@ QJsonObject stageJson(const pipeline::StageReport& report, const pipeline::Spec&
     } else if (report.stage == "histogram") {
         object["requested_strategy"] = text(spec.histogram->strategy->name());
         object["bins"] = spec.histogram->params.bins;
+        object["ignore_transparent"] = spec.histogram->params.ignoreTransparent;
     }
     return object;
 }
@@ -58,7 +59,9 @@ QString summary(const QString& path, const ImageRGBA8& image, const QString& out
         else if (report.stage == "convolve")
             what = text(spec.convolution->filter.label);
         else
-            what = QString("%1 bins (the counts: --json)").arg(spec.histogram->params.bins);
+            what = QString("%1 bins%2 (the counts: --json)")
+                       .arg(spec.histogram->params.bins)
+                       .arg(spec.histogram->params.ignoreTransparent ? ", alpha 0 ignored" : "");
         lines += QString("%1 %2 %3\n").arg(text(report.stage), -9).arg(text(report.strategy), -15).arg(what);
         if (!report.note.empty()) lines += "note      " + text(report.note) + "\n";
     }
@@ -135,6 +138,7 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
     };
     if (result.histogram) {
         object["bins"] = result.histogram->bins;
+        object["ignore_transparent"] = spec.histogram->params.ignoreTransparent;
         object["histograms"] = io::histogramJson(*result.histogram);
     }
     printJson(object);
@@ -154,19 +158,21 @@ int runPipelineCommand(const QStringList& arguments) {
     parser.addOption("histogram-strategy", "S", "Histogram strategy (see 'histoscope-cli strategies').",
                      "auto");
     parser.addOption("bins", "N", "Histogram bins, 1..256.", "256");
+    parser.addFlag("ignore-transparent", "Leave pixels of alpha 0 out of r, g, b and luma (a counts them).");
     if (!parser.parse(arguments)) return 0;
     pipeline::Spec spec;
     if (parser.isSet("angle")) spec.rotation = rotationFrom(parser, "rotate-strategy");
     if (parser.isSet("filter")) spec.convolution = convolutionFrom(parser, "convolve-strategy");
-    spec.histogram =
-        pipeline::HistogramStage{{parser.integer("bins", 1, histogram::kMaxBins)},
-                                 &histogram::findStrategy(parser.value("histogram-strategy").toStdString())};
+    spec.histogram = pipeline::HistogramStage{
+        {parser.integer("bins", 1, histogram::kMaxBins), parser.isSet("ignore-transparent")},
+        &histogram::findStrategy(parser.value("histogram-strategy").toStdString())};
     return runSpec(parser, spec);
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
     {"pipeline",
-     "IMAGE [--angle DEG] [--filter NAME|FILE] [--histogram-strategy S] [--bins N] --out OUT [--json]",
+     "IMAGE [--angle DEG] [--filter NAME|FILE] [--histogram-strategy S] [--bins N] [--ignore-transparent] "
+     "--out OUT [--json]",
      "rotate, convolve and count an image on the device, writing the processed image", runPipelineCommand});
 
 }  // namespace
