@@ -1,5 +1,6 @@
 // Histogram kernels, one source for every device strategy, specialised at build time with -D options:
 //   BINS=<1..256>    bins per channel; every kernel needs it
+//   IGNORE_TRANSPARENT  when defined, a pixel of alpha 0 counts in A only, not in R, G, B and luma
 //   WG=<n>           private_uchar, partial_reduce: the work-group size they are enqueued with (it sizes
 //                    their local arrays)
 //   ITEM_QUADS=<n>   private_uchar: uint4 loads (4 pixels each) per work-item between flushes of its uchar
@@ -32,16 +33,24 @@ inline uint bin_of(uint v) {
     return (v * BINS) >> 8;
 }
 
+#ifdef IGNORE_TRANSPARENT
+#define COUNTS_COLOUR(px) ((px).w != 0)
+#else
+#define COUNTS_COLOUR(px) 1
+#endif
+
 // Applies INCREMENT(counter index) to the five counters of one RGBA pixel held in a uint (memory byte order:
 // as_uchar4 keeps it on either endianness).
-#define COUNT_PIXEL(pixel, INCREMENT)                               \
-    do {                                                            \
-        const uchar4 px_ = as_uchar4(pixel);                        \
-        INCREMENT(0 * BINS + bin_of(px_.x));                        \
-        INCREMENT(1 * BINS + bin_of(px_.y));                        \
-        INCREMENT(2 * BINS + bin_of(px_.z));                        \
-        INCREMENT(3 * BINS + bin_of(px_.w));                        \
-        INCREMENT(4 * BINS + bin_of(luma_of(px_.x, px_.y, px_.z))); \
+#define COUNT_PIXEL(pixel, INCREMENT)                                   \
+    do {                                                                \
+        const uchar4 px_ = as_uchar4(pixel);                            \
+        INCREMENT(3 * BINS + bin_of(px_.w));                            \
+        if (COUNTS_COLOUR(px_)) {                                       \
+            INCREMENT(0 * BINS + bin_of(px_.x));                        \
+            INCREMENT(1 * BINS + bin_of(px_.y));                        \
+            INCREMENT(2 * BINS + bin_of(px_.z));                        \
+            INCREMENT(4 * BINS + bin_of(luma_of(px_.x, px_.y, px_.z))); \
+        }                                                               \
     } while (0)
 
 // One work-item per pixel, every count an atomic on global memory.

@@ -16,6 +16,7 @@ const QString kDeviceName = QStringLiteral("run/device");
 const QString kPlatformName = QStringLiteral("run/platform");
 const QString kStrategy = QStringLiteral("run/strategy");
 const QString kBins = QStringLiteral("run/bins");
+const QString kIgnoreTransparent = QStringLiteral("run/ignore_transparent");
 const QString kRotate = QStringLiteral("transform/rotate");
 const QString kAngle = QStringLiteral("transform/angle");
 const QString kSampling = QStringLiteral("transform/sampling");
@@ -66,6 +67,7 @@ void AppSettings::load() {
     platformName_ = settings.value(kPlatformName).toString();
     strategy_ = settings.value(kStrategy).toString();
     setBins(settings.value(kBins, histogram::kMaxBins).toInt());
+    ignoreTransparent_ = settings.value(kIgnoreTransparent, false).toBool();
     // Values out of range are left to the panel's widgets, which clamp them like typed ones.
     const TransformSettings defaults;
     transform_.rotate = settings.value(kRotate, defaults.rotate).toBool();
@@ -94,6 +96,7 @@ bool AppSettings::save() const {
     settings.setValue(kPlatformName, platformName_);
     settings.setValue(kStrategy, strategy_);
     settings.setValue(kBins, bins_);
+    settings.setValue(kIgnoreTransparent, ignoreTransparent_);
     settings.setValue(kRotate, transform_.rotate);
     settings.setValue(kAngle, transform_.angle);
     settings.setValue(kSampling, transform_.sampling);

@@ -62,6 +62,9 @@ class AppSettings {
     // Within 1..256; 256 when unset or out of range.
     int bins() const { return bins_; }
     void setBins(int bins);
+    // Leave alpha-0 pixels out of R, G, B and luma (histogram::Params::ignoreTransparent); off when unset.
+    bool ignoreTransparent() const { return ignoreTransparent_; }
+    void setIgnoreTransparent(bool on) { ignoreTransparent_ = on; }
 
     TransformSettings transform() const { return transform_; }
     void setTransform(const TransformSettings& transform) { transform_ = transform; }
@@ -85,6 +88,7 @@ class AppSettings {
     QString platformName_;
     QString strategy_;
     int bins_ = 256;
+    bool ignoreTransparent_ = false;
     TransformSettings transform_;
     QString lastFolder_;
     QStringList recentFiles_;

@@ -280,7 +280,7 @@ RunOutcome Controller::measure(const Job& job) {
     }
     // Only the histogram: the pixels go to the device, if at all, inside the histogram strategy.
     PixelSource pixels(*request.image);
-    outcome.result = histogram::computeHistogram(device, pixels, histogram::Params{request.bins},
+    outcome.result = histogram::computeHistogram(device, pixels, request.histogramParams(),
                                                  histogram::findStrategy(request.strategy.toStdString()));
     for (auto& timing : outcome.result.timings) timing.name = "histogram: " + timing.name;
     outcome.stages.push_back(
@@ -290,7 +290,7 @@ RunOutcome Controller::measure(const Job& job) {
 
 void Controller::runImageStages(DeviceContext& device, const RunRequest& request, RunOutcome& outcome) {
     pipeline::Spec spec = imageStages(request);
-    spec.histogram = pipeline::HistogramStage{histogram::Params{request.bins},
+    spec.histogram = pipeline::HistogramStage{request.histogramParams(),
                                               &histogram::findStrategy(request.strategy.toStdString())};
     // On the shared display path the stages run in the display's GL-sharing context of the same device, so
     // that the last stage's buffer can be copied into the texture on the device.
@@ -315,6 +315,7 @@ void Controller::runImageStages(DeviceContext& device, const RunRequest& request
         if (stage.stage == "histogram") outcome.result.strategy = stage.strategy;
     }
     outcome.result.histogram = std::move(*result.histogram);
+    outcome.result.values = std::move(*result.values);
     outcome.result.timings = result.timings();
 }
 
@@ -329,7 +330,7 @@ std::shared_ptr<const ImageRGBA8> Controller::processedImage(DeviceContext* devi
 void Controller::executeCompare(const Job& job) {
     DeviceContext* device = openDevice(job.request.device);
     const DeviceInfo* info = device ? &device->info() : nullptr;
-    const histogram::Params params{job.request.bins};
+    const histogram::Params params = job.request.histogramParams();
     // The histogram strategies are compared on what the histogram stage sees: the processed image.
     const auto processed = processedImage(device, job.request);
     const ImageRGBA8& image = *processed;

@@ -36,7 +36,9 @@ struct RunRequest {
     int bins = histogram::kMaxBins;
     std::optional<pipeline::RotateStage> rotation;
     std::optional<pipeline::ConvolveStage> convolution;
+    bool ignoreTransparent = false;  // histogram::Params::ignoreTransparent
 
+    histogram::Params histogramParams() const { return {bins, ignoreTransparent}; }
     bool processesImage() const { return rotation || convolution; }
 };
 

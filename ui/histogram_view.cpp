@@ -21,6 +21,8 @@ using histogram::Statistics;
 namespace {
 
 constexpr double kValueAxisEnd = 256.0;
+// Air on both sides of the value axis, so that the first and last bars are not hidden under the axis lines.
+constexpr double kValueAxisMargin = 4.0;
 
 // ImageJ's rule (ij.gui.HistogramWindow): when the tallest bin holds more than twice as many pixels as the
 // second tallest, the count axis ends at 1.5 × the second tallest, so one dominant bin (a white background,
@@ -29,10 +31,10 @@ constexpr const char* kClipRuleText =
     "Clip a dominant bin (ImageJ's rule): when the tallest bin of a shown channel holds more than twice the "
     "count of its second tallest, the count axis ends at 1.5 × the second tallest.";
 
-double countAxisCeiling(const std::vector<std::uint64_t>& counts, bool clipDominant) {
-    std::uint64_t tallest = 0;
-    std::uint64_t second = 0;
-    for (const auto count : counts) {
+double countAxisCeiling(const QVector<double>& heights, bool clipDominant) {
+    double tallest = 0;
+    double second = 0;
+    for (const auto count : heights) {
         if (count > tallest) {
             second = tallest;
             tallest = count;
@@ -40,8 +42,8 @@ double countAxisCeiling(const std::vector<std::uint64_t>& counts, bool clipDomin
             second = count;
         }
     }
-    if (clipDominant && second > 0 && tallest > 2 * second) return 1.5 * static_cast<double>(second);
-    return static_cast<double>(tallest);
+    if (clipDominant && second > 0 && tallest > 2 * second) return 1.5 * second;
+    return tallest;
 }
 
 std::size_t indexOf(Channel channel) {
@@ -53,8 +55,16 @@ QString channelLabel(Channel channel) {
                                     : QString::fromLatin1(histogram::channelName(channel).data()).toUpper();
 }
 
+// Where a bin's bar starts on the value axis: at its lowest value, so that a bar covers exactly the values it
+// counts (bins of 100 are 2 or 3 values wide); bin `bins` is the axis end.
 double lowerEdge(int bin, int bins) {
-    return bin * kValueAxisEnd / bins;
+    return bin == bins ? kValueAxisEnd : histogram::binValues(bin, bins).lower;
+}
+
+// The number of 8-bit values a bin spans: 256 / bins when that divides, else 2 or 3 for 100 bins, say.
+int valuesIn(int bin, int bins) {
+    const auto values = histogram::binValues(bin, bins);
+    return values.upper - values.lower + 1;
 }
 
 QString formatValue(double value) {
@@ -74,8 +84,7 @@ struct StatisticRow {
     const char* key;
     const char* tip;
 };
-constexpr const char* kValueTip =
-    "Values are 8-bit; with fewer than 256 bins each pixel counts as its bin's centre.";
+constexpr const char* kValueTip = "From the exact 8-bit values of the pixels, whatever the bin count.";
 const std::array<StatisticRow, 8> kStatisticRows{{
     {"Count", "Count", "Pixels in the range"},
     {"Mean", "Mean", kValueTip},
@@ -104,7 +113,7 @@ HistogramView::HistogramView(QWidget* parent) : QWidget(parent), plot_(new QCust
 
     plot_->setMouseTracking(true);
     plot_->setMinimumSize(320, 200);
-    plot_->xAxis->setRange(0, kValueAxisEnd);
+    plot_->xAxis->setRange(-kValueAxisMargin, kValueAxisEnd + kValueAxisMargin);
     plot_->xAxis->setLabel(tr("value (8-bit)"));
     auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
     ticker->setTickStep(32);
@@ -238,14 +247,13 @@ QWidget* HistogramView::buildStatisticsPanel() {
     return panel;
 }
 
-void HistogramView::setHistogram(const histogram::Histogram& histogram) {
-    if (selection_ && histogram.bins != histogram_.bins) {
-        const int lowest = histogram::binValues(selection_->first, histogram_.bins).lower;
-        const int highest = histogram::binValues(selection_->last, histogram_.bins).upper;
-        selection_ =
-            BinRange{histogram::binOf(lowest, histogram.bins), histogram::binOf(highest, histogram.bins)};
+void HistogramView::setHistogram(const histogram::Histogram& values, int bins) {
+    if (selection_ && bins != histogram_.bins) {
+        const auto range = histogram::valueRange(*selection_, histogram_.bins);
+        selection_ = BinRange{histogram::binOf(range.first, bins), histogram::binOf(range.last, bins)};
     }
-    histogram_ = histogram;
+    histogram_ = values.rebinned(bins);
+    values_ = values;
     hasHistogram_ = true;
     refreshPlot();
     refreshSelection();
@@ -311,7 +319,7 @@ void HistogramView::refreshPlot() {
             const auto count = static_cast<double>(counts[static_cast<std::size_t>(bin)]);
             sum += count;
             keys.append(lowerEdge(bin, bins));
-            values.append(running ? sum : count);
+            values.append(running ? sum : count / valuesIn(bin, bins));
         }
         keys.append(kValueAxisEnd);
         values.append(values.back());
@@ -327,18 +335,22 @@ void HistogramView::refreshPlot() {
         if (!channelVisible(channel)) continue;
         tallestShown = std::max(tallestShown, *std::max_element(values.begin(), values.end()));
         axisCeiling =
-            std::max(axisCeiling, running ? sum : countAxisCeiling(counts, clipDominant() && !logScale()));
+            std::max(axisCeiling, running ? sum : countAxisCeiling(values, clipDominant() && !logScale()));
     }
 
     QCPAxis* countAxis = plot_->yAxis;
-    countAxis->setLabel(running ? tr("pixels (cumulative)") : tr("pixels"));
+    countAxis->setLabel(running                       ? tr("pixels (cumulative)")
+                        : bins == histogram::kMaxBins ? tr("pixels per value")
+                                                      : tr("pixels per value (bin count ÷ bin width)"));
+    // A count of 1 spread over the widest bin is the lowest non-zero height: the axis reaches at least there.
+    const double lowest = running ? 1.0 : 1.0 / std::ceil(kValueAxisEnd / bins);
     if (logScale()) {
         countAxis->setScaleType(QCPAxis::stLogarithmic);
         countAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
         countAxis->setNumberFormat("eb");
         countAxis->setNumberPrecision(0);
-        // Counts start at 1; doubling the top keeps the tallest bin off the frame on a log axis.
-        countAxis->setRange(0.5, std::max(tallestShown, 1.0) * 2);
+        // Doubling the top keeps the tallest bin off the frame on a log axis.
+        countAxis->setRange(lowest / 2, std::max(tallestShown, lowest) * 2);
     } else {
         countAxis->setScaleType(QCPAxis::stLinear);
         countAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
@@ -346,7 +358,7 @@ void HistogramView::refreshPlot() {
         countAxis->setNumberPrecision(6);
         // A clipped axis ends exactly at the rule's ceiling; an unclipped one leaves 5 % air above the peak.
         const bool clipped = axisCeiling < tallestShown;
-        countAxis->setRange(0, std::max(clipped ? axisCeiling : tallestShown * 1.05, 1.0));
+        countAxis->setRange(0, std::max(clipped ? axisCeiling : tallestShown * 1.05, lowest));
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);
     if (hoverPixelX_) updateReadout(*hoverPixelX_);
@@ -378,11 +390,12 @@ Channel HistogramView::statisticsChannel() const {
 
 std::optional<Statistics> HistogramView::selectionStatistics() const {
     if (!selection_) return std::nullopt;
-    return histogram::computeStatistics(histogram_, statisticsChannel(), *selection_);
+    return histogram::computeStatistics(values_, statisticsChannel(),
+                                        histogram::valueRange(*selection_, histogram_.bins));
 }
 
 Statistics HistogramView::imageStatistics() const {
-    return histogram::computeStatistics(histogram_, statisticsChannel());
+    return histogram::computeStatistics(values_, statisticsChannel());
 }
 
 QString HistogramView::readout() const {
@@ -398,9 +411,8 @@ void HistogramView::refreshSelection() {
         QColor highlight = palette().color(QPalette::Highlight);
         highlight.setAlpha(50);
         selectionRect_->setBrush(highlight);
-        selectionRangeLabel_->setText(QStringLiteral("%1–%2")
-                                          .arg(histogram::binValues(selection_->first, bins).lower)
-                                          .arg(histogram::binValues(selection_->last, bins).upper));
+        const auto values = histogram::valueRange(*selection_, bins);
+        selectionRangeLabel_->setText(QStringLiteral("%1–%2").arg(values.first).arg(values.last));
     } else {
         selectionRangeLabel_->setText(tr("drag a range"));
     }
@@ -419,9 +431,8 @@ void HistogramView::refreshStatistics() {
 }
 
 int HistogramView::binAt(double pixelX) const {
-    const double value = plot_->xAxis->pixelToCoord(pixelX);
-    const int bin = static_cast<int>(std::floor(value * histogram_.bins / kValueAxisEnd));
-    return std::clamp(bin, 0, histogram_.bins - 1);
+    const double value = std::clamp(plot_->xAxis->pixelToCoord(pixelX), 0.0, kValueAxisEnd - 1);
+    return histogram::binOf(static_cast<int>(std::floor(value)), histogram_.bins);
 }
 
 void HistogramView::updateReadout(double pixelX) {

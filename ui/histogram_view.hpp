@@ -1,6 +1,8 @@
 #pragma once
 // The histogram window: per-channel curves over the 8-bit value axis, linear/log/cumulative display, a
 // dominant-bin clip, a hover readout, and statistics of a dragged range beside those of the whole image.
+// Bars are drawn as pixels per value (a bin's count / the values it spans), so that bins of unequal width
+// (100 bins of 2 or 3 values) do not draw a comb; the statistics come from the 256 exact values.
 
 #include <QVector>
 #include <QWidget>
@@ -26,13 +28,18 @@ class HistogramView : public QWidget {
   public:
     explicit HistogramView(QWidget* parent = nullptr);
 
-    // Replaces the data and keeps the display state; a selection keeps its value range across bin counts.
-    void setHistogram(const histogram::Histogram& histogram);
+    // Replaces the data with the histogram of the 256 values (histogram::Result::values), shown in `bins`
+    // bins, and keeps the display state; a selection keeps its value range across bin counts.
+    void setHistogram(const histogram::Histogram& values, int bins);
+    // The shown bins.
     const histogram::Histogram& histogram() const { return histogram_; }
+    // The 256 values the statistics are computed from.
+    const histogram::Histogram& values() const { return values_; }
     // False until the first setHistogram().
     bool hasHistogram() const { return hasHistogram_; }
 
-    // What the graph of the channel shows now, one value per bin (after the cumulative transform).
+    // What the graph of the channel shows now, one height per bin: pixels per value, or the running count in
+    // cumulative mode.
     QVector<double> plottedValues(histogram::Channel channel) const;
     QCustomPlot* plot() const { return plot_; }
 
@@ -81,6 +88,7 @@ class HistogramView : public QWidget {
     void onMouseMove(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
 
+    histogram::Histogram values_;
     histogram::Histogram histogram_;
     bool hasHistogram_ = false;
     std::optional<histogram::BinRange> selection_;

@@ -49,6 +49,9 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
                                       QStringLiteral("NAME"));
     const QCommandLineOption bins(QStringLiteral("bins"), QStringLiteral("Number of bins, 1 to 256."),
                                   QStringLiteral("N"));
+    const QCommandLineOption ignoreTransparent(
+        QStringLiteral("ignore-transparent"),
+        QStringLiteral("Leave pixels of alpha 0 out of R, G, B and luma (A counts them)."));
     const QCommandLineOption rotation(
         QStringLiteral("rotate"),
         QStringLiteral(
@@ -68,7 +71,8 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
         QStringLiteral("quit"),
         QStringLiteral("Exit after the first result (and the screenshot); problems go "
                        "to stderr and set the exit code."));
-    parser.addOptions({open, device, strategy, bins, rotation, sampling, filter, screenshot, quit});
+    parser.addOptions(
+        {open, device, strategy, bins, ignoreTransparent, rotation, sampling, filter, screenshot, quit});
     parser.addPositionalArgument(QStringLiteral("image"), QStringLiteral("Image to open."),
                                  QStringLiteral("[IMAGE]"));
 
@@ -106,6 +110,7 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
             throw UsageError("--bins must be within 1..256, got '" + parser.value(bins).toStdString() + "'");
         options.bins = value;
     }
+    options.ignoreTransparent = parser.isSet(ignoreTransparent);
     if (parser.isSet(rotation)) {
         bool ok = false;
         const double degrees = parser.value(rotation).toDouble(&ok);
@@ -146,6 +151,7 @@ Launcher::Launcher(MainWindow& window, LaunchOptions options, QObject* parent)
     if (!options_.device.isEmpty()) window_.preferDevice(options_.device);
     if (!options_.strategy.isEmpty()) window_.strategyBox()->setCurrentStrategy(options_.strategy);
     if (options_.bins) window_.binsBox()->setValue(*options_.bins);
+    if (options_.ignoreTransparent) window_.ignoreTransparentBox()->setChecked(true);
     connect(&window_, &MainWindow::devicesShown, this, &Launcher::checkStrategy);
     connect(&window_, &MainWindow::resultShown, this, &Launcher::firstResult);
     connect(window_.imageView(), &ImageView::imageDisplayed, this, &Launcher::firstResult);

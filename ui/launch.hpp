@@ -14,14 +14,15 @@ class AppSettings;
 class MainWindow;
 
 // What the command line asks for. `histoscope IMAGE` opens a file; the scripted mode
-// `histoscope --open IMG --device SEL --strategy NAME --bins N [--rotate DEG [--sampling MODE]]
-// [--filter SPEC] --screenshot OUT.png --quit` renders the window after the first result, saves it, and
-// exits.
+// `histoscope --open IMG --device SEL --strategy NAME --bins N [--ignore-transparent]
+// [--rotate DEG [--sampling MODE]] [--filter SPEC] --screenshot OUT.png --quit` renders the window after the
+// first result, saves it, and exits.
 struct LaunchOptions {
     QString image;
     QString device;
     QString strategy;
     std::optional<int> bins;
+    bool ignoreTransparent = false;  // only turns the checkbox on: unset keeps the remembered setting
     std::optional<double> rotation;  // degrees
     rotate::FilterMode sampling = rotate::FilterMode::Linear;
     QString filter;  // a convolve::filterFromSpec spec

@@ -1,6 +1,7 @@
 #include "ui/main_window.hpp"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
@@ -279,6 +280,13 @@ void MainWindow::buildToolBar() {
     binsLabel->setBuddy(bins_);
     toolBar->addWidget(binsLabel);
     toolBar->addWidget(bins_);
+    ignoreTransparent_ = new QCheckBox(tr("Ignore transparent"));
+    ignoreTransparent_->setObjectName(QStringLiteral("ignoreTransparent"));
+    ignoreTransparent_->setChecked(settings_.ignoreTransparent());
+    ignoreTransparent_->setToolTip(
+        tr("Leave fully transparent pixels (alpha 0, such as a rotation's padding) out of R, G, B and luma; "
+           "A still counts them"));
+    toolBar->addWidget(ignoreTransparent_);
     toolBar->addSeparator();
     toolBar->addAction(runAction_);
     toolBar->addAction(runRepeatedAction_);
@@ -290,6 +298,7 @@ void MainWindow::buildToolBar() {
 
     connect(strategyBox_, &StrategyBox::strategyChanged, this, &MainWindow::runHistogram);
     connect(bins_, &QSpinBox::valueChanged, this, &MainWindow::onBinsChanged);
+    connect(ignoreTransparent_, &QCheckBox::toggled, this, &MainWindow::runHistogram);
 }
 
 void MainWindow::buildMenus() {
@@ -560,8 +569,13 @@ bool MainWindow::canRun() const {
 }
 
 RunRequest MainWindow::currentRequest() const {
-    return RunRequest{image_,         devicePanel_->currentSelector(), strategyBox_->currentStrategy(),
-                      bins_->value(), transformPanel_->rotation(),     transformPanel_->convolution()};
+    return RunRequest{image_,
+                      devicePanel_->currentSelector(),
+                      strategyBox_->currentStrategy(),
+                      bins_->value(),
+                      transformPanel_->rotation(),
+                      transformPanel_->convolution(),
+                      ignoreTransparent_->isChecked()};
 }
 
 void MainWindow::runHistogram() {
@@ -623,7 +637,7 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
     for (const auto& stage : outcome.stages)
         stages << QStringLiteral("%1 %2").arg(stage.stage, stage.strategy);
     const QString pipeline = stages.join(QStringLiteral(" → "));
-    histogramView_->setHistogram(outcome.result.histogram);
+    histogramView_->setHistogram(outcome.result.values, outcome.request.bins);
     timingView_->addRun(outcome.result.timings, pipeline);
     strategyBox_->showStrategyThatRan(ran);
     strategyLabel_->setText(
@@ -692,9 +706,9 @@ void MainWindow::showKernelSource(const RunOutcome& outcome) {
             add(stage.stage, strategy, &build);
         } else if (stage.stage == QLatin1String("histogram")) {
             const auto& strategy = histogram::findStrategy(name);
-            const auto build = outcome.device ? strategy.kernelBuild(*outcome.device,
-                                                                     histogram::Params{outcome.request.bins})
-                                              : std::nullopt;
+            const auto build = outcome.device
+                                   ? strategy.kernelBuild(*outcome.device, outcome.request.histogramParams())
+                                   : std::nullopt;
             add(stage.stage, strategy, build ? &*build : nullptr);
         }
     }
@@ -727,6 +741,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
                             QString::fromStdString(device->name));
     settings_.setStrategy(strategyBox_->wantedStrategy());
     settings_.setBins(bins_->value());
+    settings_.setIgnoreTransparent(ignoreTransparent_->isChecked());
     settings_.setTransform(transformPanel_->settings());
     if (!settings_.save())
         qWarning("histoscope: %s: the settings could not be written", qUtf8Printable(settings_.fileName()));

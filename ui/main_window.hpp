@@ -11,6 +11,7 @@
 #include "ui/controller.hpp"
 
 class QAction;
+class QCheckBox;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -78,6 +79,7 @@ class MainWindow : public QMainWindow {
     DevicePanel* devicePanel() const { return devicePanel_; }
     StrategyBox* strategyBox() const { return strategyBox_; }
     QSpinBox* binsBox() const { return bins_; }
+    QCheckBox* ignoreTransparentBox() const { return ignoreTransparent_; }
     HistogramView* histogramView() const { return histogramView_; }
     TimingView* timingView() const { return timingView_; }
     CompareView* compareView() const { return compareView_; }
@@ -155,6 +157,7 @@ class MainWindow : public QMainWindow {
     TransformPanel* transformPanel_ = nullptr;
     StrategyBox* strategyBox_ = nullptr;
     QSpinBox* bins_ = nullptr;
+    QCheckBox* ignoreTransparent_ = nullptr;
     HistogramView* histogramView_ = nullptr;
     TimingView* timingView_ = nullptr;
     CompareView* compareView_ = nullptr;

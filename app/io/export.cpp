@@ -72,7 +72,8 @@ QJsonObject histogramJson(const histogram::Histogram& histogram) {
 HistogramContext histogramContext(const QString& path, int width, int height, const DeviceInfo* device,
                                   std::string_view strategy, std::string_view requested,
                                   const std::optional<pipeline::RotateStage>& rotation,
-                                  const std::optional<pipeline::ConvolveStage>& convolution) {
+                                  const std::optional<pipeline::ConvolveStage>& convolution,
+                                  bool ignoreTransparent) {
     HistogramContext context;
     context.imagePath = path;
     context.imageWidth = width;
@@ -86,6 +87,7 @@ HistogramContext histogramContext(const QString& path, int width, int height, co
         context.fitCanvas = rotation->params.fitCanvas;
     }
     if (convolution) context.filter = text(convolution->filter.label);
+    context.ignoreTransparent = ignoreTransparent;
     return context;
 }
 

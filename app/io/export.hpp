@@ -44,7 +44,8 @@ struct HistogramContext {
 HistogramContext histogramContext(const QString& path, int width, int height, const DeviceInfo* device,
                                   std::string_view strategy, std::string_view requested,
                                   const std::optional<pipeline::RotateStage>& rotation,
-                                  const std::optional<pipeline::ConvolveStage>& convolution);
+                                  const std::optional<pipeline::ConvolveStage>& convolution,
+                                  bool ignoreTransparent);
 // "photo.png — <device> — <strategy> — 64 bins", a plot's title.
 QString histogramTitle(const HistogramContext& context, int bins);
 

@@ -17,10 +17,11 @@
 namespace hs {
 namespace {
 
-// The histogram of the contract, counted here without the engine.
+// The histogram of the contract, counted here without the engine; with `ignoreTransparent`, pixels of alpha
+// 0 count in a only.
 using Counts = std::array<std::vector<std::uint64_t>, 5>;
 
-Counts countByHand(const QImage& image, int bins) {
+Counts countByHand(const QImage& image, int bins, bool ignoreTransparent = false) {
     Counts counts;
     for (auto& channel : counts) channel.assign(static_cast<std::size_t>(bins), 0);
     for (int y = 0; y < image.height(); ++y) {
@@ -28,7 +29,10 @@ Counts countByHand(const QImage& image, int bins) {
             const QColor c = image.pixelColor(x, y);
             const int luma = (299 * c.red() + 587 * c.green() + 114 * c.blue() + 500) / 1000;
             const int values[] = {c.red(), c.green(), c.blue(), c.alpha(), luma};
-            for (std::size_t i = 0; i < 5; ++i) ++counts[i][static_cast<std::size_t>(values[i] * bins / 256)];
+            for (std::size_t i = 0; i < 5; ++i) {
+                if (ignoreTransparent && c.alpha() == 0 && i != 3) continue;
+                ++counts[i][static_cast<std::size_t>(values[i] * bins / 256)];
+            }
         }
     }
     return counts;
@@ -69,8 +73,8 @@ class Cli : public ::testing::Test {
     static const std::vector<DeviceInfo>& devices() { return *devices_; }
     static QString tempPath(const QString& name) { return directory_->filePath(name); }
 
-    static void expectHistograms(const QJsonObject& histograms, int bins) {
-        const Counts expected = countByHand(image(), bins);
+    static void expectHistograms(const QJsonObject& histograms, int bins, bool ignoreTransparent = false) {
+        const Counts expected = countByHand(image(), bins, ignoreTransparent);
         for (std::size_t c = 0; c < 5; ++c) {
             const QJsonArray counts = histograms[kChannelKeys[c]].toArray();
             ASSERT_EQ(counts.size(), bins) << kChannelKeys[c];
@@ -112,6 +116,7 @@ TEST_F(Cli, HistogramJsonHasTheContractShape) {
     EXPECT_EQ(device["platform"].toString().toStdString(), devices().front().platformName);
     EXPECT_EQ(json["strategy"].toString(), "serial");
     EXPECT_EQ(json["bins"].toInt(), 64);
+    EXPECT_EQ(json["ignore_transparent"], QJsonValue(false));
     EXPECT_EQ(json["histograms"].toObject().keys(), (QStringList{"a", "b", "g", "luma", "r"}));
     expectHistograms(json["histograms"].toObject(), 64);
     const QJsonArray timings = json["timings"].toArray();
@@ -124,6 +129,26 @@ TEST_F(Cli, HistogramJsonHasTheContractShape) {
     }
     EXPECT_TRUE(json["program_cache"].toObject().contains("hits"));
     EXPECT_TRUE(json["program_cache"].toObject().contains("misses"));
+}
+
+// The noise image has alpha (3 x + y) % 256: 0 on the pixels where 3 x + y = 256 (x = 66, y = 58 and more).
+TEST_F(Cli, IgnoreTransparentLeavesAlphaZeroOutOfColourAndLuma) {
+    const Counts everyPixel = countByHand(image(), 64);
+    const Counts ignoring = countByHand(image(), 64, true);
+    ASSERT_GT(everyPixel[3][0], 0u) << "the image has pixels of alpha 0";
+    ASSERT_NE(everyPixel[4], ignoring[4]);
+    for (const char* strategy : {"serial", "auto"}) {
+        SCOPED_TRACE(strategy);
+        const Outcome outcome = runCli({"histogram", imagePath(), "--json", "--bins", "64", "--strategy",
+                                        strategy, "--ignore-transparent"});
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+        const QJsonObject json = outcome.json();
+        EXPECT_EQ(json["ignore_transparent"], QJsonValue(true));
+        expectHistograms(json["histograms"].toObject(), 64, true);
+    }
+    const Outcome table = runCli({"histogram", imagePath(), "--strategy", "serial", "--ignore-transparent"});
+    ASSERT_EQ(table.exitCode, 0) << table.err.toStdString();
+    EXPECT_TRUE(table.out.contains("alpha 0 left out")) << table.out.toStdString();
 }
 
 TEST_F(Cli, EveryStrategyMatchesAnIndependentCount) {
@@ -369,9 +394,16 @@ TEST_F(Cli, ProgramCacheHitsOnTheSecondStartAndMissesOnNewOptions) {
     const auto [secondHits, secondMisses] = cacheStats("64");
     EXPECT_GT(secondHits, 0);
     EXPECT_EQ(secondMisses, 0);
+    // The device counts the 256 values whatever --bins is, so another bin count reuses the program.
     const auto [otherHits, otherMisses] = cacheStats("32");
-    EXPECT_GT(otherMisses, 0) << "a different --bins builds a different program";
-    EXPECT_EQ(otherHits, 0);
+    EXPECT_GT(otherHits, 0);
+    EXPECT_EQ(otherMisses, 0);
+    const Outcome ignoring = runCli({"histogram", imagePath(), "--json", "--ignore-transparent", "--strategy",
+                                     QString::fromUtf8(strategy->name().data())},
+                                    env);
+    ASSERT_EQ(ignoring.exitCode, 0) << ignoring.err.toStdString();
+    EXPECT_GT(ignoring.json()["program_cache"].toObject()["misses"].toInteger(), 0)
+        << "--ignore-transparent builds a different program";
 }
 
 TEST_F(Cli, HistogramJsonCarriesItsContext) {

@@ -198,6 +198,31 @@ TEST_F(TransformCli, PipelineJsonDescribesEveryStage) {
     EXPECT_TRUE(sawRotateKernel);
 }
 
+TEST_F(TransformCli, PipelineIgnoresTheTransparentPaddingWhenAsked) {
+    // A quarter turn leaves column x = 5 transparent black (see RotateAQuarterTurnLeft); the input itself is
+    // nowhere transparent (alpha >= 255 - 55 - 12).
+    for (const bool ignore : {false, true}) {
+        QStringList arguments{"pipeline",      path("in.png"),     "--angle", "90",
+                              "--filter-mode", "nearest",          "--bins",  "256",
+                              "--out",         path("turned.png"), "--json"};
+        if (ignore) arguments << "--ignore-transparent";
+        const Outcome outcome = runCli(arguments);
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+        const QJsonObject json = outcome.json();
+        EXPECT_EQ(json["ignore_transparent"], QJsonValue(ignore));
+        const QJsonObject histograms = json["histograms"].toObject();
+        const auto total = [&histograms](const char* channel) {
+            qint64 sum = 0;
+            for (const auto& count : histograms[channel].toArray()) sum += count.toInteger();
+            return sum;
+        };
+        EXPECT_EQ(histograms["a"].toArray()[0].toInteger(), kHeight);  // the padding column
+        EXPECT_EQ(total("a"), kWidth * kHeight);
+        for (const char* channel : {"r", "g", "b", "luma"})
+            EXPECT_EQ(total(channel), ignore ? kWidth * kHeight - kHeight : kWidth * kHeight) << channel;
+    }
+}
+
 TEST_F(TransformCli, MistakesGiveOneLineAndTheRightExitCode) {
     writeText("ragged.txt", "1 2 3\n4 5\n");
     writeText("keep.png", "previous content");

@@ -23,13 +23,19 @@ ImageRGBA8 imageOf(const std::vector<std::array<std::uint8_t, 4>>& pixels) {
 
 // Runs every strategy on `image` and hands each result to `check`.
 template <typename Check>
-void forEveryStrategy(const ImageRGBA8& image, int bins, Check check) {
+void forEveryStrategyResult(const ImageRGBA8& image, const Params& params, Check check) {
     for (const auto* strategy : strategies()) {
         SCOPED_TRACE(std::string(strategy->name()));
         PixelSource pixels(image);
         DeviceContext* device = strategy->runsOnDevice() ? &runtime().open("0:0") : nullptr;
-        check(computeHistogram(device, pixels, Params{bins}, *strategy).histogram);
+        check(computeHistogram(device, pixels, params, *strategy));
     }
+}
+
+// Runs every strategy on `image` and hands each histogram of `bins` bins to `check`.
+template <typename Check>
+void forEveryStrategy(const ImageRGBA8& image, int bins, Check check) {
+    forEveryStrategyResult(image, Params{bins}, [&](const Result& result) { check(result.histogram); });
 }
 
 // A histogram of `bins` zeros with the given (bin, count) entries.
@@ -63,6 +69,27 @@ TEST(HistogramCases, TwoByTwoImageCountedByHand) {
         EXPECT_EQ(h[Channel::A], counts(7, {{6, 2}, {1, 1}, {0, 1}}));
         EXPECT_EQ(h[Channel::Luma], counts(7, {{0, 2}, {3, 1}, {6, 1}}));
     });
+}
+
+TEST(HistogramCases, TransparentPixelsLeftOutOfColourAndLumaByHand) {
+    // The 2x2 image above with its alpha-0 pixel (200, 100, 50, 0) ignored: R, G, B and luma lose 200, 100,
+    // 50 and 124; A still counts the pixel at 0.
+    const auto image = imageOf({{0, 0, 0, 255}, {255, 255, 255, 255}, {10, 20, 30, 40}, {200, 100, 50, 0}});
+    forEveryStrategyResult(image, Params{256, true}, [](const Result& result) {
+        const Histogram& h = result.histogram;
+        EXPECT_EQ(h[Channel::R], counts(256, {{0, 1}, {255, 1}, {10, 1}}));
+        EXPECT_EQ(h[Channel::G], counts(256, {{0, 1}, {255, 1}, {20, 1}}));
+        EXPECT_EQ(h[Channel::B], counts(256, {{0, 1}, {255, 1}, {30, 1}}));
+        EXPECT_EQ(h[Channel::A], counts(256, {{255, 2}, {40, 1}, {0, 1}}));
+        EXPECT_EQ(h[Channel::Luma], counts(256, {{0, 1}, {255, 1}, {18, 1}}));
+    });
+    // A fully transparent image leaves the colour channels empty.
+    forEveryStrategyResult(imageOf({{9, 9, 9, 0}, {250, 1, 7, 0}}), Params{7, true},
+                           [](const Result& result) {
+                               for (const auto channel : {Channel::R, Channel::G, Channel::B, Channel::Luma})
+                                   EXPECT_EQ(result.histogram.total(channel), 0u) << channelName(channel);
+                               EXPECT_EQ(result.histogram[Channel::A], counts(7, {{0, 2}}));
+                           });
 }
 
 TEST(HistogramCases, SevenBinsSplitAtTheHandComputedEdges) {
@@ -119,15 +146,19 @@ DeviceInfo describedDevice(DeviceType type, std::uint64_t localMemBytes, std::si
 
 TEST(HistogramSupport, StrategiesNeedingMoreLocalMemoryThanTheDeviceHasSayWhy) {
     const DeviceInfo tiny = describedDevice(DeviceType::Gpu, 4096, 256);
-    // 256 bins: a local histogram alone is 5 * 256 * 4 bytes = 5 KiB.
+    const DeviceInfo small = describedDevice(DeviceType::Gpu, 8192, 256);
+    // The kernels count the 256 values whatever the bin count: a local histogram alone is 5 * 256 * 4 bytes
+    // = 5 KiB, at 64 bins too.
     for (const char* name : {"local-atomic", "private-uchar", "partial-reduce"}) {
-        const Support support = findStrategy(name).supported(&tiny, Params{256});
-        EXPECT_FALSE(support.ok) << name;
-        EXPECT_NE(support.reason.find("local memory"), std::string::npos) << name << ": " << support.reason;
-        EXPECT_NE(support.reason.find("4 KiB"), std::string::npos) << name << ": " << support.reason;
-        // 64 bins fit: 1280 bytes of uint counters; private-uchar needs 320 * (1 + 4) bytes for one
-        // work-item.
-        EXPECT_TRUE(findStrategy(name).supported(&tiny, Params{64}).ok) << name;
+        for (const int bins : {256, 64}) {
+            const Support support = findStrategy(name).supported(&tiny, Params{bins});
+            EXPECT_FALSE(support.ok) << name;
+            EXPECT_NE(support.reason.find("local memory"), std::string::npos)
+                << name << ": " << support.reason;
+            EXPECT_NE(support.reason.find("4 KiB"), std::string::npos) << name << ": " << support.reason;
+        }
+        // 8 KiB fit: 5 KiB of uint counters; private-uchar needs 1280 * (1 + 4) bytes for one work-item.
+        EXPECT_TRUE(findStrategy(name).supported(&small, Params{64}).ok) << name;
     }
     EXPECT_TRUE(findStrategy("global-atomic").supported(&tiny, Params{256}).ok);
     EXPECT_TRUE(findStrategy("auto").supported(&tiny, Params{256}).ok) << "global-atomic still runs there";
@@ -145,9 +176,13 @@ TEST(HistogramSupport, KernelBuildsAdaptToLocalMemoryAndWorkGroupLimits) {
     // A device allowing 8 work-items per group gets 8, too few for the interleaved layout.
     EXPECT_EQ(privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 8), Params{256})->options,
               "-D BINS=256 -D WG=8 -D ITEM_QUADS=63 -D INTERLEAVED=0 -D LANES=1");
-    // 7 bins: rows of 35 counters padded to 48 bytes; everything fits, so the preferred 256.
+    // 7 bins build the same kernel: the device counts the 256 values, the host groups them into bins.
     EXPECT_EQ(privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{7})->options,
-              "-D BINS=7 -D WG=256 -D ITEM_QUADS=63 -D INTERLEAVED=1 -D LANES=1");
+              "-D BINS=256 -D WG=32 -D ITEM_QUADS=63 -D INTERLEAVED=1 -D LANES=1");
+    // Ignoring transparent pixels is one more -D option.
+    EXPECT_EQ(
+        privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{7, true})->options,
+        "-D BINS=256 -D IGNORE_TRANSPARENT -D WG=32 -D ITEM_QUADS=63 -D INTERLEAVED=1 -D LANES=1");
 
     // A CPU: rows of counters per work-item, 4 lanes each, so 255 uint4 loads between flushes; 4 work-items.
     EXPECT_EQ(
@@ -168,7 +203,7 @@ TEST(HistogramSupport, KernelBuildsAdaptToLocalMemoryAndWorkGroupLimits) {
             findStrategy(name).kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{64});
         ASSERT_TRUE(build.has_value()) << name;
         EXPECT_EQ(build->source, "histogram");
-        EXPECT_EQ(build->options, "-D BINS=64");
+        EXPECT_EQ(build->options, "-D BINS=256");
     }
     EXPECT_FALSE(
         findStrategy("serial").kernelBuild(describedDevice(DeviceType::Cpu, 0, 0), Params{64}).has_value());

@@ -18,13 +18,13 @@ struct Layout {
     int itemQuads;  // the most a row's uchar counters allow: 255 * lanes / 4
 };
 
-Histogram runPrivateUchar(DeviceContext& device, const ImageRGBA8& image, int bins, const Layout& layout,
-                          std::size_t groups) {
+Histogram runPrivateUchar(DeviceContext& device, const ImageRGBA8& image, int bins, bool ignoreTransparent,
+                          const Layout& layout, std::size_t groups) {
     const int workGroup = layout.workGroup;
-    const std::string options = "-D BINS=" + std::to_string(bins) + " -D WG=" + std::to_string(workGroup) +
-                                " -D ITEM_QUADS=" + std::to_string(layout.itemQuads) +
-                                " -D INTERLEAVED=" + (layout.interleaved ? "1" : "0") +
-                                " -D LANES=" + std::to_string(layout.lanes);
+    const std::string options =
+        "-D BINS=" + std::to_string(bins) + (ignoreTransparent ? " -D IGNORE_TRANSPARENT" : "") +
+        " -D WG=" + std::to_string(workGroup) + " -D ITEM_QUADS=" + std::to_string(layout.itemQuads) +
+        " -D INTERLEAVED=" + (layout.interleaved ? "1" : "0") + " -D LANES=" + std::to_string(layout.lanes);
     const cl::Program program = device.program("histogram", options);
     const std::size_t histSize = kChannelCount * static_cast<std::size_t>(bins);
     cl::Buffer pixels(device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, image.byteCount(),
@@ -52,10 +52,14 @@ TEST(PrivateUcharKernel, EveryLayoutAndGroupSizeCountsExactly) {
     Runtime runtime;
     auto& device = runtime.open("0:0");
     // 1023 x 767 is 784641 pixels: 196160 uint4 loads and one pixel left over, several segments per group.
-    for (const auto pattern : {test_images::Pattern::Uniform, test_images::Pattern::AllEqual}) {
+    // The half-transparent image is counted with IGNORE_TRANSPARENT.
+    for (const auto pattern : {test_images::Pattern::Uniform, test_images::Pattern::AllEqual,
+                               test_images::Pattern::HalfTransparent}) {
         const ImageRGBA8 image = test_images::makeImage(1023, 767, pattern);
+        const bool ignoreTransparent = pattern == test_images::Pattern::HalfTransparent;
         for (const int bins : {7, 256}) {
-            const Histogram expected = referenceHistogram(image.pixels.data(), image.pixelCount(), bins);
+            const Histogram expected =
+                referenceHistogram(image.pixels.data(), image.pixelCount(), bins, ignoreTransparent);
             for (const Layout& layout :
                  {Layout{true, 16, 1, 63}, Layout{true, 64, 1, 63}, Layout{false, 16, 1, 63},
                   Layout{false, 8, 2, 127}, Layout{false, 4, 4, 255}}) {
@@ -63,7 +67,7 @@ TEST(PrivateUcharKernel, EveryLayoutAndGroupSizeCountsExactly) {
                              std::to_string(layout.workGroup) +
                              (layout.interleaved ? ", interleaved" : ", rows") + ", " +
                              std::to_string(layout.lanes) + " lanes");
-                EXPECT_EQ(runPrivateUchar(device, image, bins, layout, 5), expected);
+                EXPECT_EQ(runPrivateUchar(device, image, bins, ignoreTransparent, layout, 5), expected);
             }
         }
     }

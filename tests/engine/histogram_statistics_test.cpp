@@ -8,11 +8,12 @@
 
 #include "ops/histogram/statistics.hpp"
 #include "runtime/error.hpp"
+#include "runtime/runtime.hpp"
 
 namespace hs::histogram {
 namespace {
 
-// Red holds the 8-bit values 10, 10, 20 and 40 (256 bins, so bin == value).
+// Red holds the 8-bit values 10, 10, 20 and 40.
 Histogram fourRedPixels() {
     Histogram histogram(256);
     histogram[Channel::R][10] = 2;
@@ -68,16 +69,74 @@ TEST(HistogramStatistics, RangeMatchesHandComputation) {
     EXPECT_DOUBLE_EQ(stats.percentOfChannel, 50.0);
 }
 
-TEST(HistogramStatistics, CoarseBinsUseBinCentres) {
-    Histogram histogram(4);  // bins 0..63, 64..127, 128..191, 192..255
-    histogram[Channel::G] = {0, 3, 1, 0};
-    const auto stats = computeStatistics(histogram, Channel::G);
-    EXPECT_DOUBLE_EQ(stats.mean, 111.5);               // (3 * 95.5 + 159.5) / 4
-    EXPECT_DOUBLE_EQ(stats.stdDev, std::sqrt(768.0));  // (3 * 16² + 48²) / 4
-    EXPECT_DOUBLE_EQ(stats.median, 95.5);
-    EXPECT_DOUBLE_EQ(stats.min, 95.5);
-    EXPECT_DOUBLE_EQ(stats.max, 159.5);
-    EXPECT_EQ(computeStatistics(histogram, Channel::B).count, 0u);  // other channels stay untouched
+// Six grey pixels (r = g = b = luma) of the values 3, 3, 7, 100, 101 and 250, counted by every strategy at
+// several bin counts: the statistics come from the 256 values the result carries, so they are the exact ones
+// whatever the bins (with 32 bins, bin centres would give min 3.5 and max 251.5).
+TEST(HistogramStatistics, ExactValuesWhateverTheBinCountAndStrategy) {
+    const std::vector<std::uint8_t> greys{3, 3, 7, 100, 101, 250};
+    ImageRGBA8 image(static_cast<int>(greys.size()), 1);
+    for (std::size_t i = 0; i < greys.size(); ++i) {
+        std::uint8_t* p = image.pixel(static_cast<int>(i), 0);
+        p[0] = p[1] = p[2] = greys[i];
+        p[3] = 255;
+    }
+    // Hand-computed: sum 464, sum of squares 9 + 9 + 49 + 10000 + 10201 + 62500 = 82768.
+    const double mean = 464.0 / 6;
+    const double stdDev = std::sqrt((82768.0 - 464.0 * 464.0 / 6) / 6);
+    Runtime runtime;
+    for (const auto* strategy : strategies()) {
+        DeviceContext* device = strategy->runsOnDevice() ? &runtime.open("0:0") : nullptr;
+        PixelSource pixels(image);
+        for (const int bins : {256, 32, 100, 7}) {
+            SCOPED_TRACE(std::string(strategy->name()) + ", " + std::to_string(bins) + " bins");
+            const Result result = computeHistogram(device, pixels, Params{bins}, *strategy);
+            ASSERT_EQ(result.histogram.bins, bins);
+            for (const auto channel : {Channel::R, Channel::G, Channel::B, Channel::Luma}) {
+                const auto stats = computeStatistics(result.values, channel);
+                EXPECT_EQ(stats.count, 6u);
+                EXPECT_DOUBLE_EQ(stats.mean, mean);
+                EXPECT_DOUBLE_EQ(stats.stdDev, stdDev);
+                EXPECT_DOUBLE_EQ(stats.median, 7.0);  // rank ceil(6 / 2) = 3
+                EXPECT_DOUBLE_EQ(stats.mode, 3.0);
+                EXPECT_DOUBLE_EQ(stats.min, 3.0);
+                EXPECT_DOUBLE_EQ(stats.max, 250.0);
+                EXPECT_DOUBLE_EQ(percentile(result.values, channel, {0, 255}, 90), 250.0);  // rank 6
+            }
+            // The first bin's values: 0..7 at 32 bins, 0..2 at 100 (3, 3 and 7 lie beyond), 0..36 at 7.
+            const auto firstBin = computeStatistics(result.values, Channel::R, valueRange({0, 0}, bins));
+            const std::uint64_t inFirstBin = bins == 32 ? 3 : bins == 7 ? 3 : 0;
+            EXPECT_EQ(firstBin.count, inFirstBin);
+            if (inFirstBin == 3) {
+                EXPECT_DOUBLE_EQ(firstBin.mean, 13.0 / 3);
+            }
+        }
+    }
+}
+
+TEST(HistogramStatistics, ValueRangeOfBins) {
+    EXPECT_EQ(valueRange({0, 0}, 32).first, 0);
+    EXPECT_EQ(valueRange({0, 0}, 32).last, 7);
+    EXPECT_EQ(valueRange({1, 2}, 100).first, 3);  // bin 1 of 100: 3..5, bin 2: 6..7
+    EXPECT_EQ(valueRange({1, 2}, 100).last, 7);
+    EXPECT_EQ(valueRange({5, 9}, 256).first, 5);
+    EXPECT_EQ(valueRange({5, 9}, 256).last, 9);
+    EXPECT_THROW(valueRange({3, 2}, 16), UsageError);
+    EXPECT_THROW(valueRange({0, 16}, 16), UsageError);
+}
+
+TEST(HistogramStatistics, RebinnedGroupsTheValuesLikeBinOf) {
+    Histogram values;
+    for (int v = 0; v < 256; ++v)
+        values[Channel::G][static_cast<std::size_t>(v)] = static_cast<std::uint64_t>(v);
+    // 100 bins: bin 1 holds 3, 4, 5 (sum 12), bin 2 holds 6, 7 (sum 13).
+    const Histogram hundred = values.rebinned(100);
+    EXPECT_EQ(hundred.bins, 100);
+    EXPECT_EQ(hundred[Channel::G][1], 12u);
+    EXPECT_EQ(hundred[Channel::G][2], 13u);
+    EXPECT_EQ(hundred.total(Channel::G), values.total(Channel::G));
+    EXPECT_EQ(values.rebinned(256), values);
+    EXPECT_THROW(hundred.rebinned(10), UsageError);
+    EXPECT_THROW(values.rebinned(0), UsageError);
 }
 
 TEST(HistogramStatistics, PercentilesByNearestRank) {
@@ -101,14 +160,16 @@ TEST(HistogramStatistics, EmptyRangeHasCountButNoValues) {
     EXPECT_TRUE(std::isnan(stats.median));
     EXPECT_TRUE(std::isnan(stats.max));
     EXPECT_TRUE(std::isnan(percentile(fourRedPixels(), Channel::R, {41, 255}, 50)));
-    EXPECT_DOUBLE_EQ(computeStatistics(Histogram(8), Channel::A).percentOfChannel, 0.0);
+    EXPECT_DOUBLE_EQ(computeStatistics(Histogram(), Channel::A).percentOfChannel, 0.0);
 }
 
-TEST(HistogramStatistics, RejectsRangesOutsideTheBins) {
-    const Histogram histogram(16);
-    EXPECT_THROW(computeStatistics(histogram, Channel::R, {-1, 3}), UsageError);
-    EXPECT_THROW(computeStatistics(histogram, Channel::R, {4, 3}), UsageError);
-    EXPECT_THROW(computeStatistics(histogram, Channel::R, {0, 16}), UsageError);
+TEST(HistogramStatistics, RejectsRangesOutsideTheValuesAndHistogramsOfBins) {
+    const Histogram values;
+    EXPECT_THROW(computeStatistics(values, Channel::R, {-1, 3}), UsageError);
+    EXPECT_THROW(computeStatistics(values, Channel::R, {4, 3}), UsageError);
+    EXPECT_THROW(computeStatistics(values, Channel::R, {0, 256}), UsageError);
+    EXPECT_THROW(computeStatistics(Histogram(16), Channel::R), UsageError);
+    EXPECT_THROW(percentile(Histogram(16), Channel::R, {0, 15}, 50), UsageError);
 }
 
 // With 256 bins every bin centre is the pixel value itself, so the statistics must equal those computed

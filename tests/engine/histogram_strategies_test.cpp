@@ -1,4 +1,5 @@
-// Every strategy against the golden reference over sizes, patterns and bin counts.
+// Every strategy against the golden reference over sizes, patterns and bin counts, and with transparent
+// pixels ignored.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -47,9 +48,39 @@ TEST_P(EveryStrategy, EqualsTheReferenceForEverySizeAndBinCount) {
             for (const auto channel : kChannels) {
                 ASSERT_EQ(result.histogram[channel], expected[channel]) << "channel " << channelName(channel);
             }
+            // The 256 values the statistics come from, whatever the bin count.
+            ASSERT_EQ(result.values, referenceHistogram(image.pixels.data(), image.pixelCount(), kMaxBins));
             if (strategyName != "auto") {
                 EXPECT_EQ(result.strategy, strategyName);
             }
+        }
+    }
+}
+
+class EveryStrategyIgnoringTransparent : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryStrategyIgnoringTransparent, LeavesAlphaZeroOutOfColourAndLumaLikeTheReference) {
+    const Strategy& strategy = findStrategy(GetParam());
+    DeviceContext* device = strategy.runsOnDevice() ? &runtime().open("0:0") : nullptr;
+    for (const auto size : {Size{1, 1}, Size{3, 1}, Size{17, 13}, Size{1023, 767}}) {
+        const ImageRGBA8 image = makeImage(size.width, size.height, Pattern::HalfTransparent);
+        PixelSource pixels(image);
+        const Histogram everyPixel = referenceHistogram(image.pixels.data(), image.pixelCount(), kMaxBins);
+        for (const int bins : {7, 100, 256}) {
+            SCOPED_TRACE(std::to_string(size.width) + "x" + std::to_string(size.height) + ", " +
+                         std::to_string(bins) + " bins");
+            const Result result = computeHistogram(device, pixels, Params{bins, true}, strategy);
+            EXPECT_EQ(result.histogram,
+                      referenceHistogram(image.pixels.data(), image.pixelCount(), bins, true));
+            const Histogram expectedValues =
+                referenceHistogram(image.pixels.data(), image.pixelCount(), kMaxBins, true);
+            EXPECT_EQ(result.values, expectedValues);
+            // A still counts every pixel; the colour channels lose exactly the alpha-0 ones.
+            EXPECT_EQ(result.values[Channel::A], everyPixel[Channel::A]);
+            for (const auto channel : {Channel::R, Channel::G, Channel::B, Channel::Luma})
+                EXPECT_EQ(result.values.total(channel),
+                          everyPixel.total(Channel::A) - everyPixel[Channel::A][0])
+                    << channelName(channel);
         }
     }
 }
@@ -67,6 +98,15 @@ INSTANTIATE_TEST_SUITE_P(Histogram, EveryStrategy,
                          [](const auto& test) {
                              std::string name = std::get<0>(test.param) + "_" +
                                                 test_images::patternName(std::get<1>(test.param));
+                             for (auto& c : name) {
+                                 if (c == '-') c = '_';
+                             }
+                             return name;
+                         });
+
+INSTANTIATE_TEST_SUITE_P(Histogram, EveryStrategyIgnoringTransparent, ::testing::ValuesIn(strategyNames()),
+                         [](const auto& test) {
+                             std::string name = test.param;
                              for (auto& c : name) {
                                  if (c == '-') c = '_';
                              }

@@ -9,7 +9,7 @@
 
 namespace hs::histogram::test_images {
 
-enum class Pattern { Uniform, AllEqual, ZeroOr255, Gradient };
+enum class Pattern { Uniform, AllEqual, ZeroOr255, Gradient, HalfTransparent };
 
 inline std::string patternName(Pattern pattern) {
     switch (pattern) {
@@ -20,14 +20,17 @@ inline std::string patternName(Pattern pattern) {
         case Pattern::ZeroOr255:
             return "ZeroOr255";
         case Pattern::Gradient:
+            return "Gradient";
+        case Pattern::HalfTransparent:
             break;
     }
-    return "Gradient";
+    return "HalfTransparent";
 }
 
 // Uniform: every byte random. AllEqual: one colour everywhere (every count lands in one bin per channel, the
 // worst case for atomics and for counter overflow). ZeroOr255: every byte 0 or 255 (the first and last bins).
-// Gradient: smooth ramps over x and y, so neighbouring pixels share bins.
+// Gradient: smooth ramps over x and y, so neighbouring pixels share bins. HalfTransparent: random colours,
+// alpha 0 on about half of the pixels (their colours are not 0, so counting them shows), random elsewhere.
 inline ImageRGBA8 makeImage(int width, int height, Pattern pattern) {
     ImageRGBA8 image(width, height);
     std::mt19937 random(static_cast<unsigned>(width * 7919 + height));
@@ -54,6 +57,12 @@ inline ImageRGBA8 makeImage(int width, int height, Pattern pattern) {
                     p[2] = static_cast<std::uint8_t>((x + y) / 4);
                     p[3] = static_cast<std::uint8_t>(255 - x * 255 / std::max(1, width - 1));
                     break;
+                case Pattern::HalfTransparent: {
+                    const auto bits = random();
+                    for (int c = 0; c < 3; ++c) p[c] = static_cast<std::uint8_t>(1 + (bits >> (8 * c)) % 255);
+                    p[3] = (bits >> 24) & 1 ? 0 : static_cast<std::uint8_t>(bits >> 24);
+                    break;
+                }
             }
         }
     }

@@ -58,6 +58,33 @@ TEST(Pipeline, EqualsTheCompositionOfTheReferencesAndKeepsPixelsOnTheDevice) {
     EXPECT_EQ(countNamed(result.stages.back().timings, "read pixels"), 1u);
 }
 
+TEST(Pipeline, IgnoresTheTransparentPaddingOfARotationWhenAsked) {
+    // A quarter turn of a 96 x 40 image in its own 96 x 40 canvas leaves transparent black padding left and
+    // right; nearest sampling is exact, so the histogram must equal the reference's bin for bin.
+    const auto image = noiseImage(96, 40, 5);
+    Spec spec;
+    spec.rotation = RotateStage{{90.0, rotate::FilterMode::Nearest}, &rotate::findStrategy("buffer")};
+    const auto rotated = referencePipeline(image, spec);
+    const auto reference = [&rotated](bool ignoreTransparent) {
+        return histogram::referenceHistogram(rotated.pixels.data(), rotated.pixelCount(), 100,
+                                             ignoreTransparent);
+    };
+    for (const bool ignoreTransparent : {false, true}) {
+        SCOPED_TRACE(ignoreTransparent ? "ignoring transparent pixels" : "counting every pixel");
+        spec.histogram = HistogramStage{{100, ignoreTransparent}, &histogram::findStrategy("private-uchar")};
+        PixelSource source(image);
+        Result result = runPipeline(testDevice(), source, spec);
+        ASSERT_TRUE(result.histogram);
+        EXPECT_EQ(*result.histogram, reference(ignoreTransparent));
+        ASSERT_TRUE(result.values);
+        EXPECT_EQ(result.values->bins, histogram::kMaxBins);
+    }
+    // The padding (the 28 columns either side of the 40-wide rotated image) counts as black unless ignored.
+    const auto everyPixel = reference(false);
+    const auto ignoring = reference(true);
+    EXPECT_GE(everyPixel[histogram::Channel::Luma][0] - ignoring[histogram::Channel::Luma][0], 2u * 28 * 40);
+}
+
 TEST(Pipeline, InexactStagesStayWithinTheirTolerances) {
     // A bilinear rotation is within 1 of its reference; a Gaussian (positive weights summing to 1) carries
     // that difference through and may add its own rounding step: within 2 of the composed references.

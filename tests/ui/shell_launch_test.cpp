@@ -1,5 +1,6 @@
 // The command line: option parsing, the startup image, and the scripted mode both in process (the screenshot
 // has the window's size) and as the real executable (exit codes and the one-line reason on stderr).
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGroupBox>
 #include <QProcess>
@@ -81,6 +82,7 @@ class LaunchTest : public QObject {
         QCOMPARE(options.device, QStringLiteral("0:1"));
         QCOMPARE(options.strategy, strategy);
         QCOMPARE(options.bins, std::optional<int>(64));
+        QVERIFY(!options.ignoreTransparent);
         QCOMPARE(options.screenshot, QStringLiteral("out.png"));
         QVERIFY(options.quit);
 
@@ -94,6 +96,7 @@ class LaunchTest : public QObject {
         QCOMPARE(transforms.rotation, std::optional<double>(-33.5));
         QCOMPARE(transforms.sampling, rotate::FilterMode::Nearest);
         QCOMPARE(transforms.filter, QStringLiteral("gaussian:1.5:7"));
+        QVERIFY(parse({"--ignore-transparent"}).ignoreTransparent);
     }
 
     void refusesBadOptions_data() {
@@ -180,6 +183,30 @@ class LaunchTest : public QObject {
         QVERIFY(window.transformPanel()->rotationGroup()->isChecked());
         QCOMPARE(window.transformPanel()->filterBox()->currentData().toInt(),
                  static_cast<int>(TransformPanel::FilterKind::Sharpen));
+    }
+
+    // A quarter turn of the 120 x 80 image leaves 2 x 20 x 80 transparent pixels of padding: with
+    // --ignore-transparent they are left out of R, G, B and luma.
+    void scriptedIgnoreTransparentLeavesThePaddingOut() {
+        AppSettings settings(dir_.filePath(QStringLiteral("transparent.ini")));
+        MainWindow window(settings);
+        LaunchOptions options;
+        options.bins = 100;
+        options.rotation = 90;
+        options.sampling = rotate::FilterMode::Nearest;
+        options.ignoreTransparent = true;
+        options.quit = true;
+        QCOMPARE(runScripted(window, options, imagePath_), 0);
+        QVERIFY(window.ignoreTransparentBox()->isChecked());
+        pipeline::Spec spec;
+        spec.rotation = pipeline::RotateStage{{90.0, rotate::FilterMode::Nearest}};
+        const ImageRGBA8 expected = pipeline::referencePipeline(image_, spec);
+        const auto ignoring =
+            histogram::referenceHistogram(expected.pixels.data(), expected.pixelCount(), 100, true);
+        QCOMPARE(window.histogramView()->histogram(), ignoring);
+        const auto everyPixel = test::referenceOf(expected, 100);
+        QVERIFY(everyPixel[histogram::Channel::Luma][0] - ignoring[histogram::Channel::Luma][0] >=
+                2 * 20 * 80);
     }
 
     // What docs and people look at: the app as shipped, on its bundled sample (opened on first start, as the

@@ -146,6 +146,34 @@ class MainWindowTest : public QObject {
         }
     }
 
+    // The random image has about 60 pixels of alpha 0 (of random colours): with the box ticked they leave
+    // R, G, B and luma, and A keeps them.
+    void ignoreTransparentChangesThePlot() {
+        QVERIFY(!window_->ignoreTransparentBox()->isChecked());  // the default counts every pixel
+        window_->binsBox()->setValue(64);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->lastOutcome()->request.bins == 64 && !window_->controller().busy(),
+                                 kResultTimeoutMs);
+        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(first_, 64));
+        const auto countingEveryPixel = window_->histogramView()->plottedValues(histogram::Channel::Luma);
+
+        window_->ignoreTransparentBox()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window_->lastOutcome()->request.ignoreTransparent && !window_->controller().busy(),
+            kResultTimeoutMs);
+        const auto ignoring =
+            histogram::referenceHistogram(first_.pixels.data(), first_.pixelCount(), 64, true);
+        QVERIFY(ignoring != test::referenceOf(first_, 64));
+        QCOMPARE(window_->histogramView()->histogram(), ignoring);
+        QVERIFY(window_->histogramView()->plottedValues(histogram::Channel::Luma) != countingEveryPixel);
+        QCOMPARE(window_->histogramView()->values().total(histogram::Channel::A), first_.pixelCount());
+
+        window_->ignoreTransparentBox()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !window_->lastOutcome()->request.ignoreTransparent && !window_->controller().busy(),
+            kResultTimeoutMs);
+        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(first_, 64));
+    }
+
     void switchingDeviceReRuns() {
         DevicePanel* panel = window_->devicePanel();
         QTRY_VERIFY_WITH_TIMEOUT(!window_->controller().busy(), kResultTimeoutMs);
@@ -434,6 +462,8 @@ class MainWindowTest : public QObject {
             QVERIFY(test::showExposed(window, {1201, 851}));
             QTRY_VERIFY_WITH_TIMEOUT(window.controller().devicesKnown(), kResultTimeoutMs);
             window.binsBox()->setValue(99);
+            QVERIFY(!window.ignoreTransparentBox()->isChecked());
+            window.ignoreTransparentBox()->setChecked(true);
             QComboBox* devices = window.devicePanel()->deviceBox();
             devices->setCurrentIndex(devices->count() - 1);
             device = window.devicePanel()->currentSelector();
@@ -449,6 +479,7 @@ class MainWindowTest : public QObject {
         QSignalSpy shown(&restored, &MainWindow::devicesShown);
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kResultTimeoutMs);
         QCOMPARE(restored.binsBox()->value(), 99);
+        QVERIFY(restored.ignoreTransparentBox()->isChecked());
         QCOMPARE(restored.strategyBox()->currentStrategy(), strategy);
         QCOMPARE(restored.devicePanel()->currentSelector(), device);
         restored.show();

@@ -32,6 +32,7 @@
 #include "ops/histogram/histogram.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/controller.hpp"
+#include "ui/histogram_view.hpp"
 #include "ui/main_window.hpp"
 
 namespace hs::ui::test {
@@ -60,6 +61,25 @@ inline QColor colourOf(const ImageRGBA8& image, int x, int y) {
 
 inline histogram::Histogram referenceOf(const ImageRGBA8& image, int bins) {
     return histogram::referenceHistogram(image.pixels.data(), image.pixelCount(), bins);
+}
+
+// A histogram of the 256 values that groups into `binned`: each bin's count sits on the bin's lowest value.
+// For views that take the values and a bin count, fed with bins made by hand.
+inline histogram::Histogram valuesAtLowerEdges(const histogram::Histogram& binned) {
+    histogram::Histogram values;
+    for (std::size_t c = 0; c < histogram::kChannelCount; ++c) {
+        for (int bin = 0; bin < binned.bins; ++bin) {
+            const int lowest = (bin * histogram::kMaxBins + binned.bins - 1) / binned.bins;
+            values.counts[c][static_cast<std::size_t>(lowest)] =
+                binned.counts[c][static_cast<std::size_t>(bin)];
+        }
+    }
+    return values;
+}
+
+// Shows bins made by hand in `view`.
+inline void showBins(HistogramView& view, const histogram::Histogram& binned) {
+    view.setHistogram(valuesAtLowerEdges(binned), binned.bins);
 }
 
 // Screenshots and rendered views land in the build's artifact folder for people to look at.

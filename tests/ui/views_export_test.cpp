@@ -131,7 +131,7 @@ class ExportTest : public QObject {
         const QList<QAction*> actions = exports_->actions();
         QCOMPARE(actions.size(), 5);
         for (QAction* action : actions) QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
-        histogramView_->setHistogram(handMadeHistogram());
+        test::showBins(*histogramView_, handMadeHistogram());
         QVERIFY(actions[0]->isEnabled());   // plot
         QVERIFY(actions[1]->isEnabled());   // histogram
         QVERIFY(!actions[2]->isEnabled());  // timings: none yet
@@ -141,7 +141,7 @@ class ExportTest : public QObject {
     }
 
     void plotAsPngPdfAndSvg() {
-        histogramView_->setHistogram(handMadeHistogram());
+        test::showBins(*histogramView_, handMadeHistogram());
         const QSize plotSize = histogramView_->plot()->size();
         QTemporaryDir dir;
 
@@ -198,7 +198,7 @@ class ExportTest : public QObject {
 
     void histogramAsCsvAndJson() {
         const Histogram histogram = handMadeHistogram();
-        histogramView_->setHistogram(histogram);
+        test::showBins(*histogramView_, histogram);
         QTemporaryDir dir;
         exports_->exportHistogram(dir.filePath("h.csv"));
         verifyHistogramCsv(QString::fromUtf8(readAll(dir.filePath("h.csv"))), histogram);
@@ -256,7 +256,7 @@ class ExportTest : public QObject {
     }
 
     void failedWriteKeepsTheOldFileAndSaysWhy() {
-        histogramView_->setHistogram(handMadeHistogram());
+        test::showBins(*histogramView_, handMadeHistogram());
         QTemporaryDir dir;
         const QString target = dir.filePath("kept.csv");
         QVERIFY(test::writeFile(target, "old content\n"));
@@ -277,7 +277,7 @@ class ExportTest : public QObject {
 
     void copyPutsTheCsvOnTheClipboard() {
         const Histogram histogram = handMadeHistogram();
-        histogramView_->setHistogram(histogram);
+        test::showBins(*histogramView_, histogram);
         exports_->actions()[4]->trigger();
         verifyHistogramCsv(QGuiApplication::clipboard()->text(), histogram);
     }

@@ -29,9 +29,20 @@ Histogram handMadeHistogram() {
     return histogram;
 }
 
-QVector<double> asDoubles(const std::vector<std::uint64_t>& counts) {
+// The drawn heights of bins of equal width: each count over the 256 / bins values of its bin.
+QVector<double> perValue(const std::vector<std::uint64_t>& counts) {
     QVector<double> values;
-    for (const auto count : counts) values.append(static_cast<double>(count));
+    const double width = 256.0 / static_cast<double>(counts.size());
+    for (const auto count : counts) values.append(static_cast<double>(count) / width);
+    return values;
+}
+
+// `copies` pixels of every 8-bit value, grey (r = g = b = luma) and opaque.
+Histogram everyValue(std::uint64_t copies) {
+    Histogram values;
+    for (const Channel channel : {Channel::R, Channel::G, Channel::B, Channel::Luma})
+        values[channel].assign(256, copies);
+    values[Channel::A][255] = 256 * copies;
     return values;
 }
 
@@ -62,26 +73,26 @@ class HistogramViewTest : public QObject {
         QVERIFY(!view.hasHistogram());
         const Histogram histogram = handMadeHistogram();
         QSignalSpy changed(&view, &HistogramView::histogramChanged);
-        view.setHistogram(histogram);
+        test::showBins(view, histogram);
         QCOMPARE(changed.count(), 1);
         QVERIFY(view.histogram() == histogram);
         for (const Channel channel : hs::histogram::kChannels)
-            QCOMPARE(view.plottedValues(channel), asDoubles(histogram[channel]));
+            QCOMPARE(view.plottedValues(channel), perValue(histogram[channel]));
 
         // The smallest bin count: one bin holding every value.
         Histogram single(1);
         single[Channel::B][0] = 12345;
-        view.setHistogram(single);
-        QCOMPARE(view.plottedValues(Channel::B), QVector<double>({12345.0}));
+        test::showBins(view, single);
+        QCOMPARE(view.plottedValues(Channel::B), QVector<double>({12345.0 / 256}));
         QCOMPARE(view.plottedValues(Channel::R), QVector<double>({0.0}));
     }
 
     void logScaleChangesTheAxisNotTheValues() {
         HistogramView view;
-        view.setHistogram(handMadeHistogram());
+        test::showBins(view, handMadeHistogram());
         view.setLogScale(true);
         QCOMPARE(view.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
-        QCOMPARE(view.plottedValues(Channel::G), asDoubles(handMadeHistogram()[Channel::G]));
+        QCOMPARE(view.plottedValues(Channel::G), perValue(handMadeHistogram()[Channel::G]));
         QVERIFY(view.plot()->yAxis->range().lower > 0);
         view.setLogScale(false);
         QCOMPARE(view.plot()->yAxis->scaleType(), QCPAxis::stLinear);
@@ -90,7 +101,7 @@ class HistogramViewTest : public QObject {
     void cumulativeShowsRunningSums() {
         HistogramView view;
         const Histogram histogram = handMadeHistogram();
-        view.setHistogram(histogram);
+        test::showBins(view, histogram);
         view.setCumulative(true);
         for (const Channel channel : hs::histogram::kChannels) {
             QVector<double> expected;
@@ -101,12 +112,78 @@ class HistogramViewTest : public QObject {
         // The axis reaches the largest total of a shown channel (G: 100 + 99 + ... + 85 = 1480).
         QVERIFY(view.plot()->yAxis->range().upper >= 1480);
         view.setCumulative(false);
-        QCOMPARE(view.plottedValues(Channel::R), asDoubles(histogram[Channel::R]));
+        QCOMPARE(view.plottedValues(Channel::R), perValue(histogram[Channel::R]));
+    }
+
+    // 100 bins are 2 or 3 values wide: drawn as counts, a flat histogram would be a comb of 2s and 3s.
+    void unevenBinsAreDrawnPerValue() {
+        HistogramView view;
+        view.setHistogram(everyValue(10), 100);
+        QCOMPARE(view.histogram()[Channel::R][0], std::uint64_t{30});  // values 0..2
+        QCOMPARE(view.histogram()[Channel::R][2], std::uint64_t{20});  // values 6..7
+        for (const Channel channel : {Channel::R, Channel::G, Channel::B, Channel::Luma})
+            QCOMPARE(view.plottedValues(channel), QVector<double>(100, 10.0));
+        QVERIFY2(view.plot()->yAxis->label().contains(QStringLiteral("per value")),
+                 qPrintable(view.plot()->yAxis->label()));
+        // Each bar covers the values it counts: bin 1 is 3..5, bin 2 is 6..7.
+        const auto bars = graphNamed(view, "R")->data();
+        QCOMPARE(bars->at(1)->key, 3.0);
+        QCOMPARE(bars->at(2)->key, 6.0);
+        QCOMPARE(bars->at(3)->key, 8.0);
+        // Cumulative counts are not divided: the running count reaches every pixel.
+        view.setCumulative(true);
+        QCOMPARE(view.plottedValues(Channel::R).back(), 2560.0);
+        QVERIFY(!view.plot()->yAxis->label().contains(QStringLiteral("per value")));
+    }
+
+    // Six grey pixels 3, 3, 7, 100, 101, 250: the statistics are the exact ones at every bin count (bin
+    // centres would give min 3.5 at 32 bins, 18 at 7).
+    void statisticsDoNotChangeWithTheBinCount() {
+        Histogram values;
+        for (const int grey : {3, 3, 7, 100, 101, 250}) {
+            for (const Channel channel : {Channel::R, Channel::G, Channel::B, Channel::Luma})
+                ++values[channel][static_cast<std::size_t>(grey)];
+        }
+        HistogramView view;
+        view.setStatisticsChannel(Channel::Luma);
+        for (const int bins : {256, 32, 100, 7}) {
+            view.setHistogram(values, bins);
+            QCOMPARE(view.histogram().bins, bins);
+            QCOMPARE(labelText(view, "imageCount"), QStringLiteral("6"));
+            QCOMPARE(labelText(view, "imageMean"), QStringLiteral("77.33"));  // 464 / 6
+            QCOMPARE(labelText(view, "imageStdDev"),
+                     QStringLiteral("88.40"));  // sqrt((82768 - 464² / 6) / 6)
+            QCOMPARE(labelText(view, "imageMedian"), QStringLiteral("7.00"));
+            QCOMPARE(labelText(view, "imageMode"), QStringLiteral("3.00"));
+            QCOMPARE(labelText(view, "imageMin"), QStringLiteral("3.00"));
+            QCOMPARE(labelText(view, "imageMax"), QStringLiteral("250.00"));
+        }
+        // A selection of bins describes the exact values in them: bins 0..3 of 7 are values 0..146.
+        view.selectRange(0, 3);
+        QCOMPARE(labelText(view, "selectionRange"), QStringLiteral("0–146"));
+        QCOMPARE(labelText(view, "selectionCount"), QStringLiteral("5"));
+        QCOMPARE(labelText(view, "selectionMax"), QStringLiteral("101.00"));
+        QCOMPARE(labelText(view, "selectionMean"), QStringLiteral("42.80"));  // 214 / 5
+    }
+
+    // The value axis reaches past both ends, so bin 0 is not drawn under the count axis line and bin 255 not
+    // under the frame.
+    void firstAndLastBarsAreClearOfTheAxes() {
+        HistogramView view;
+        QVERIFY(test::showExposed(view, {900, 420}));
+        view.setHistogram(everyValue(1), 256);
+        view.plot()->replot();
+        const QCPRange range = view.plot()->xAxis->range();
+        QVERIFY2(range.lower < 0.0, qPrintable(QString::number(range.lower)));
+        QVERIFY2(range.upper > 256.0, qPrintable(QString::number(range.upper)));
+        const QRect axisRect = view.plot()->axisRect()->rect();
+        QVERIFY(view.plot()->xAxis->coordToPixel(0.0) > axisRect.left() + 1);
+        QVERIFY(view.plot()->xAxis->coordToPixel(256.0) < axisRect.right() - 1);
     }
 
     void channelTogglesShowAndHideGraphs() {
         HistogramView view;
-        view.setHistogram(handMadeHistogram());
+        test::showBins(view, handMadeHistogram());
         view.setChannelVisible(Channel::G, false);
         QVERIFY(!graphNamed(view, "G")->visible());
         QVERIFY(graphNamed(view, "R")->visible());
@@ -132,17 +209,18 @@ class HistogramViewTest : public QObject {
         view.showRgbOverlay();
         view.setChannelVisible(Channel::G, false);
         view.setChannelVisible(Channel::B, false);
-        view.setHistogram(histogram);
+        test::showBins(view, histogram);
+        // Bins of 64 values: the drawn heights are the counts / 64.
         QVERIFY(view.clipDominant());
-        QCOMPARE(view.plot()->yAxis->range().upper, 30.0);
+        QCOMPARE(view.plot()->yAxis->range().upper, 30.0 / 64);
         view.setClipDominant(false);
-        QVERIFY(view.plot()->yAxis->range().upper >= 1000.0);
+        QVERIFY(view.plot()->yAxis->range().upper >= 1000.0 / 64);
 
         // Without a dominant bin the rule changes nothing: 30 is not more than 2 × 20.
         histogram[Channel::R] = {30, 10, 20, 5};
         view.setClipDominant(true);
-        view.setHistogram(histogram);
-        QVERIFY(view.plot()->yAxis->range().upper >= 30.0);
+        test::showBins(view, histogram);
+        QVERIFY(view.plot()->yAxis->range().upper >= 30.0 / 64);
     }
 
     void selectedRangeShowsHandComputedStatistics() {
@@ -153,7 +231,7 @@ class HistogramViewTest : public QObject {
         histogram[Channel::R][40] = 1;
         histogram[Channel::R][200] = 1;
         HistogramView view;
-        view.setHistogram(histogram);
+        test::showBins(view, histogram);
         view.setStatisticsChannel(Channel::R);
         QSignalSpy selected(&view, &HistogramView::rangeSelected);
         view.selectRange(45, 15);  // either order
@@ -196,7 +274,7 @@ class HistogramViewTest : public QObject {
     void draggingOverThePlotSelectsBins() {
         HistogramView view;
         QVERIFY(test::showExposed(view, {900, 420}));
-        view.setHistogram(handMadeHistogram());
+        test::showBins(view, handMadeHistogram());
         view.plot()->replot();
         QSignalSpy selected(&view, &HistogramView::rangeSelected);
         const int y = view.plot()->axisRect()->center().y();
@@ -218,7 +296,7 @@ class HistogramViewTest : public QObject {
         QVERIFY(test::showExposed(view, {900, 420}));
         view.showRgbOverlay();
         view.setChannelVisible(Channel::B, false);
-        view.setHistogram(handMadeHistogram());
+        test::showBins(view, handMadeHistogram());
         view.plot()->replot();
         QTest::mouseMove(view.plot(), QPoint(pixelOfBin(view, 2, 16), view.plot()->axisRect()->center().y()));
         // Bin 2 holds values 32–47; R has 6 of 360 pixels (1.67 %), G 98 of 1480 (6.62 %).
@@ -230,13 +308,13 @@ class HistogramViewTest : public QObject {
 
     void newDataKeepsTheDisplayStateAndMapsTheSelection() {
         HistogramView view;
-        view.setHistogram(handMadeHistogram());
+        test::showBins(view, handMadeHistogram());
         view.setLogScale(true);
         view.setChannelVisible(Channel::R, false);
         view.selectRange(4, 7);  // values 64..127
         Histogram finer(256);
         finer[Channel::G][100] = 5;
-        view.setHistogram(finer);
+        test::showBins(view, finer);
         QVERIFY(view.logScale());
         QVERIFY(!view.channelVisible(Channel::R));
         QCOMPARE(view.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
@@ -257,7 +335,7 @@ class HistogramViewTest : public QObject {
                 for (std::size_t bin = 0; bin < counts.size(); ++bin) counts[bin] = (bin * 37 + i * 11) % 997;
             QElapsedTimer timer;
             timer.start();
-            view.setHistogram(histogram);
+            test::showBins(view, histogram);
             view.plot()->replot(QCustomPlot::rpImmediateRefresh);
             ms.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
         }
@@ -287,7 +365,7 @@ class HistogramViewTest : public QObject {
         histogram[Channel::Luma][255] += 20000;
         HistogramView view;
         QVERIFY(test::showExposed(view, {1000, 420}));
-        view.setHistogram(histogram);
+        test::showBins(view, histogram);
         view.setStatisticsChannel(Channel::Luma);
         view.selectRange(60, 140);
         view.plot()->replot();

@@ -1,4 +1,6 @@
-// histoscope-cli histogram IMAGE [--device SEL] [--strategy NAME] [--bins N] [--repeat K] [--json|--csv]
+// histoscope-cli histogram IMAGE [--device SEL] [--strategy NAME] [--bins N] [--ignore-transparent] [--repeat
+// K]
+//                           [--json|--csv]
 #include <QJsonArray>
 #include <algorithm>
 
@@ -30,10 +32,13 @@ KernelSummary summarize(const Runs& runs) {
 }
 
 QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& device,
-              const histogram::Result& result, const Runs& runs, const ProgramCache::Stats& cache) {
+              const histogram::Params& params, const histogram::Result& result, const Runs& runs,
+              const ProgramCache::Stats& cache) {
     QString out = imageAndDeviceLines(path, image, device);
     out += "strategy  " + text(result.strategy) + "\n";
-    out += QString("bins      %1\n\n").arg(result.histogram.bins);
+    out += QString("bins      %1\n").arg(result.histogram.bins);
+    if (params.ignoreTransparent) out += "pixels of alpha 0 left out of r, g, b and luma\n";
+    out += '\n';
     out += QString("%1 %2").arg("bin", 5).arg("values", -9);
     for (const auto channel : histogram::kChannels)
         out += QString("%1").arg(text(histogram::channelName(channel)), 12);
@@ -56,8 +61,9 @@ QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& de
 }
 
 QJsonObject json(const QString& path, const ImageRGBA8& image, const DeviceInfo& device,
-                 const histogram::Strategy& requested, const histogram::Result& result,
-                 const io::HistogramContext& context, const Runs& runs, const ProgramCache::Stats& cache) {
+                 const histogram::Strategy& requested, const histogram::Params& params,
+                 const histogram::Result& result, const io::HistogramContext& context, const Runs& runs,
+                 const ProgramCache::Stats& cache) {
     const auto summary = summarize(runs);
     const auto ns = [](std::uint64_t value) { return QJsonValue(static_cast<qint64>(value)); };
     return QJsonObject{
@@ -66,6 +72,7 @@ QJsonObject json(const QString& path, const ImageRGBA8& image, const DeviceInfo&
         {"strategy", text(result.strategy)},
         {"requested_strategy", text(requested.name())},
         {"bins", result.histogram.bins},
+        {"ignore_transparent", params.ignoreTransparent},
         {"histograms", io::histogramJson(result.histogram)},
         {"timings", io::timingsJson(runs)},
         {"summary", QJsonObject{{"runs", static_cast<qint64>(runs.size())},
@@ -84,12 +91,13 @@ int run(const QStringList& arguments) {
     parser.addDeviceOption();
     parser.addOption(options::kStrategy);
     parser.addOption(options::kBins);
+    parser.addFlag(text(options::kIgnoreTransparent.name), text(options::kIgnoreTransparent.help));
     parser.addOption("repeat", "K", "Run K times and summarize the kernel times.", "1");
     parser.addFlag("json", "Print one JSON object.");
     parser.addFlag("csv", "Print the histogram as CSV, after '# key: value' lines saying what it counts.");
     if (!parser.parse(arguments)) return 0;
     parser.requireAtMostOne({"json", "csv"});
-    const histogram::Params params{parser.bins()};
+    const histogram::Params params{parser.bins(), parser.isSet(text(options::kIgnoreTransparent.name))};
     const int repeat = parser.integer("repeat", 1, 1'000'000);
     const histogram::Strategy& strategy = histogram::findStrategy(parser.value("strategy").toStdString());
     const QString path = parser.positional(0);
@@ -105,20 +113,22 @@ int run(const QStringList& arguments) {
         runs.push_back(std::move(result.timings));
     }
     const auto cache = runtime.programCache().stats();
-    const auto context = io::histogramContext(path, image.width, image.height, &device.info(),
-                                              result.strategy, strategy.name(), std::nullopt, std::nullopt);
+    const auto context =
+        io::histogramContext(path, image.width, image.height, &device.info(), result.strategy,
+                             strategy.name(), std::nullopt, std::nullopt, params.ignoreTransparent);
 
     if (parser.isSet("json"))
-        printJson(json(path, image, device.info(), strategy, result, context, runs, cache));
+        printJson(json(path, image, device.info(), strategy, params, result, context, runs, cache));
     else if (parser.isSet("csv"))
         printText(QString::fromUtf8(io::histogramCsv(result.histogram, context)));
     else
-        printText(table(path, image, device.info(), result, runs, cache));
+        printText(table(path, image, device.info(), params, result, runs, cache));
     return 0;
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {"histogram", "IMAGE [--device SEL] [--strategy NAME] [--bins N] [--repeat K] [--json|--csv]",
+    {"histogram",
+     "IMAGE [--device SEL] [--strategy NAME] [--bins N] [--ignore-transparent] [--repeat K] [--json|--csv]",
      "compute the histogram of an image", run});
 
 }  // namespace

@@ -41,6 +41,7 @@ QJsonObject stageJson(const pipeline::StageReport& report, const pipeline::Spec&
     } else if (report.stage == "histogram") {
         object["requested_strategy"] = text(spec.histogram->strategy->name());
         object["bins"] = spec.histogram->params.bins;
+        object["ignore_transparent"] = spec.histogram->params.ignoreTransparent;
     }
     return object;
 }
@@ -59,7 +60,9 @@ QString summary(const QString& path, const ImageRGBA8& image, const QString& out
         else if (report.stage == "convolve")
             what = text(spec.convolution->filter.label);
         else
-            what = QString("%1 bins (the counts: --json)").arg(spec.histogram->params.bins);
+            what = QString("%1 bins%2 (the counts: --json)")
+                       .arg(spec.histogram->params.bins)
+                       .arg(spec.histogram->params.ignoreTransparent ? ", alpha 0 ignored" : "");
         lines += QString("%1 %2 %3\n").arg(text(report.stage), -9).arg(text(report.strategy), -15).arg(what);
         if (!report.note.empty()) lines += "note      " + text(report.note) + "\n";
     }
@@ -130,6 +133,7 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
     };
     if (result.histogram) {
         object["bins"] = result.histogram->bins;
+        object["ignore_transparent"] = spec.histogram->params.ignoreTransparent;
         object["histograms"] = io::histogramJson(*result.histogram);
         std::string ran;
         for (const auto& report : result.stages) {
@@ -137,7 +141,8 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
         }
         object["context"] = io::histogramContextJson(
             io::histogramContext(path, image.width, image.height, &device.info(), ran,
-                                 spec.histogram->strategy->name(), spec.rotation, spec.convolution),
+                                 spec.histogram->strategy->name(), spec.rotation, spec.convolution,
+                                 spec.histogram->params.ignoreTransparent),
             result.histogram->bins);
     }
     printJson(object);
@@ -157,12 +162,14 @@ int runPipelineCommand(const QStringList& arguments) {
     parser.addOption("histogram-strategy", "S", text(options::kStrategy.help),
                      text(options::kStrategy.defaultValue));
     parser.addOption(options::kBins);
+    parser.addFlag(text(options::kIgnoreTransparent.name), text(options::kIgnoreTransparent.help));
     if (!parser.parse(arguments)) return 0;
     pipeline::Spec spec;
     spec.rotation = rotationFrom(parser, "rotate-strategy");
     if (parser.isSet("filter")) spec.convolution = convolutionFrom(parser, "convolve-strategy");
-    spec.histogram = pipeline::HistogramStage{
-        {parser.bins()}, &histogram::findStrategy(parser.value("histogram-strategy").toStdString())};
+    spec.histogram =
+        pipeline::HistogramStage{{parser.bins(), parser.isSet(text(options::kIgnoreTransparent.name))},
+                                 &histogram::findStrategy(parser.value("histogram-strategy").toStdString())};
     return runSpec(parser, spec);
 }
 
@@ -170,8 +177,7 @@ int runPipelineCommand(const QStringList& arguments) {
     {"pipeline",
      "IMAGE [--angle DEG [--sampling MODE] [--fit-canvas]] [--filter SPEC] [--histogram-strategy S] [--bins "
      "N] "
-     "--out OUT "
-     "[--json]",
+     "[--ignore-transparent] --out OUT [--json]",
      "rotate, convolve and count an image on the device, writing the processed image", runPipelineCommand});
 
 }  // namespace

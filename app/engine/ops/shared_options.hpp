@@ -36,6 +36,9 @@ inline constexpr Spec kFitCanvas{
 inline constexpr Spec kBins{"bins", "N", "Histogram bins, 1..256 (bin = value * N / 256).", "256"};
 inline constexpr Spec kStrategy{
     "strategy", "NAME", "Histogram strategy, in any case ('histoscope-cli strategies' lists them).", "auto"};
+// A flag (no value); the default counts every pixel, as the channels contract says.
+inline constexpr Spec kIgnoreTransparent{
+    "ignore-transparent", "", "Leave pixels of alpha 0 out of r, g, b and luma (a still counts them).", ""};
 // The default is a rule, not a value, so it is stated in the help.
 inline constexpr Spec kDevice{"device", "SEL",
                               "Device: P:D indices or part of its name, in any case. Default: "

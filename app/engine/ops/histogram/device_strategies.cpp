@@ -15,15 +15,17 @@ namespace {
 
 constexpr std::string_view kSource = "histogram";
 
-std::size_t histogramSize(const Params& params) {
-    return kChannelCount * static_cast<std::size_t>(params.bins);
+// The kernels count the 256 values whatever params.bins is (Result::counted() groups them into bins on the
+// host), so the statistics see exact values.
+std::size_t histogramSize(const Params&) {
+    return kChannelCount * static_cast<std::size_t>(kMaxBins);
 }
 std::size_t histogramBytes(const Params& params) {
     return histogramSize(params) * sizeof(cl_uint);
 }
 
-std::string binsOption(const Params& params) {
-    return "-D BINS=" + std::to_string(params.bins);
+std::string countingOptions(const Params& params) {
+    return "-D BINS=" + std::to_string(kMaxBins) + (params.ignoreTransparent ? " -D IGNORE_TRANSPARENT" : "");
 }
 
 std::size_t ceilDiv(std::size_t a, std::size_t b) {
@@ -58,7 +60,7 @@ class KernelLimits {
   private:
     static std::string key(const DeviceInfo& device, const std::string& kernel, const Params& params) {
         return device.platformName + '\n' + device.name + '\n' + device.driverVersion + '\n' + kernel + '\n' +
-               std::to_string(params.bins);
+               countingOptions(params);
     }
     mutable std::mutex mutex_;
     std::map<std::string, std::size_t> limits_;
@@ -88,15 +90,15 @@ class DeviceStrategy : public Strategy {
         TimingLog log;
         const cl::Buffer& input = pixels.device(*device, log);
         const auto pixelCount = static_cast<cl_uint>(pixels.pixelCount());
-        Histogram histogram = withClErrors(where, [&] {
+        Histogram values = withClErrors(where, [&] {
             cl::Buffer hist(device->context(), CL_MEM_READ_WRITE, histogramBytes(params));
             count(*device, input, pixelCount, params, hist, log);
             std::vector<cl_uint> flat(histogramSize(params));
             device->queue().enqueueReadBuffer(hist, CL_TRUE, 0, histogramBytes(params), flat.data(), nullptr,
                                               log.track(Stage::Readback, "read histogram"));
-            return Histogram::fromFlat(flat, params.bins);
+            return Histogram::fromFlat(flat, kMaxBins);
         });
-        return {std::move(histogram), log.collect(), std::string(name())};
+        return Result::counted(std::move(values), params, log.collect(), name());
     }
 
   protected:
@@ -137,7 +139,7 @@ class DeviceStrategy : public Strategy {
 class FreeGroupStrategy : public DeviceStrategy {
   public:
     std::optional<KernelBuild> kernelBuild(const DeviceInfo&, const Params& params) const override {
-        return KernelBuild{std::string(kSource), binsOption(params)};
+        return KernelBuild{std::string(kSource), countingOptions(params)};
     }
 
   protected:
@@ -151,7 +153,7 @@ class FreeGroupStrategy : public DeviceStrategy {
                cl::Buffer& hist, TimingLog& log) const final {
         clear(device, hist, params, log);
         if (pixelCount == 0) return;
-        cl::Kernel kernel(device.program(kSource, binsOption(params)), kernelName());
+        cl::Kernel kernel(device.program(kSource, countingOptions(params)), kernelName());
         const std::size_t local = std::min(
             {kPreferredGroup, device.info().maxWorkGroupSize, kernelWorkGroupLimit(kernel, device.device())});
         launchCounting(device, kernel, pixels, pixelCount, hist, groups(device.info(), pixelCount, local),
@@ -184,8 +186,7 @@ class LocalAtomicStrategy final : public FreeGroupStrategy {
     Support supported(const DeviceInfo* device, const Params& params) const override {
         if (device->localMemBytes < histogramBytes(params))
             return Support::no("needs " + kibibytes(histogramBytes(params)) + " of local memory for " +
-                               std::to_string(params.bins) + " bins, the device has " +
-                               kibibytes(device->localMemBytes));
+                               "the 256 values, the device has " + kibibytes(device->localMemBytes));
         return Support::yes();
     }
 
@@ -206,8 +207,7 @@ class SizedGroupStrategy : public DeviceStrategy {
         const std::uint64_t smallest = localBytes(*device, params, 1);
         if (device->localMemBytes < smallest)
             return Support::no("needs at least " + kibibytes(smallest) + " of local memory for " +
-                               std::to_string(params.bins) + " bins, the device has " +
-                               kibibytes(device->localMemBytes));
+                               "the 256 values, the device has " + kibibytes(device->localMemBytes));
         return Support::yes();
     }
     std::optional<KernelBuild> kernelBuild(const DeviceInfo& device, const Params& params) const override {
@@ -275,7 +275,7 @@ class PartialReduceStrategy final : public SizedGroupStrategy {
     std::size_t preferredWorkGroup(const DeviceInfo&) const override { return 256; }
     std::string options(const DeviceInfo& device, const Params& params,
                         std::size_t workGroup) const override {
-        return binsOption(params) + " -D WG=" + std::to_string(workGroup) +
+        return countingOptions(params) + " -D WG=" + std::to_string(workGroup) +
                " -D COPIES=" + std::to_string(copies(device, params, workGroup));
     }
     const char* kernelName() const override { return "partial_reduce"; }
@@ -314,7 +314,7 @@ class PrivateUcharStrategy final : public SizedGroupStrategy {
     }
     std::string options(const DeviceInfo& device, const Params& params,
                         std::size_t workGroup) const override {
-        return binsOption(params) + " -D WG=" + std::to_string(workGroup) +
+        return countingOptions(params) + " -D WG=" + std::to_string(workGroup) +
                " -D ITEM_QUADS=" + std::to_string(itemQuads(device)) +
                " -D INTERLEAVED=" + (interleaved(device, workGroup) ? "1" : "0") +
                " -D LANES=" + std::to_string(lanes(device));

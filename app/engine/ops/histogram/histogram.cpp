@@ -41,6 +41,26 @@ std::uint64_t Histogram::total(Channel c) const {
     return sum;
 }
 
+Histogram Histogram::rebinned(int binCount) const {
+    if (bins != kMaxBins)
+        throw UsageError("only a histogram of the 256 values can be rebinned, this one has " +
+                         std::to_string(bins) + " bins");
+    validate(Params{binCount});
+    Histogram grouped(binCount);
+    for (std::size_t c = 0; c < kChannelCount; ++c) {
+        for (int v = 0; v < kMaxBins; ++v)
+            grouped.counts[c][static_cast<std::size_t>(binOf(v, binCount))] +=
+                counts[c][static_cast<std::size_t>(v)];
+    }
+    return grouped;
+}
+
+Result Result::counted(Histogram values, const Params& params, std::vector<Timing> timings,
+                       std::string_view strategy) {
+    Histogram histogram = values.rebinned(params.bins);
+    return {std::move(histogram), std::move(values), std::move(timings), std::string(strategy)};
+}
+
 void validate(const Params& params) {
     if (params.bins < 1 || params.bins > kMaxBins)
         throw UsageError("bins must be within 1..256, got " + std::to_string(params.bins));
@@ -70,7 +90,8 @@ Result computeHistogram(DeviceContext* device, PixelSource& pixels, const Params
     return strategy.run(device, pixels, params);
 }
 
-Histogram referenceHistogram(const std::uint8_t* rgba, std::size_t pixelCount, int bins) {
+Histogram referenceHistogram(const std::uint8_t* rgba, std::size_t pixelCount, int bins,
+                             bool ignoreTransparent) {
     Histogram histogram(bins);
     auto& r = histogram[Channel::R];
     auto& g = histogram[Channel::G];
@@ -79,10 +100,11 @@ Histogram referenceHistogram(const std::uint8_t* rgba, std::size_t pixelCount, i
     auto& y = histogram[Channel::Luma];
     for (std::size_t i = 0; i < pixelCount; ++i) {
         const std::uint8_t* p = rgba + i * 4;
+        ++a[static_cast<std::size_t>(binOf(p[3], bins))];
+        if (ignoreTransparent && p[3] == 0) continue;
         ++r[static_cast<std::size_t>(binOf(p[0], bins))];
         ++g[static_cast<std::size_t>(binOf(p[1], bins))];
         ++b[static_cast<std::size_t>(binOf(p[2], bins))];
-        ++a[static_cast<std::size_t>(binOf(p[3], bins))];
         ++y[static_cast<std::size_t>(binOf(luma(p[0], p[1], p[2]), bins))];
     }
     return histogram;

@@ -53,20 +53,33 @@ struct Histogram {
         return counts[static_cast<std::size_t>(c)];
     }
     std::uint64_t total(Channel c) const;
+    // This histogram of the 256 values grouped into `binCount` bins (bin = v * binCount / 256). Throws
+    // UsageError unless this histogram has 256 bins and 1 <= binCount <= 256.
+    Histogram rebinned(int binCount) const;
     bool operator==(const Histogram&) const = default;
 };
 
 struct Params {
     int bins = kMaxBins;
+    // Leaves pixels of alpha 0 out of R, G, B and luma (A still counts them): the transparent padding of a
+    // rotation, say, is not black. Off by default: the contract counts every pixel.
+    bool ignoreTransparent = false;
 };
 
 // Throws UsageError unless bins is within 1..256.
 void validate(const Params& params);
 
+// Every strategy counts the 256 values, whatever the bin count: the statistics come from the exact values,
+// and `histogram` is `values` grouped into the requested bins on the host (5 × 256 additions).
 struct Result {
-    Histogram histogram;
+    Histogram histogram;  // params.bins bins
+    Histogram values;     // 256 bins: one per 8-bit value
     std::vector<Timing> timings;
     std::string strategy;  // the strategy that actually ran (for `auto`, the one it chose)
+
+    // A strategy's result from the counts of the 256 values.
+    static Result counted(Histogram values, const Params& params, std::vector<Timing> timings,
+                          std::string_view strategy);
 };
 
 // A named way of computing the histogram. The list of strategies is data that the CLI, the GUI, the bench
@@ -96,7 +109,8 @@ const Strategy& findStrategy(std::string_view name);
 Result computeHistogram(DeviceContext* device, PixelSource& pixels, const Params& params,
                         const Strategy& strategy);
 
-// The golden reference: a plain single-threaded loop over the pixels.
-Histogram referenceHistogram(const std::uint8_t* rgba, std::size_t pixelCount, int bins);
+// The golden reference: a plain single-threaded loop over the pixels, counting straight into `bins` bins.
+Histogram referenceHistogram(const std::uint8_t* rgba, std::size_t pixelCount, int bins,
+                             bool ignoreTransparent = false);
 
 }  // namespace hs::histogram

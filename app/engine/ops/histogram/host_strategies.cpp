@@ -20,9 +20,9 @@ class SerialStrategy final : public Strategy {
         TimingLog log;
         const std::uint8_t* rgba = pixels.host(log);
         const auto start = std::chrono::steady_clock::now();
-        Histogram histogram = referenceHistogram(rgba, pixels.pixelCount(), params.bins);
+        Histogram values = referenceHistogram(rgba, pixels.pixelCount(), kMaxBins, params.ignoreTransparent);
         log.addHost(Stage::Kernel, "serial", start, std::chrono::steady_clock::now());
-        return {std::move(histogram), log.collect(), std::string(name())};
+        return Result::counted(std::move(values), params, log.collect(), name());
     }
 };
 
@@ -37,23 +37,20 @@ constexpr std::size_t kFoldPixels = std::size_t{1} << 30;
 constexpr std::size_t kMinPixelsPerThread = std::size_t{1} << 16;
 
 using LaneCounters = std::vector<std::uint32_t>;  // kLanes * kLaneSize
-using BinTable = std::array<std::uint8_t, 256>;
 
-// Counts pixels [first, last) into the lanes. `kScaled` is false for 256 bins, where the bin is the value.
-template <bool kScaled>
-void countPixels(const std::uint8_t* rgba, std::size_t first, std::size_t last, const BinTable& binOfValue,
-                 LaneCounters& lanes) {
-    const auto bin = [&](std::uint32_t value) -> std::uint32_t {
-        return kScaled ? binOfValue[value] : value;
-    };
-    const auto count = [&](std::uint32_t* lane, const std::uint8_t* p) {
+// Counts the values of pixels [first, last) into the lanes. With `kIgnoreTransparent`, a pixel of alpha 0
+// counts in A only.
+template <bool kIgnoreTransparent>
+void countPixels(const std::uint8_t* rgba, std::size_t first, std::size_t last, LaneCounters& lanes) {
+    const auto count = [](std::uint32_t* lane, const std::uint8_t* p) {
         const std::uint32_t r = p[0], g = p[1], b = p[2], a = p[3];
-        ++lane[0 * kMaxBins + bin(r)];
-        ++lane[1 * kMaxBins + bin(g)];
-        ++lane[2 * kMaxBins + bin(b)];
-        ++lane[3 * kMaxBins + bin(a)];
-        ++lane[4 * kMaxBins + bin(static_cast<std::uint32_t>(
-                                  luma(static_cast<int>(r), static_cast<int>(g), static_cast<int>(b))))];
+        ++lane[3 * kMaxBins + a];
+        if (kIgnoreTransparent && a == 0) return;
+        ++lane[0 * kMaxBins + r];
+        ++lane[1 * kMaxBins + g];
+        ++lane[2 * kMaxBins + b];
+        ++lane[4 * kMaxBins + static_cast<std::uint32_t>(
+                                  luma(static_cast<int>(r), static_cast<int>(g), static_cast<int>(b)))];
     };
     std::uint32_t* lane0 = lanes.data();
     std::size_t i = first;
@@ -64,21 +61,19 @@ void countPixels(const std::uint8_t* rgba, std::size_t first, std::size_t last, 
     for (; i < last; ++i) count(lane0, rgba + i * 4);
 }
 
-// Channel-major totals of one thread's pixels: kChannelCount rows of kMaxBins (scaled bins use the first
-// `bins`).
+// Channel-major counts of one thread's pixels: kChannelCount rows of the 256 values.
 using Totals = std::vector<std::uint64_t>;
 
-Totals countRange(const std::uint8_t* rgba, std::size_t first, std::size_t last, int bins,
-                  const BinTable& binOfValue) {
+Totals countRange(const std::uint8_t* rgba, std::size_t first, std::size_t last, bool ignoreTransparent) {
     Totals totals(kLaneSize, 0);
     LaneCounters lanes(kLanes * kLaneSize);
     for (std::size_t blockStart = first; blockStart < last; blockStart += kFoldPixels) {
         std::fill(lanes.begin(), lanes.end(), 0);
         const std::size_t blockEnd = std::min(last, blockStart + kFoldPixels);
-        if (bins == kMaxBins)
-            countPixels<false>(rgba, blockStart, blockEnd, binOfValue, lanes);
+        if (ignoreTransparent)
+            countPixels<true>(rgba, blockStart, blockEnd, lanes);
         else
-            countPixels<true>(rgba, blockStart, blockEnd, binOfValue, lanes);
+            countPixels<false>(rgba, blockStart, blockEnd, lanes);
         for (std::size_t l = 0; l < kLanes; ++l) {
             for (std::size_t i = 0; i < kLaneSize; ++i) totals[i] += lanes[l * kLaneSize + i];
         }
@@ -100,10 +95,6 @@ class CpuParallelStrategy final : public Strategy {
         const std::size_t pixelCount = pixels.pixelCount();
         const auto start = std::chrono::steady_clock::now();
 
-        BinTable binOfValue{};
-        for (int v = 0; v < 256; ++v)
-            binOfValue[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(binOf(v, params.bins));
-
         const std::size_t hardwareThreads = std::max(1u, std::thread::hardware_concurrency());
         const std::size_t threadCount =
             std::clamp<std::size_t>(pixelCount / kMinPixelsPerThread, 1, hardwareThreads);
@@ -114,21 +105,20 @@ class CpuParallelStrategy final : public Strategy {
             const auto work = [&](std::size_t t) {
                 const std::size_t first = std::min(pixelCount, t * share);
                 perThread[t] =
-                    countRange(rgba, first, std::min(pixelCount, first + share), params.bins, binOfValue);
+                    countRange(rgba, first, std::min(pixelCount, first + share), params.ignoreTransparent);
             };
             for (std::size_t t = 1; t < threadCount; ++t) helpers.emplace_back(work, t);
             work(0);
         }
 
-        Histogram histogram(params.bins);
+        Histogram values;
         for (const auto& totals : perThread) {
             for (std::size_t c = 0; c < kChannelCount; ++c) {
-                for (std::size_t b = 0; b < static_cast<std::size_t>(params.bins); ++b)
-                    histogram.counts[c][b] += totals[c * kMaxBins + b];
+                for (std::size_t v = 0; v < kMaxBins; ++v) values.counts[c][v] += totals[c * kMaxBins + v];
             }
         }
         log.addHost(Stage::Kernel, "cpu-parallel", start, std::chrono::steady_clock::now());
-        return {std::move(histogram), log.collect(), std::string(name())};
+        return Result::counted(std::move(values), params, log.collect(), name());
     }
 };
 

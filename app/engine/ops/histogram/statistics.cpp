@@ -11,25 +11,24 @@ namespace {
 
 constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
-void validateRange(const Histogram& histogram, BinRange range) {
-    if (range.first < 0 || range.first > range.last || range.last >= histogram.bins)
-        throw UsageError("bin range " + std::to_string(range.first) + ".." + std::to_string(range.last) +
-                         " is not within 0.." + std::to_string(histogram.bins - 1));
+void validateValues(const Histogram& values, BinRange range) {
+    if (values.bins != kMaxBins)
+        throw UsageError("statistics need the histogram of the 256 values, not one of " +
+                         std::to_string(values.bins) + " bins");
+    if (range.first < 0 || range.first > range.last || range.last >= kMaxBins)
+        throw UsageError("value range " + std::to_string(range.first) + ".." + std::to_string(range.last) +
+                         " is not within 0..255");
 }
 
-double centreOf(std::size_t bin, int bins) {
-    return binValues(static_cast<int>(bin), bins).centre();
-}
-
-// The first bin of the range whose cumulative count reaches `rank` (1-based); rank <= the range's count.
-std::size_t binOfRank(const std::vector<std::uint64_t>& counts, BinRange range, std::uint64_t rank) {
+// The first value of the range whose cumulative count reaches `rank` (1-based); rank <= the range's count.
+int valueOfRank(const std::vector<std::uint64_t>& counts, BinRange range, std::uint64_t rank) {
     std::uint64_t cumulative = 0;
-    auto bin = static_cast<std::size_t>(range.first);
-    for (; bin < static_cast<std::size_t>(range.last); ++bin) {
-        cumulative += counts[bin];
+    int value = range.first;
+    for (; value < range.last; ++value) {
+        cumulative += counts[static_cast<std::size_t>(value)];
         if (cumulative >= rank) break;
     }
-    return bin;
+    return value;
 }
 
 std::uint64_t nearestRank(double p, std::uint64_t count) {
@@ -48,37 +47,43 @@ BinValues binValues(int bin, int bins) {
     return {firstValueAtOrAbove(bin), firstValueAtOrAbove(bin + 1) - 1};
 }
 
-double percentile(const Histogram& histogram, Channel channel, BinRange range, double p) {
-    validateRange(histogram, range);
-    if (!(p >= 0 && p <= 100)) throw UsageError("percentile must be within 0..100, got " + std::to_string(p));
-    const auto& counts = histogram[channel];
-    std::uint64_t count = 0;
-    for (int bin = range.first; bin <= range.last; ++bin) count += counts[static_cast<std::size_t>(bin)];
-    if (count == 0) return kNoValue;
-    return centreOf(binOfRank(counts, range, nearestRank(p, count)), histogram.bins);
+BinRange valueRange(BinRange range, int bins) {
+    if (range.first > range.last)
+        throw UsageError("bin range " + std::to_string(range.first) + ".." + std::to_string(range.last) +
+                         " is empty");
+    return {binValues(range.first, bins).lower, binValues(range.last, bins).upper};
 }
 
-Statistics computeStatistics(const Histogram& histogram, Channel channel, BinRange range) {
-    validateRange(histogram, range);
-    const auto& counts = histogram[channel];
-    const auto first = static_cast<std::size_t>(range.first);
-    const auto last = static_cast<std::size_t>(range.last);
+double percentile(const Histogram& values, Channel channel, BinRange range, double p) {
+    validateValues(values, range);
+    if (!(p >= 0 && p <= 100)) throw UsageError("percentile must be within 0..100, got " + std::to_string(p));
+    const auto& counts = values[channel];
+    std::uint64_t count = 0;
+    for (int v = range.first; v <= range.last; ++v) count += counts[static_cast<std::size_t>(v)];
+    if (count == 0) return kNoValue;
+    return valueOfRank(counts, range, nearestRank(p, count));
+}
+
+Statistics computeStatistics(const Histogram& values, Channel channel, BinRange range) {
+    validateValues(values, range);
+    const auto& counts = values[channel];
+    const auto countOf = [&counts](int v) { return counts[static_cast<std::size_t>(v)]; };
 
     Statistics stats;
     double weightedSum = 0;
-    std::size_t modeBin = first;
-    std::size_t firstNonEmpty = last + 1;
-    std::size_t lastNonEmpty = first;
-    for (std::size_t bin = first; bin <= last; ++bin) {
-        const auto n = counts[bin];
+    int mode = range.first;
+    int lowest = range.last + 1;
+    int highest = range.first;
+    for (int v = range.first; v <= range.last; ++v) {
+        const auto n = countOf(v);
         if (n == 0) continue;
         stats.count += n;
-        weightedSum += static_cast<double>(n) * centreOf(bin, histogram.bins);
-        if (n > counts[modeBin]) modeBin = bin;
-        if (firstNonEmpty > last) firstNonEmpty = bin;
-        lastNonEmpty = bin;
+        weightedSum += static_cast<double>(n) * v;
+        if (n > countOf(mode)) mode = v;
+        if (lowest > range.last) lowest = v;
+        highest = v;
     }
-    const auto channelTotal = histogram.total(channel);
+    const auto channelTotal = values.total(channel);
     stats.percentOfChannel =
         channelTotal == 0 ? 0.0
                           : 100.0 * static_cast<double>(stats.count) / static_cast<double>(channelTotal);
@@ -92,20 +97,20 @@ Statistics computeStatistics(const Histogram& histogram, Channel channel, BinRan
     // Two passes: summing squared deviations from the mean does not cancel catastrophically like
     // E[x²] - E[x]².
     double squaredDeviations = 0;
-    for (std::size_t bin = firstNonEmpty; bin <= lastNonEmpty; ++bin) {
-        const double deviation = centreOf(bin, histogram.bins) - stats.mean;
-        squaredDeviations += static_cast<double>(counts[bin]) * deviation * deviation;
+    for (int v = lowest; v <= highest; ++v) {
+        const double deviation = v - stats.mean;
+        squaredDeviations += static_cast<double>(countOf(v)) * deviation * deviation;
     }
     stats.stdDev = std::sqrt(squaredDeviations / n);
-    stats.median = centreOf(binOfRank(counts, range, nearestRank(50, stats.count)), histogram.bins);
-    stats.mode = centreOf(modeBin, histogram.bins);
-    stats.min = centreOf(firstNonEmpty, histogram.bins);
-    stats.max = centreOf(lastNonEmpty, histogram.bins);
+    stats.median = valueOfRank(counts, range, nearestRank(50, stats.count));
+    stats.mode = mode;
+    stats.min = lowest;
+    stats.max = highest;
     return stats;
 }
 
-Statistics computeStatistics(const Histogram& histogram, Channel channel) {
-    return computeStatistics(histogram, channel, {0, histogram.bins - 1});
+Statistics computeStatistics(const Histogram& values, Channel channel) {
+    return computeStatistics(values, channel, {0, kMaxBins - 1});
 }
 
 }  // namespace hs::histogram

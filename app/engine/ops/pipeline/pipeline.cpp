@@ -68,11 +68,13 @@ Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec) 
         processed.emplace(std::move(result.image));
     }
     std::optional<histogram::Histogram> counts;
+    std::optional<histogram::Histogram> values;
     if (spec.histogram) {
         auto result = histogram::computeHistogram(&device, current(), spec.histogram->params,
                                                   *spec.histogram->strategy);
         stages.push_back({"histogram", std::move(result.strategy), {}, std::move(result.timings)});
         counts = std::move(result.histogram);
+        values = std::move(result.values);
     }
     if (!processed) {
         // No image stage: the input itself is the output, and it belongs on the device like any stage's
@@ -83,7 +85,7 @@ Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec) 
         if (auto timings = log.collect(); !timings.empty())
             stages.push_back({"upload", {}, {}, std::move(timings)});
     }
-    return {std::move(*processed), std::move(counts), std::move(stages)};
+    return {std::move(*processed), std::move(counts), std::move(values), std::move(stages)};
 }
 
 ImageRGBA8 referencePipeline(const ImageRGBA8& image, const Spec& spec) {

@@ -51,7 +51,8 @@ struct StageReport {
 
 struct Result {
     PixelSource image;  // the processed image (the last image stage's output buffer), on the device
-    std::optional<histogram::Histogram> histogram;
+    std::optional<histogram::Histogram> histogram;  // the requested bins
+    std::optional<histogram::Histogram> values;     // the 256 values (histogram::Result::values)
     std::vector<StageReport> stages;
 
     // Every command of every stage in order, each name prefixed by its stage ("rotate: rotate_image").
