@@ -128,9 +128,11 @@ inline QByteArray messagesOf(const QList<ErrorReport>& reports) {
 // The event-loop budget of issue 3, measured and printed (never asserted: a busy machine exceeds it without
 // any fault of the app).
 inline constexpr double kStallBudgetMs = 50;
-// What a test asserts: a stall this long comes from a blocking call on the GUI thread (an engine run, a
-// wait on the worker), never from the scheduler of a busy machine.
-inline constexpr double kBlockingStallMs = 2000;
+// What a test asserts: a stall this long comes from a blocking call on the GUI thread (an engine run of
+// several seconds, a wait on the worker), not from a busy machine: on 2 cores at a load average of 24 the
+// worst stall while a 4096 × 4096 image was shown and run was 1.8 s, and the slowest strategies take 10 s
+// and more there.
+inline constexpr double kBlockingStallMs = 5000;
 // The period of the timer that measures stalls.
 inline constexpr int kTickMs = 10;
 
