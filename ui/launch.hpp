@@ -14,7 +14,8 @@ class AppSettings;
 class MainWindow;
 
 // What the command line asks for. `histoscope IMAGE` opens a file; the scripted mode
-// `histoscope --open IMG --device SEL --strategy NAME --bins N [--rotate DEG [--sampling MODE]]
+// `histoscope --open IMG --device SEL --strategy NAME --bins N [--rotate DEG [--sampling MODE]
+// [--fit-canvas]]
 // [--filter SPEC] --screenshot OUT.png --quit` renders the window after the first result, saves it, and
 // exits.
 struct LaunchOptions {
@@ -24,6 +25,7 @@ struct LaunchOptions {
     std::optional<int> bins;
     std::optional<double> rotation;  // degrees
     rotate::FilterMode sampling = rotate::FilterMode::Linear;
+    bool fitCanvas = false;
     QString filter;  // a convolve::filterFromSpec spec
     QString screenshot;
     bool quit = false;
