@@ -17,8 +17,10 @@ const QString kPlatformName = QStringLiteral("run/platform");
 const QString kStrategy = QStringLiteral("run/strategy");
 const QString kBins = QStringLiteral("run/bins");
 const QString kIgnoreTransparent = QStringLiteral("run/ignore_transparent");
+const QString kRepeatCount = QStringLiteral("run/repeatCount");
 const QString kRotate = QStringLiteral("transform/rotate");
 const QString kAngle = QStringLiteral("transform/angle");
+const QString kFitCanvas = QStringLiteral("transform/fitCanvas");
 const QString kSampling = QStringLiteral("transform/sampling");
 const QString kRotateStrategy = QStringLiteral("transform/rotateStrategy");
 const QString kConvolve = QStringLiteral("transform/convolve");
@@ -68,10 +70,12 @@ void AppSettings::load() {
     strategy_ = settings.value(kStrategy).toString();
     setBins(settings.value(kBins, histogram::kMaxBins).toInt());
     ignoreTransparent_ = settings.value(kIgnoreTransparent, false).toBool();
+    setRepeatCount(settings.value(kRepeatCount, kDefaultRepeatCount).toInt());
     // Values out of range are left to the panel's widgets, which clamp them like typed ones.
     const TransformSettings defaults;
     transform_.rotate = settings.value(kRotate, defaults.rotate).toBool();
     transform_.angle = finiteValue(settings, kAngle, defaults.angle);
+    transform_.fitCanvas = settings.value(kFitCanvas, defaults.fitCanvas).toBool();
     transform_.sampling = settings.value(kSampling, defaults.sampling).toString();
     transform_.rotateStrategy = settings.value(kRotateStrategy, defaults.rotateStrategy).toString();
     transform_.convolve = settings.value(kConvolve, defaults.convolve).toBool();
@@ -97,8 +101,10 @@ bool AppSettings::save() const {
     settings.setValue(kStrategy, strategy_);
     settings.setValue(kBins, bins_);
     settings.setValue(kIgnoreTransparent, ignoreTransparent_);
+    settings.setValue(kRepeatCount, repeatCount_);
     settings.setValue(kRotate, transform_.rotate);
     settings.setValue(kAngle, transform_.angle);
+    settings.setValue(kFitCanvas, transform_.fitCanvas);
     settings.setValue(kSampling, transform_.sampling);
     settings.setValue(kRotateStrategy, transform_.rotateStrategy);
     settings.setValue(kConvolve, transform_.convolve);
@@ -121,6 +127,10 @@ void AppSettings::setDevice(const QString& platformName, const QString& deviceNa
 
 void AppSettings::setBins(int bins) {
     bins_ = validBins(bins) ? bins : histogram::kMaxBins;
+}
+
+void AppSettings::setRepeatCount(int count) {
+    repeatCount_ = count >= 1 && count <= kMaxRepeatCount ? count : kDefaultRepeatCount;
 }
 
 void AppSettings::addRecentFile(const QString& path) {

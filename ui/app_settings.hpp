@@ -11,7 +11,8 @@ namespace hs::ui {
 // longer holds selects its first entry.
 struct TransformSettings {
     bool rotate = false;
-    double angle = 0;  // degrees, -180..180
+    double angle = 0;        // degrees, -180..180
+    bool fitCanvas = false;  // enlarge the rotated image's canvas instead of cutting its corners off
     QString sampling = QStringLiteral("linear");
     QString rotateStrategy;  // empty: the registry's first
     bool convolve = false;
@@ -66,6 +67,12 @@ class AppSettings {
     bool ignoreTransparent() const { return ignoreTransparent_; }
     void setIgnoreTransparent(bool on) { ignoreTransparent_ = on; }
 
+    // Run ×N's count, within 1..kMaxRepeatCount; kDefaultRepeatCount when unset or out of range.
+    static constexpr int kDefaultRepeatCount = 20;
+    static constexpr int kMaxRepeatCount = 10000;
+    int repeatCount() const { return repeatCount_; }
+    void setRepeatCount(int count);
+
     TransformSettings transform() const { return transform_; }
     void setTransform(const TransformSettings& transform) { transform_ = transform; }
 
@@ -89,6 +96,7 @@ class AppSettings {
     QString strategy_;
     int bins_ = 256;
     bool ignoreTransparent_ = false;
+    int repeatCount_ = kDefaultRepeatCount;
     TransformSettings transform_;
     QString lastFolder_;
     QStringList recentFiles_;

@@ -107,6 +107,45 @@ QStringList statisticTexts(const std::optional<Statistics>& stats) {
 
 }  // namespace
 
+// The hover read-out: one line whose size hints never depend on its text, so that the read-out appearing,
+// changing and going as the pointer moves resizes nothing (not the plot, the statistics beside it, the dock
+// or the image view beside the dock). The text shows elided to the width the layout gives; in full as
+// tooltip.
+class ReadoutLabel final : public QLabel {
+  public:
+    explicit ReadoutLabel(QWidget* parent) : QLabel(parent) {
+        setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+        setTextInteractionFlags(Qt::TextSelectableByMouse);
+        showText();
+    }
+    QSize sizeHint() const override { return {0, fontMetrics().height()}; }
+    QSize minimumSizeHint() const override { return sizeHint(); }
+
+    const QString& fullText() const { return fullText_; }
+    void setFullText(const QString& text) {
+        fullText_ = text;
+        showText();
+    }
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override {
+        QLabel::resizeEvent(event);
+        showText();
+    }
+
+  private:
+    void showText() {
+        setText(fontMetrics().elidedText(fullText_, Qt::ElideRight, width()));
+        setToolTip(
+            text() == fullText_
+                ? HistogramView::tr(
+                      "Point at the plot to read a bin; drag to select a range; double-click clears it.")
+                : fullText_);
+    }
+
+    QString fullText_;
+};
+
 HistogramView::HistogramView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
     auto* toolbar = new QWidget(this);
     buildToolbar(toolbar);
@@ -141,12 +180,8 @@ HistogramView::HistogramView(QWidget* parent) : QWidget(parent), plot_(new QCust
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { clearSelection(); });
     plot_->installEventFilter(this);
 
-    readout_ = new QLabel(this);
+    readout_ = new ReadoutLabel(this);
     readout_->setObjectName("histogramReadout");
-    readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    readout_->setMinimumHeight(readout_->fontMetrics().height());
-    readout_->setToolTip(
-        tr("Point at the plot to read a bin; drag to select a range; double-click clears it."));
 
     auto* plotColumn = new QVBoxLayout;
     plotColumn->addWidget(plot_, 1);
@@ -399,7 +434,7 @@ Statistics HistogramView::imageStatistics() const {
 }
 
 QString HistogramView::readout() const {
-    return readout_->text();
+    return readout_->fullText();
 }
 
 void HistogramView::refreshSelection() {
@@ -439,7 +474,7 @@ void HistogramView::updateReadout(double pixelX) {
     hoverPixelX_ = pixelX;
     const double value = plot_->xAxis->pixelToCoord(pixelX);
     if (!hasHistogram_ || value < 0 || value >= kValueAxisEnd) {
-        readout_->clear();
+        readout_->setFullText({});
         return;
     }
     const int bin = binAt(pixelX);
@@ -462,7 +497,7 @@ void HistogramView::updateReadout(double pixelX) {
         parts.append(
             QStringLiteral("%1 %2 (%3 %)").arg(channelLabel(channel)).arg(count).arg(percent, 0, 'f', 2));
     }
-    readout_->setText(parts.join(QStringLiteral(" · ")));
+    readout_->setFullText(parts.join(QStringLiteral(" · ")));
 }
 
 void HistogramView::onMousePress(QMouseEvent* event) {
@@ -493,7 +528,7 @@ void HistogramView::onMouseRelease(QMouseEvent* event) {
 bool HistogramView::eventFilter(QObject* watched, QEvent* event) {
     if (watched == plot_ && event->type() == QEvent::Leave) {
         hoverPixelX_.reset();
-        readout_->clear();
+        readout_->setFullText({});
     }
     return QWidget::eventFilter(watched, event);
 }

@@ -22,6 +22,8 @@ class QToolButton;
 
 namespace hs::ui {
 
+class ReadoutLabel;
+
 class HistogramView : public QWidget {
     Q_OBJECT
 
@@ -103,7 +105,7 @@ class HistogramView : public QWidget {
     QToolButton* cumulativeButton_ = nullptr;
     QToolButton* clipButton_ = nullptr;
     QComboBox* statisticsChannel_ = nullptr;
-    QLabel* readout_ = nullptr;
+    ReadoutLabel* readout_ = nullptr;
     QLabel* selectionRangeLabel_ = nullptr;
     static constexpr std::size_t kStatisticCount =
         8;  // count, mean, std dev, median, mode, min, max, percentile

@@ -60,6 +60,10 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
     const QCommandLineOption sampling(QStringLiteral("sampling"),
                                       QStringLiteral("Rotation sampling: linear (default) or nearest."),
                                       QStringLiteral("MODE"));
+    const QCommandLineOption fitCanvas(
+        QStringLiteral("fit-canvas"),
+        QStringLiteral(
+            "Enlarge the rotated image's canvas to hold all of it instead of cutting its corners off."));
     const QCommandLineOption filter(
         QStringLiteral("filter"),
         QStringLiteral("Convolve with SPEC: %1.").arg(QString::fromUtf8(convolve::filterSpecHelp())),
@@ -72,7 +76,8 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
         QStringLiteral("Exit after the first result (and the screenshot); problems go "
                        "to stderr and set the exit code."));
     parser.addOptions(
-        {open, device, strategy, bins, ignoreTransparent, rotation, sampling, filter, screenshot, quit});
+        {open, device, strategy, bins, ignoreTransparent, rotation, sampling, fitCanvas, filter, screenshot,
+         quit});
     parser.addPositionalArgument(QStringLiteral("image"), QStringLiteral("Image to open."),
                                  QStringLiteral("[IMAGE]"));
 
@@ -123,6 +128,10 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
         if (!parser.isSet(rotation)) throw UsageError("--sampling applies to --rotate, which is not given");
         options.sampling = rotate::parseFilterMode(parser.value(sampling).toStdString());
     }
+    if (parser.isSet(fitCanvas)) {
+        if (!parser.isSet(rotation)) throw UsageError("--fit-canvas applies to --rotate, which is not given");
+        options.fitCanvas = true;
+    }
     if (parser.isSet(filter)) {
         options.filter = parser.value(filter);
         convolve::filterFromSpec(options.filter.toStdString());  // throws UsageError or InputError, in words
@@ -158,7 +167,8 @@ Launcher::Launcher(MainWindow& window, LaunchOptions options, QObject* parent)
 }
 
 void Launcher::start(const QString& image) {
-    if (options_.rotation) window_.transformPanel()->setRotation(*options_.rotation, options_.sampling);
+    if (options_.rotation)
+        window_.transformPanel()->setRotation(*options_.rotation, options_.sampling, options_.fitCanvas);
     if (!options_.filter.isEmpty()) {
         try {
             // Checked by parseLaunchOptions already; a filter file may have gone since.

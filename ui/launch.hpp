@@ -15,8 +15,8 @@ class MainWindow;
 
 // What the command line asks for. `histoscope IMAGE` opens a file; the scripted mode
 // `histoscope --open IMG --device SEL --strategy NAME --bins N [--ignore-transparent]
-// [--rotate DEG [--sampling MODE]] [--filter SPEC] --screenshot OUT.png --quit` renders the window after the
-// first result, saves it, and exits.
+// [--rotate DEG [--sampling MODE] [--fit-canvas]] [--filter SPEC] --screenshot OUT.png --quit` renders the
+// window after the first result, saves it, and exits.
 struct LaunchOptions {
     QString image;
     QString device;
@@ -25,6 +25,7 @@ struct LaunchOptions {
     bool ignoreTransparent = false;  // only turns the checkbox on: unset keeps the remembered setting
     std::optional<double> rotation;  // degrees
     rotate::FilterMode sampling = rotate::FilterMode::Linear;
+    bool fitCanvas = false;
     QString filter;  // a convolve::filterFromSpec spec
     QString screenshot;
     bool quit = false;

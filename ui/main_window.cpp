@@ -47,7 +47,6 @@ namespace {
 // The strategy of a first start: `auto` where the registry has it (histoscope-cli defaults to it too), else
 // the first one listed.
 constexpr std::string_view kPreferredDefaultStrategy = "auto";
-constexpr int kDefaultRunCount = 20;     // Run ×N
 constexpr int kDefaultRepetitions = 10;  // Compare, per strategy
 constexpr int kNoteWidth = 420;          // pixels of the status bar for a stage's fallback note
 
@@ -165,14 +164,15 @@ void MainWindow::buildActions() {
     runAction_->setToolTip(tr("Compute the histogram again (F5)"));
     connect(runAction_, &QAction::triggered, this, &MainWindow::runHistogram);
 
-    runRepeatedAction_ = new QAction(themed("view-refresh", QStyle::SP_BrowserReload), tr("Run ×&N…"), this);
+    // Its text names the count, which lives in the Timings dock (set there; the text follows it).
+    runRepeatedAction_ = new QAction(themed("view-refresh", QStyle::SP_BrowserReload), tr("Run ×N"), this);
     runRepeatedAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    runRepeatedAction_->setToolTip(tr("Measure the current strategy several times"));
+    runRepeatedAction_->setToolTip(
+        tr("Measure the current work several times; the count is set in the Timings dock"));
     connect(runRepeatedAction_, &QAction::triggered, this, [this] {
-        bool ok = false;
-        const int count =
-            QInputDialog::getInt(this, tr("Run ×N"), tr("Repetitions:"), kDefaultRunCount, 1, 10000, 1, &ok);
-        if (ok) runRepeated(count);
+        // The Timings dock holds the count and shows the progress.
+        findChild<QDockWidget*>(QStringLiteral("timingDock"))->raise();
+        runRepeated(timingView_->repeatCount());
     });
 
     compareAction_ =
@@ -233,6 +233,7 @@ void MainWindow::buildDocks() {
     histogramDock_ =
         dock(tr("Histogram"), QStringLiteral("histogramDock"), histogramView_, Qt::RightDockWidgetArea);
     timingView_ = new TimingView;
+    timingView_->setRepeatCount(settings_.repeatCount());
     auto* timingDock =
         dock(tr("Timings"), QStringLiteral("timingDock"), timingView_, Qt::BottomDockWidgetArea);
     compareView_ = new CompareView;
@@ -252,6 +253,9 @@ void MainWindow::buildDocks() {
         reportProblem({ErrorKind::Input, tr("Cannot load filter"), message, {}, {}});
     });
     connect(timingView_, &TimingView::runRepeatedRequested, this, &MainWindow::runRepeated);
+    const auto showRepeatCount = [this](int count) { runRepeatedAction_->setText(tr("Run ×%1").arg(count)); };
+    connect(timingView_, &TimingView::repeatCountChanged, this, showRepeatCount);
+    showRepeatCount(timingView_->repeatCount());
     connect(timingView_, &TimingView::cancelRequested, controller_, &Controller::cancel);
     connect(compareView_, &CompareView::compareRequested, this, &MainWindow::runCompare);
 }
@@ -742,6 +746,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings_.setStrategy(strategyBox_->wantedStrategy());
     settings_.setBins(bins_->value());
     settings_.setIgnoreTransparent(ignoreTransparent_->isChecked());
+    settings_.setRepeatCount(timingView_->repeatCount());
     settings_.setTransform(transformPanel_->settings());
     if (!settings_.save())
         qWarning("histoscope: %s: the settings could not be written", qUtf8Printable(settings_.fileName()));

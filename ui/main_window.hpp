@@ -85,6 +85,8 @@ class MainWindow : public QMainWindow {
     CompareView* compareView() const { return compareView_; }
     KernelView* kernelView() const { return kernelView_; }
     TransformPanel* transformPanel() const { return transformPanel_; }
+    // Run ×N: runs the Timings dock's repeat count, the one count of Run ×N.
+    QAction* runRepeatedAction() const { return runRepeatedAction_; }
     // The status-bar texts: image size, device, display path, strategy, last kernel time, fallback notes,
     // pixel under the cursor.
     QString statusSummary() const;

@@ -10,6 +10,7 @@
 #include <QTableWidget>
 #include <algorithm>
 
+#include "ui/app_settings.hpp"
 #include "ui/plot_style.hpp"
 #include "ui/view_helpers.hpp"
 
@@ -109,9 +110,10 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     });
     repeatCount_ = new QSpinBox(this);
     repeatCount_->setObjectName("repeatCount");
-    repeatCount_->setRange(1, 10000);
-    repeatCount_->setValue(20);
-    repeatCount_->setToolTip(tr("How many times Run ×N repeats the current work"));
+    repeatCount_->setRange(1, AppSettings::kMaxRepeatCount);
+    repeatCount_->setValue(AppSettings::kDefaultRepeatCount);
+    repeatCount_->setToolTip(tr("How many times Run ×N repeats the current work (here and in the toolbar)"));
+    connect(repeatCount_, &QSpinBox::valueChanged, this, &TimingView::repeatCountChanged);
     runRepeated_ = new QPushButton(tr("Run ×N"), this);
     runRepeated_->setObjectName("runRepeated");
     connect(runRepeated_, &QPushButton::clicked, this,
@@ -241,6 +243,14 @@ void TimingView::setProgress(int done, int total) {
     if (!running) return;
     progress_->setRange(0, total);
     progress_->setValue(done);
+}
+
+int TimingView::repeatCount() const {
+    return repeatCount_->value();
+}
+
+void TimingView::setRepeatCount(int count) {
+    repeatCount_->setValue(count);
 }
 
 void TimingView::refresh() {

@@ -49,9 +49,13 @@ class TimingView : public QWidget {
 
     // For Run ×N: `done` of `total` runs finished; total 0 hides the progress bar and the cancel button.
     void setProgress(int done, int total);
+    // The one count of Run ×N (1..10000): this view's button and the main window's action both run it.
+    int repeatCount() const;
+    void setRepeatCount(int count);
 
   signals:
     void runRepeatedRequested(int count);
+    void repeatCountChanged(int count);
     void cancelRequested();
     void runsChanged();
 

@@ -1,5 +1,6 @@
 #include "ui/transform_panel.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -166,10 +167,17 @@ QWidget* TransformPanel::buildRotation() {
     auto* reset = new QToolButton;
     reset->setText(QStringLiteral("0°"));
     reset->setToolTip(tr("Back to no rotation"));
+    fitCanvas_ = new QCheckBox(tr("Fit canvas"));
+    fitCanvas_->setToolTip(
+        tr("Enlarge the output to the smallest canvas that holds the whole rotated image, padded with "
+           "transparent pixels (W·|cos| + H·|sin| by W·|sin| + H·|cos|, rounded up); off, the output keeps "
+           "the image's size and the corners are cut off"));
     auto* angleRow = new QHBoxLayout;
     angleRow->setContentsMargins(0, 0, 0, 0);
     angleRow->addWidget(angleBox_);
     angleRow->addWidget(reset);
+    angleRow->addSpacing(8);
+    angleRow->addWidget(fitCanvas_);
     angleRow->addStretch(1);
 
     sampling_ = new QComboBox;
@@ -191,6 +199,9 @@ QWidget* TransformPanel::buildRotation() {
     connect(angleSlider_, &QSlider::valueChanged, this, &TransformPanel::setAngleFromSlider);
     connect(angleBox_, &QDoubleSpinBox::valueChanged, this, &TransformPanel::setAngleFromBox);
     connect(reset, &QToolButton::clicked, this, [this] { angleBox_->setValue(0); });
+    connect(fitCanvas_, &QCheckBox::toggled, this, [this] {
+        if (rotationGroup_->isChecked()) emit transformChanged();
+    });
     for (auto* box : {sampling_, rotateStrategy_}) {
         connect(box, &QComboBox::currentIndexChanged, this, [this] {
             if (rotationGroup_->isChecked()) emit transformChanged();
@@ -425,9 +436,10 @@ void TransformPanel::loadFilterFile(const QString& path) {
     if (convolutionGroup_->isChecked()) emit transformChanged();
 }
 
-void TransformPanel::setRotation(double degrees, rotate::FilterMode mode) {
+void TransformPanel::setRotation(double degrees, rotate::FilterMode mode, bool fitCanvas) {
     angleBox_->setValue(degrees);
     sampling_->setCurrentIndex(sampling_->findData(static_cast<int>(mode)));
+    fitCanvas_->setChecked(fitCanvas);
     rotationGroup_->setChecked(true);
 }
 
@@ -462,6 +474,7 @@ TransformSettings TransformPanel::settings() const {
     TransformSettings settings;
     settings.rotate = rotationGroup_->isChecked();
     settings.angle = angle();
+    settings.fitCanvas = fitCanvas_->isChecked();
     settings.sampling = sampling_->currentText();
     settings.rotateStrategy = rotateStrategy_->currentText();
     settings.convolve = convolutionGroup_->isChecked();
@@ -481,6 +494,7 @@ void TransformPanel::applySettings(const TransformSettings& settings) {
         const QSignalBlocker quiet(this);
         rotationGroup_->setChecked(settings.rotate);
         angleBox_->setValue(settings.angle);
+        fitCanvas_->setChecked(settings.fitCanvas);
         selectText(sampling_, settings.sampling);
         selectText(rotateStrategy_, settings.rotateStrategy);
         convolutionGroup_->setChecked(settings.convolve);
@@ -503,7 +517,7 @@ void TransformPanel::applySettings(const TransformSettings& settings) {
 std::optional<pipeline::RotateStage> TransformPanel::rotation() const {
     if (!rotationGroup_->isChecked()) return std::nullopt;
     const auto mode = static_cast<rotate::FilterMode>(sampling_->currentData().toInt());
-    return pipeline::RotateStage{rotate::Params{angle(), mode},
+    return pipeline::RotateStage{rotate::Params{angle(), mode, fitCanvas_->isChecked()},
                                  &rotate::findStrategy(rotateStrategy_->currentText().toStdString())};
 }
 

@@ -11,6 +11,7 @@
 #include "runtime/device_info.hpp"
 #include "ui/app_settings.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QGroupBox;
@@ -23,11 +24,11 @@ class QStackedWidget;
 
 namespace hs::ui {
 
-// The image stages ahead of the histogram: rotation (angle, sampling, strategy) and convolution (a built-in
-// filter with its parameters or a custom matrix, strategy). Strategy lists come from the engine's registries;
-// those the device cannot run on the current image are disabled with the reason as tooltip. A selection that
-// becomes unsupported (another image or device) stays selected: the engine then runs its buffer strategy and
-// the status bar says why.
+// The image stages ahead of the histogram: rotation (angle, fit canvas, sampling, strategy) and convolution
+// (a built-in filter with its parameters or a custom matrix, strategy). Strategy lists come from the engine's
+// registries; those the device cannot run on the current image are disabled with the reason as tooltip. A
+// selection that becomes unsupported (another image or device) stays selected: the engine then runs its
+// buffer strategy and the status bar says why.
 class TransformPanel : public QWidget {
     Q_OBJECT
 
@@ -51,8 +52,9 @@ class TransformPanel : public QWidget {
     // Reads a filter file into the custom editor and selects it; a file that cannot be read or parsed is
     // reported through problemReported() and changes nothing.
     void loadFilterFile(const QString& path);
-    // Switches rotation on at `degrees` (within -180..180) with `mode` sampling.
-    void setRotation(double degrees, rotate::FilterMode mode);
+    // Switches rotation on at `degrees` (within -180..180) with `mode` sampling, onto a canvas fitted to the
+    // rotated image when `fitCanvas`.
+    void setRotation(double degrees, rotate::FilterMode mode, bool fitCanvas);
     // Switches convolution on with the filter a command line names (convolve::filterFromSpec: box[:N],
     // gaussian:SIGMA[:SIZE], sharpen, emboss, laplacian, sobel, or a filter file). Throws UsageError or
     // InputError, as filterFromSpec does, and UsageError for a Gaussian the panel cannot show.
@@ -67,6 +69,8 @@ class TransformPanel : public QWidget {
     QGroupBox* rotationGroup() const { return rotationGroup_; }
     QSlider* angleSlider() const { return angleSlider_; }
     QDoubleSpinBox* angleBox() const { return angleBox_; }
+    // Enlarges the output to hold the whole rotated image (rotate::outputSize).
+    QCheckBox* fitCanvasBox() const { return fitCanvas_; }
     QComboBox* samplingBox() const { return sampling_; }
     QComboBox* rotateStrategyBox() const { return rotateStrategy_; }
     QGroupBox* convolutionGroup() const { return convolutionGroup_; }
@@ -99,6 +103,7 @@ class TransformPanel : public QWidget {
     QGroupBox* rotationGroup_ = nullptr;
     QSlider* angleSlider_ = nullptr;
     QDoubleSpinBox* angleBox_ = nullptr;
+    QCheckBox* fitCanvas_ = nullptr;
     QComboBox* sampling_ = nullptr;
     QComboBox* rotateStrategy_ = nullptr;
 

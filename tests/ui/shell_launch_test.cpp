@@ -97,6 +97,8 @@ class LaunchTest : public QObject {
         QCOMPARE(transforms.sampling, rotate::FilterMode::Nearest);
         QCOMPARE(transforms.filter, QStringLiteral("gaussian:1.5:7"));
         QVERIFY(parse({"--ignore-transparent"}).ignoreTransparent);
+        QVERIFY(!transforms.fitCanvas);
+        QVERIFY(parse({"--rotate", "108", "--fit-canvas"}).fitCanvas);
     }
 
     void refusesBadOptions_data() {
@@ -116,6 +118,8 @@ class LaunchTest : public QObject {
         QTest::newRow("angle word") << QStringList{"--rotate", "left"} << "got 'left'";
         QTest::newRow("sampling alone")
             << QStringList{"--sampling", "nearest"} << "--sampling applies to --rotate";
+        QTest::newRow("fit canvas alone")
+            << QStringList{"--fit-canvas"} << "--fit-canvas applies to --rotate";
         QTest::newRow("sampling word") << QStringList{"--rotate", "1", "--sampling", "cubic"} << "cubic";
         QTest::newRow("filter parameters") << QStringList{"--filter", "box:99"} << "within 1..15";
     }

@@ -1,6 +1,7 @@
 // The window end to end on PoCL: images opened through the same path as the dialog, device and strategy
 // picked through the combo boxes, results compared with the reference histogram of the pixels the test
 // generated, errors reported in words, latest request wins, settings persist.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -500,6 +501,7 @@ class MainWindowTest : public QObject {
             TransformPanel& panel = *window.transformPanel();
             panel.rotationGroup()->setChecked(true);
             panel.angleBox()->setValue(-33.3);
+            panel.fitCanvasBox()->setChecked(true);
             panel.samplingBox()->setCurrentIndex(panel.samplingBox()->findText(QStringLiteral("nearest")));
             panel.rotateStrategyBox()->setCurrentIndex(panel.rotateStrategyBox()->count() - 1);
             rotateStrategy = panel.rotateStrategyBox()->currentText();
@@ -520,6 +522,7 @@ class MainWindowTest : public QObject {
         QVERIFY(panel.rotationGroup()->isChecked());
         QCOMPARE(panel.angleBox()->value(), -33.3);
         QCOMPARE(panel.angleSlider()->value(), -333);
+        QVERIFY(panel.fitCanvasBox()->isChecked());
         QCOMPARE(panel.samplingBox()->currentText(), QStringLiteral("nearest"));
         QCOMPARE(panel.rotateStrategyBox()->currentText(), rotateStrategy);
         QVERIFY(panel.convolutionGroup()->isChecked());
@@ -533,6 +536,7 @@ class MainWindowTest : public QObject {
         QVERIFY(rotation);
         QCOMPARE(rotation->params.angleDegrees, -33.3);
         QCOMPARE(rotation->params.filterMode, rotate::FilterMode::Nearest);
+        QVERIFY(rotation->params.fitCanvas);
         QCOMPARE(QString::fromUtf8(rotation->strategy->name()), rotateStrategy);
         const auto convolution = panel.convolution();
         QVERIFY(convolution);

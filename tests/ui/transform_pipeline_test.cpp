@@ -3,6 +3,7 @@
 // CPU references) and hs::histogram::referenceHistogram. Nearest sampling of a quarter turn of a square image
 // and integer filters are exact; bilinear rotation is compared within its 1 LSB, a Gaussian after it within 2
 // (each inexact stage may round once the other way).
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -547,6 +548,40 @@ class TransformPipelineTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(window_->imageView()->imageReady(), kResultTimeoutMs);
         test::replotNow(*window_);
         QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("transform_rotate33_gaussian.png"))));
+    }
+
+    void fitCanvasCheckboxEnlargesTheOutput() {
+        const auto reportsBefore = reports_.size();
+        if (panel().convolutionGroup()->isChecked()) toggle(panel().convolutionGroup());
+        QVERIFY(panel().rotationGroup()->isChecked());
+        selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Linear));
+        panel().angleBox()->setValue(108);
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && !window_->lastOutcome()->request.convolution &&
+                                     window_->lastOutcome()->request.rotation->params.angleDegrees == 108.0,
+                                 kResultTimeoutMs);
+        QCOMPARE(QSize(shownPixels().width, shownPixels().height), QSize(card_.width, card_.height));
+
+        // A click on the check box, as a user would.
+        QCheckBox* fit = panel().fitCanvasBox();
+        QVERIFY(!fit->isChecked());
+        QTest::mouseClick(fit, Qt::LeftButton, Qt::NoModifier, QPoint(8, fit->height() / 2));
+        QVERIFY(fit->isChecked());
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && window_->lastOutcome()->request.rotation->params.fitCanvas,
+                                 kResultTimeoutMs);
+        // 96 (|cos 108°| + sin 108°) = 96 * 1.2601 = 120.97: a 121 × 121 canvas.
+        QCOMPARE(QSize(shownPixels().width, shownPixels().height), QSize(121, 121));
+        const rotate::Params params{108.0, rotate::FilterMode::Linear, true};
+        const ImageRGBA8 expected = pipeline::referencePipeline(card_, specOf(params, {}));
+        QVERIFY2(maxAbsDifference(shownPixels(), expected) <= 1,
+                 qPrintable(QString::number(maxAbsDifference(shownPixels(), expected))));
+        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(shownPixels(), bins()));
+        QCOMPARE(panel().settings().fitCanvas, true);
+
+        QTest::mouseClick(fit, Qt::LeftButton, Qt::NoModifier, QPoint(8, fit->height() / 2));
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && !window_->lastOutcome()->request.rotation->params.fitCanvas,
+                                 kResultTimeoutMs);
+        QCOMPARE(QSize(shownPixels().width, shownPixels().height), QSize(card_.width, card_.height));
+        QVERIFY2(reports_.size() == reportsBefore, test::messagesOf(reports_).constData());
     }
 
     void cleanupTestCase() { window_.reset(); }

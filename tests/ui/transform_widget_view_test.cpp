@@ -81,7 +81,7 @@ class WidgetViewTest : public QObject {
         const auto image = std::make_shared<const ImageRGBA8>(test::opaqueRandomImage(48, 48, 4));
         window.showImage(image, QStringLiteral("random 48 × 48"));
         TransformPanel& panel = *window.transformPanel();
-        panel.setRotation(90, rotate::FilterMode::Nearest);
+        panel.setRotation(90, rotate::FilterMode::Nearest, false);
         const auto settled = [&] {
             return !window.controller().busy() && window.lastOutcome() && window.lastOutcome()->frame &&
                    window.imageView()->imageReady();
