@@ -14,15 +14,15 @@ class AppSettings;
 class MainWindow;
 
 // What the command line asks for. `histoscope IMAGE` opens a file; the scripted mode
-// `histoscope --open IMG --device SEL --strategy NAME --bins N [--rotate DEG [--sampling MODE]]
+// `histoscope --open IMG --device SEL --strategy NAME --bins N [--angle DEG [--sampling MODE]]
 // [--filter SPEC] --screenshot OUT.png --quit` renders the window after the first result, saves it, and
-// exits.
+// exits. The options histoscope-cli also takes follow the same rules (ops/shared_options.hpp).
 struct LaunchOptions {
     QString image;
     QString device;
     QString strategy;
     std::optional<int> bins;
-    std::optional<double> rotation;  // degrees
+    std::optional<double> rotation;  // degrees, within (-180, 180]
     rotate::FilterMode sampling = rotate::FilterMode::Linear;
     QString filter;  // a convolve::filterFromSpec spec
     QString screenshot;

@@ -426,7 +426,7 @@ void TransformPanel::loadFilterFile(const QString& path) {
 }
 
 void TransformPanel::setRotation(double degrees, rotate::FilterMode mode) {
-    angleBox_->setValue(degrees);
+    angleBox_->setValue(rotate::normalizeAngle(degrees));
     sampling_->setCurrentIndex(sampling_->findData(static_cast<int>(mode)));
     rotationGroup_->setChecked(true);
 }

@@ -51,7 +51,8 @@ class TransformPanel : public QWidget {
     // Reads a filter file into the custom editor and selects it; a file that cannot be read or parsed is
     // reported through problemReported() and changes nothing.
     void loadFilterFile(const QString& path);
-    // Switches rotation on at `degrees` (within -180..180) with `mode` sampling.
+    // Switches rotation on at `degrees` (any finite angle, shown reduced into (-180, 180] as
+    // rotate::normalizeAngle does) with `mode` sampling.
     void setRotation(double degrees, rotate::FilterMode mode);
     // Switches convolution on with the filter a command line names (convolve::filterFromSpec: box[:N],
     // gaussian:SIGMA[:SIZE], sharpen, emboss, laplacian, sobel, or a filter file). Throws UsageError or
