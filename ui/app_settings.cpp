@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QSettings>
+#include <algorithm>
 #include <cmath>
 
 #include "ops/histogram/histogram.hpp"
@@ -30,6 +31,9 @@ const QString kSigma = QStringLiteral("transform/sigma");
 const QString kGaussianSize = QStringLiteral("transform/gaussianSize");
 const QString kCustomMatrix = QStringLiteral("transform/customMatrix");
 const QString kConvolveStrategy = QStringLiteral("transform/convolveStrategy");
+const QString kPlotWidth = QStringLiteral("export/plotWidth");
+const QString kPlotHeight = QStringLiteral("export/plotHeight");
+const QString kPlotDpi = QStringLiteral("export/plotDpi");
 const QString kLastFolder = QStringLiteral("files/lastFolder");
 const QString kRecentFiles = QStringLiteral("files/recent");
 
@@ -85,6 +89,10 @@ void AppSettings::load() {
     transform_.gaussianSize = settings.value(kGaussianSize, defaults.gaussianSize).toInt();
     transform_.customMatrix = settings.value(kCustomMatrix, defaults.customMatrix).toString();
     transform_.convolveStrategy = settings.value(kConvolveStrategy, defaults.convolveStrategy).toString();
+    const PlotExportSize plotDefaults;
+    setPlotExportSize({settings.value(kPlotWidth, plotDefaults.width).toInt(),
+                       settings.value(kPlotHeight, plotDefaults.height).toInt(),
+                       settings.value(kPlotDpi, plotDefaults.dpi).toInt()});
     lastFolder_ = settings.value(kLastFolder).toString();
     for (const QString& path : settings.value(kRecentFiles).toStringList()) {
         if (recentFiles_.size() < kMaxRecentFiles && !recentFiles_.contains(canonicalEntry(path)))
@@ -114,10 +122,18 @@ bool AppSettings::save() const {
     settings.setValue(kGaussianSize, transform_.gaussianSize);
     settings.setValue(kCustomMatrix, transform_.customMatrix);
     settings.setValue(kConvolveStrategy, transform_.convolveStrategy);
+    settings.setValue(kPlotWidth, plotExportSize_.width);
+    settings.setValue(kPlotHeight, plotExportSize_.height);
+    settings.setValue(kPlotDpi, plotExportSize_.dpi);
     settings.setValue(kLastFolder, lastFolder_);
     settings.setValue(kRecentFiles, recentFiles_);
     settings.sync();
     return settings.status() == QSettings::NoError;
+}
+
+PlotExportSize PlotExportSize::clamped() const {
+    return {std::clamp(width, kMinSide, kMaxSide), std::clamp(height, kMinSide, kMaxSide),
+            std::clamp(dpi, kMinDpi, kMaxDpi)};
 }
 
 void AppSettings::setDevice(const QString& platformName, const QString& deviceName) {

@@ -32,6 +32,24 @@ struct TransformSettings {
     bool operator==(const TransformSettings&) const = default;
 };
 
+// The size of an exported plot: the layout is width x height (pixels on screen, points in PDF and SVG); a PNG
+// has width x height x dpi / 96 pixels and records `dpi`, so it prints at the same physical size.
+struct PlotExportSize {
+    static constexpr int kMinSide = 100;
+    static constexpr int kMaxSide = 10000;
+    static constexpr int kMinDpi = 48;
+    static constexpr int kMaxDpi = 1200;
+    static constexpr int kScreenDpi = 96;
+
+    int width = 1000;
+    int height = 600;
+    int dpi = kScreenDpi;
+
+    // Within the limits above; out-of-range values are clamped.
+    PlotExportSize clamped() const;
+    bool operator==(const PlotExportSize&) const = default;
+};
+
 // What the app remembers between sessions. Read once when constructed and written by save() (the window
 // saves when it closes): QSettings would otherwise write and fsync the file from the event loop after every
 // change, which costs tens of milliseconds on a busy disk. Tests point it at a private file.
@@ -76,6 +94,9 @@ class AppSettings {
     TransformSettings transform() const { return transform_; }
     void setTransform(const TransformSettings& transform) { transform_ = transform; }
 
+    PlotExportSize plotExportSize() const { return plotExportSize_; }
+    void setPlotExportSize(const PlotExportSize& size) { plotExportSize_ = size.clamped(); }
+
     QString lastFolder() const { return lastFolder_; }
     void setLastFolder(const QString& folder) { lastFolder_ = folder; }
 
@@ -98,6 +119,7 @@ class AppSettings {
     bool ignoreTransparent_ = false;
     int repeatCount_ = kDefaultRepeatCount;
     TransformSettings transform_;
+    PlotExportSize plotExportSize_;
     QString lastFolder_;
     QStringList recentFiles_;
 };

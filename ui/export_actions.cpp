@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QBuffer>
 #include <QClipboard>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -11,10 +12,14 @@
 #include <QMessageBox>
 #include <QPdfWriter>
 #include <QSvgGenerator>
+#include <cmath>
+#include <vector>
 
 #include "io/export.hpp"
 #include "runtime/error.hpp"
+#include "ui/app_settings.hpp"
 #include "ui/histogram_view.hpp"
+#include "ui/plot_export_dialog.hpp"
 #include "ui/timing_view.hpp"
 
 namespace hs::ui {
@@ -29,17 +34,69 @@ QString suffixOf(const QString& path) {
     return QFileInfo(path).suffix().toLower();
 }
 
+// For the length of an export: a title row above the plot and a legend of the channels shown; the on-screen
+// plot is as it was afterwards.
+class ExportDecoration {
+  public:
+    ExportDecoration(QCustomPlot* plot, const QString& title) : plot_(plot) {
+        QFont font = plot->xAxis->labelFont();
+        font.setBold(true);
+        font.setPointSizeF(font.pointSizeF() * 1.2);
+        title_ = new QCPTextElement(plot, title, font);
+        plot->plotLayout()->insertRow(0);
+        plot->plotLayout()->addElement(0, 0, title_);
+        legendWasVisible_ = plot->legend->visible();
+        for (int i = 0; i < plot->graphCount(); ++i) {
+            QCPGraph* graph = plot->graph(i);
+            wasInLegend_.push_back(plot->legend->hasItemWithPlottable(graph));
+            if (graph->visible())
+                graph->addToLegend();
+            else
+                graph->removeFromLegend();
+        }
+        plot->legend->setVisible(true);
+    }
+    ~ExportDecoration() {
+        plot_->plotLayout()->remove(title_);
+        plot_->plotLayout()->simplify();
+        for (int i = 0; i < plot_->graphCount(); ++i) {
+            if (wasInLegend_[static_cast<std::size_t>(i)])
+                plot_->graph(i)->addToLegend();
+            else
+                plot_->graph(i)->removeFromLegend();
+        }
+        plot_->legend->setVisible(legendWasVisible_);
+        plot_->replot();
+    }
+    ExportDecoration(const ExportDecoration&) = delete;
+    ExportDecoration& operator=(const ExportDecoration&) = delete;
+
+  private:
+    QCustomPlot* plot_;
+    QCPTextElement* title_;
+    bool legendWasVisible_ = false;
+    std::vector<bool> wasInLegend_;
+};
+
 // QCustomPlot draws itself onto any QPainter; painting into memory first lets every format end in one
 // atomic file write.
-QByteArray renderPlot(QCustomPlot* plot, const QString& format, const QString& path) {
-    const int width = plot->width();
-    const int height = plot->height();
+QByteArray renderPlot(QCustomPlot* plot, const QString& format, const QString& path,
+                      const PlotExportSize& size, const QString& title) {
+    const ExportDecoration decoration(plot, title);
+    const int width = size.width;
+    const int height = size.height;
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     if (format == QLatin1String("png")) {
-        if (!plot->toPixmap(width, height, 1.0).save(&buffer, "PNG"))
-            fail(path, QStringLiteral("PNG encoding failed"));
+        // Laid out at width x height and drawn dpi / 96 times larger: text and lines grow with the pixels.
+        QImage image =
+            plot->toPixmap(width, height, static_cast<double>(size.dpi) / PlotExportSize::kScreenDpi)
+                .toImage();
+        const int dotsPerMeter = static_cast<int>(std::lround(size.dpi / 0.0254));
+        image.setDotsPerMeterX(dotsPerMeter);
+        image.setDotsPerMeterY(dotsPerMeter);
+        if (!image.save(&buffer, "PNG")) fail(path, QStringLiteral("PNG encoding failed"));
         return bytes;
     }
     std::unique_ptr<QPaintDevice> device;
@@ -50,14 +107,14 @@ QByteArray renderPlot(QCustomPlot* plot, const QString& format, const QString& p
             QPageSize(QSizeF(width, height), QPageSize::Point, QString(), QPageSize::ExactMatch));
         pdf->setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf->setCreator(QStringLiteral("HistoScope"));
-        pdf->setTitle(QStringLiteral("Histogram"));
+        pdf->setTitle(title);
         device = std::move(pdf);
     } else if (format == QLatin1String("svg")) {
         auto svg = std::make_unique<QSvgGenerator>();
         svg->setOutputDevice(&buffer);
         svg->setSize(QSize(width, height));
         svg->setViewBox(QRect(0, 0, width, height));
-        svg->setTitle(QStringLiteral("Histogram"));
+        svg->setTitle(title);
         device = std::move(svg);
     } else {
         fail(path, QStringLiteral("unknown plot format '%1' (use .png, .pdf or .svg)").arg(format));
@@ -79,8 +136,13 @@ QString suffixOfFilter(const QString& filter) {
 
 }  // namespace
 
-ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, QWidget* dialogParent)
-    : QObject(dialogParent), histogram_(histogram), timings_(timings), dialogParent_(dialogParent) {
+ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, AppSettings& settings,
+                             QWidget* dialogParent)
+    : QObject(dialogParent),
+      histogram_(histogram),
+      timings_(timings),
+      settings_(settings),
+      dialogParent_(dialogParent) {
     plotAction_ = fileAction(tr("Export &plot…"), tr("Save the histogram plot as PNG, PDF or SVG"),
                              tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"),
                              &ExportActions::exportPlot);
@@ -112,23 +174,29 @@ void ExportActions::updateEnabled() {
     for (QAction* action : {timingsAction_, traceAction_}) action->setEnabled(!timings_->runs().empty());
 }
 
-void ExportActions::exportPlot(const QString& path) const {
-    io::writeFileAtomically(path, renderPlot(histogram_->plot(), suffixOf(path), path));
+void ExportActions::exportPlot(const QString& path) {
+    if (!histogram_->hasHistogram()) fail(path, QStringLiteral("there is no histogram to export yet"));
+    const QString title = io::histogramTitle(context_, histogram_->histogram().bins);
+    io::writeFileAtomically(
+        path, renderPlot(histogram_->plot(), suffixOf(path), path, settings_.plotExportSize(), title));
+    announce(tr("the plot"), path);
 }
 
-void ExportActions::exportHistogram(const QString& path) const {
+void ExportActions::exportHistogram(const QString& path) {
     if (!histogram_->hasHistogram()) fail(path, QStringLiteral("there is no histogram to export yet"));
     const QString format = suffixOf(path);
     if (format == QLatin1String("csv")) {
-        io::writeFileAtomically(path, io::histogramCsv(histogram_->histogram()));
+        io::writeFileAtomically(path, io::histogramCsv(histogram_->histogram(), context_));
     } else if (format == QLatin1String("json")) {
-        io::writeFileAtomically(path, QJsonDocument(io::histogramJson(histogram_->histogram())).toJson());
+        io::writeFileAtomically(path,
+                                QJsonDocument(io::histogramJson(histogram_->histogram(), context_)).toJson());
     } else {
         fail(path, QStringLiteral("unknown histogram format '%1' (use .csv or .json)").arg(format));
     }
+    announce(tr("the histogram"), path);
 }
 
-void ExportActions::exportTimings(const QString& path) const {
+void ExportActions::exportTimings(const QString& path) {
     const auto& runs = timings_->runs();
     const QString format = suffixOf(path);
     if (format == QLatin1String("csv")) {
@@ -144,10 +212,17 @@ void ExportActions::exportTimings(const QString& path) const {
     } else {
         fail(path, QStringLiteral("unknown timings format '%1' (use .csv or .json)").arg(format));
     }
+    announce(tr("the timings"), path);
 }
 
-void ExportActions::exportTrace(const QString& path) const {
+void ExportActions::exportTrace(const QString& path) {
     io::writeFileAtomically(path, io::chromeTrace(timings_->runs(), deviceName_));
+    announce(tr("the Chrome trace"), path);
+}
+
+void ExportActions::announce(const QString& what, const QString& path) {
+    emit exported(
+        tr("Exported %1 to %2").arg(what, QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())));
 }
 
 void ExportActions::copyHistogram() const {
@@ -172,6 +247,11 @@ void ExportActions::runExport(const QString& title, const QString& filters, Expo
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += QLatin1Char('.') + suffixOfFilter(selectedFilter);
     lastDirectory_ = QFileInfo(path).absolutePath();
+    if (exporter == &ExportActions::exportPlot) {
+        PlotExportDialog dialog(settings_.plotExportSize(), suffixOf(path), dialogParent_);
+        if (dialog.exec() != QDialog::Accepted) return;
+        settings_.setPlotExportSize(dialog.size());
+    }
     try {
         (this->*exporter)(path);
     } catch (const Error& error) {

@@ -2,17 +2,21 @@
 // The File ▸ Export menu: the histogram plot as PNG/PDF/SVG, the histogram as CSV/JSON, the kept timings as
 // CSV/JSON and as a Chrome trace, and the histogram as CSV on the clipboard. Every file is written through
 // QSaveFile, so a failed write leaves the previous file; the export functions throw InputError naming the
-// file and the reason, the actions show that line in a message box.
+// file and the reason, the actions show that line in a message box. A written file is announced through
+// exported() (the window shows it in the status bar).
 
 #include <QList>
 #include <QObject>
 #include <QString>
+
+#include "io/export.hpp"
 
 class QAction;
 class QWidget;
 
 namespace hs::ui {
 
+class AppSettings;
 class HistogramView;
 class TimingView;
 
@@ -20,36 +24,51 @@ class ExportActions : public QObject {
     Q_OBJECT
 
   public:
-    ExportActions(HistogramView* histogram, TimingView* timings, QWidget* dialogParent);
+    // `settings` keeps the plot export size between exports and sessions.
+    ExportActions(HistogramView* histogram, TimingView* timings, AppSettings& settings,
+                  QWidget* dialogParent);
 
     QList<QAction*> actions() const;
     // The device the timings were measured on, named in the Chrome trace.
     void setDeviceName(const QString& name) { deviceName_ = name; }
+    // What the shown histogram was computed from: written into histogram exports and the plot's title.
+    void setHistogramContext(const io::HistogramContext& context) { context_ = context; }
+    const io::HistogramContext& histogramContext() const { return context_; }
 
-    // The format follows the suffix: .png, .pdf or .svg; the plot is drawn at its on-screen size.
-    void exportPlot(const QString& path) const;
-    // .csv or .json
-    void exportHistogram(const QString& path) const;
+    // The format follows the suffix: .png, .pdf or .svg; the plot is laid out at the remembered
+    // PlotExportSize (a PNG scaled by its DPI) with a title (image, device, strategy, bins) and a legend of
+    // the channels shown.
+    void exportPlot(const QString& path);
+    // .csv (after "# key: value" context lines) or .json (with a "context" object)
+    void exportHistogram(const QString& path);
     // .csv or .json, every kept run
-    void exportTimings(const QString& path) const;
-    void exportTrace(const QString& path) const;
+    void exportTimings(const QString& path);
+    void exportTrace(const QString& path);
+    // The bare CSV table, for pasting into a spreadsheet.
     void copyHistogram() const;
 
+  signals:
+    // A file was written: "Exported the plot to /path/plot.png".
+    void exported(const QString& message);
+
   private:
-    using Exporter = void (ExportActions::*)(const QString& path) const;
+    using Exporter = void (ExportActions::*)(const QString& path);
 
     void updateEnabled();
     // An action that runs `exporter` on the file the user picks among `filters`.
     QAction* fileAction(const QString& text, const QString& statusTip, const QString& filters,
                         Exporter exporter);
-    // Asks for a file (adding the chosen filter's suffix when the name has none), exports, and reports a
-    // failure in a message box.
+    // Asks for a file (adding the chosen filter's suffix when the name has none) and, for the plot, its size;
+    // exports, and reports a failure in a message box.
     void runExport(const QString& title, const QString& filters, Exporter exporter);
+    void announce(const QString& what, const QString& path);
 
     HistogramView* histogram_;
     TimingView* timings_;
+    AppSettings& settings_;
     QWidget* dialogParent_;
     QString deviceName_;
+    io::HistogramContext context_;
     QString lastDirectory_;
     QAction* plotAction_;
     QAction* histogramAction_;

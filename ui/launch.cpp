@@ -7,11 +7,12 @@
 #include <QPixmap>
 #include <QSaveFile>
 #include <QTimer>
-#include <cmath>
 #include <iostream>
 
+#include "io/command_line.hpp"
 #include "ops/convolve/filter.hpp"
 #include "ops/histogram/histogram.hpp"
+#include "ops/shared_options.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/device_panel.hpp"
 #include "ui/image_view.hpp"
@@ -26,6 +27,10 @@ namespace {
 // Long enough for the docks' plots to lay out and repaint after the result arrived.
 constexpr int kSettleMs = 200;
 
+QString qtText(std::string_view text) {
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
 QString strategyNames() {
     QStringList names;
     for (const auto* strategy : histogram::strategies()) names << QString::fromUtf8(strategy->name());
@@ -37,37 +42,23 @@ QString strategyNames() {
 std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("HistoScope: a workbench for OpenCL image kernels."));
-    const auto helpOption = parser.addHelpOption();
-    const auto versionOption = parser.addVersionOption();
+    const QCommandLineOption helpOption = io::helpOption();
+    const QCommandLineOption versionOption(QStringLiteral("version"), QStringLiteral("Show the version."));
     const QCommandLineOption open({QStringLiteral("o"), QStringLiteral("open")},
                                   QStringLiteral("Open IMAGE."), QStringLiteral("IMAGE"));
-    const QCommandLineOption device(QStringLiteral("device"),
-                                    QStringLiteral("Run on SEL: \"P:D\" indices or part of the device name."),
-                                    QStringLiteral("SEL"));
-    const QCommandLineOption strategy(QStringLiteral("strategy"),
-                                      QStringLiteral("Histogram strategy: one of %1.").arg(strategyNames()),
-                                      QStringLiteral("NAME"));
-    const QCommandLineOption bins(QStringLiteral("bins"), QStringLiteral("Number of bins, 1 to 256."),
-                                  QStringLiteral("N"));
-    const QCommandLineOption ignoreTransparent(
-        QStringLiteral("ignore-transparent"),
-        QStringLiteral("Leave pixels of alpha 0 out of R, G, B and luma (A counts them)."));
-    const QCommandLineOption rotation(
-        QStringLiteral("rotate"),
-        QStringLiteral(
-            "Rotate the image by DEG degrees (-180 to 180, counter-clockwise) before the histogram."),
-        QStringLiteral("DEG"));
-    const QCommandLineOption sampling(QStringLiteral("sampling"),
-                                      QStringLiteral("Rotation sampling: linear (default) or nearest."),
-                                      QStringLiteral("MODE"));
-    const QCommandLineOption fitCanvas(
-        QStringLiteral("fit-canvas"),
-        QStringLiteral(
-            "Enlarge the rotated image's canvas to hold all of it instead of cutting its corners off."));
-    const QCommandLineOption filter(
-        QStringLiteral("filter"),
-        QStringLiteral("Convolve with SPEC: %1.").arg(QString::fromUtf8(convolve::filterSpecHelp())),
-        QStringLiteral("SPEC"));
+    const QCommandLineOption device = io::sharedOption(options::kDevice);
+    // Without these options the app keeps the choices the user made last time.
+    const QString lastUsed = QStringLiteral(" Default: as last used.");
+    const QCommandLineOption strategy =
+        io::option(QStringLiteral("strategy"), QStringLiteral("NAME"),
+                   QStringLiteral("Histogram strategy, in any case: %1.").arg(strategyNames()) + lastUsed);
+    const QCommandLineOption bins =
+        io::option(QStringLiteral("bins"), QStringLiteral("N"), qtText(options::kBins.help) + lastUsed);
+    const QCommandLineOption angle = io::sharedOption(options::kAngle);
+    const QCommandLineOption sampling = io::sharedOption(options::kSampling);
+    const QCommandLineOption filter = io::sharedOption(options::kFilter);
+    const QCommandLineOption ignoreTransparent = io::sharedOption(options::kIgnoreTransparent);
+    const QCommandLineOption fitCanvas = io::sharedOption(options::kFitCanvas);
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("After the first result, save the window to FILE (PNG)."), QStringLiteral("FILE"));
@@ -75,19 +66,14 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
         QStringLiteral("quit"),
         QStringLiteral("Exit after the first result (and the screenshot); problems go "
                        "to stderr and set the exit code."));
-    parser.addOptions(
-        {open, device, strategy, bins, ignoreTransparent, rotation, sampling, fitCanvas, filter, screenshot,
-         quit});
-    parser.addPositionalArgument(QStringLiteral("image"), QStringLiteral("Image to open."),
+    parser.addOptions({helpOption, versionOption, open, device, strategy, bins, ignoreTransparent, angle,
+                       sampling, fitCanvas, filter, screenshot, quit});
+    parser.addPositionalArgument(QStringLiteral("IMAGE"), QStringLiteral("Image to open."),
                                  QStringLiteral("[IMAGE]"));
 
     if (!parser.parse(arguments)) throw UsageError(parser.errorText().toStdString());
     if (parser.isSet(helpOption)) {
-        // Without a QCoreApplication yet, Qt cannot name the program itself.
-        std::cout << parser.helpText()
-                         .replace(QStringLiteral("<executable_name>"),
-                                  QFileInfo(arguments.value(0)).fileName())
-                         .toStdString();
+        std::cout << io::helpText(parser, QStringLiteral("histoscope [options] [IMAGE]")).toStdString();
         return std::nullopt;
     }
     if (parser.isSet(versionOption)) {
@@ -104,33 +90,18 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
             (parser.isSet(open) ? " and --open " + parser.value(open).toStdString() : std::string()));
     options.image = parser.isSet(open) ? parser.value(open) : positional.value(0);
     options.device = parser.value(device);
-    if (parser.isSet(strategy)) {
-        options.strategy = parser.value(strategy);
-        histogram::findStrategy(options.strategy.toStdString());  // throws UsageError naming the known ones
-    }
-    if (parser.isSet(bins)) {
-        bool ok = false;
-        const int value = parser.value(bins).toInt(&ok);
-        if (!ok || value < 1 || value > histogram::kMaxBins)
-            throw UsageError("--bins must be within 1..256, got '" + parser.value(bins).toStdString() + "'");
-        options.bins = value;
-    }
+    // The registry's spelling, whatever case was typed: the strategy box knows strategies by that name.
+    if (parser.isSet(strategy))
+        options.strategy =
+            QString::fromUtf8(histogram::findStrategy(parser.value(strategy).toStdString()).name());
+    if (parser.isSet(bins)) options.bins = options::parseBins(parser.value(bins).toStdString());
     options.ignoreTransparent = parser.isSet(ignoreTransparent);
-    if (parser.isSet(rotation)) {
-        bool ok = false;
-        const double degrees = parser.value(rotation).toDouble(&ok);
-        if (!ok || std::abs(degrees) > 180)
-            throw UsageError("--rotate takes degrees within -180..180, got '" +
-                             parser.value(rotation).toStdString() + "'");
-        options.rotation = degrees;
-    }
-    if (parser.isSet(sampling)) {
-        if (!parser.isSet(rotation)) throw UsageError("--sampling applies to --rotate, which is not given");
-        options.sampling = rotate::parseFilterMode(parser.value(sampling).toStdString());
-    }
-    if (parser.isSet(fitCanvas)) {
-        if (!parser.isSet(rotation)) throw UsageError("--fit-canvas applies to --rotate, which is not given");
-        options.fitCanvas = true;
+    if (const auto rotation = options::parseRotation(io::givenValue(parser, angle.names().front()),
+                                                     io::givenValue(parser, sampling.names().front()),
+                                                     parser.isSet(fitCanvas))) {
+        options.rotation = rotation->angleDegrees;
+        options.sampling = rotation->filterMode;
+        options.fitCanvas = rotation->fitCanvas;
     }
     if (parser.isSet(filter)) {
         options.filter = parser.value(filter);

@@ -14,16 +14,17 @@ class AppSettings;
 class MainWindow;
 
 // What the command line asks for. `histoscope IMAGE` opens a file; the scripted mode
-// `histoscope --open IMG --device SEL --strategy NAME --bins N [--ignore-transparent]
-// [--rotate DEG [--sampling MODE] [--fit-canvas]] [--filter SPEC] --screenshot OUT.png --quit` renders the
-// window after the first result, saves it, and exits.
+// `histoscope --open IMG --device SEL --strategy NAME --bins N [--ignore-transparent] [--angle DEG
+// [--sampling MODE] [--fit-canvas]] [--filter SPEC] --screenshot OUT.png --quit` renders the window after the
+// first result, saves it, and exits. The options histoscope-cli also takes follow the same rules
+// (ops/shared_options.hpp).
 struct LaunchOptions {
     QString image;
     QString device;
     QString strategy;
     std::optional<int> bins;
     bool ignoreTransparent = false;  // only turns the checkbox on: unset keeps the remembered setting
-    std::optional<double> rotation;  // degrees
+    std::optional<double> rotation;  // degrees, within (-180, 180]
     rotate::FilterMode sampling = rotate::FilterMode::Linear;
     bool fitCanvas = false;
     QString filter;  // a convolve::filterFromSpec spec

@@ -245,7 +245,9 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(compareDock_, kernelDock);
     timingDock->raise();
 
-    exportActions_ = new ExportActions(histogramView_, timingView_, this);
+    exportActions_ = new ExportActions(histogramView_, timingView_, settings_, this);
+    connect(exportActions_, &ExportActions::exported, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
 
     connect(devicePanel_, &DevicePanel::deviceChanged, this, &MainWindow::onDeviceChanged);
     connect(transformPanel_, &TransformPanel::transformChanged, this, &MainWindow::runHistogram);
@@ -526,8 +528,10 @@ void MainWindow::onDevicesReady() {
         if (selector.isEmpty() && !devices.empty()) {
             try {
                 selector = QString::fromStdString(selectDevice(devices, {}).selector());
-            } catch (const Error&) {
-                // $HISTOSCOPE_DEVICE names no device: the panel's first device stands.
+            } catch (const Error& e) {
+                // $HISTOSCOPE_DEVICE names no device: the panel's first device stands, and the status bar
+                // says why ("HISTOSCOPE_DEVICE='…': no device matches …").
+                statusBar()->showMessage(QString::fromUtf8(e.what()), 10000);
                 selector = devicePanel_->currentSelector();
             }
         }
@@ -650,6 +654,11 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
     const double kernelMs = static_cast<double>(totalNs(outcome.result.timings, Stage::Kernel)) / 1e6;
     kernelTimeLabel_->setText(tr("kernel %1").arg(millisecondsText(kernelMs)));
     if (outcome.device) exportActions_->setDeviceName(QString::fromStdString(outcome.device->name));
+    exportActions_->setHistogramContext(
+        io::histogramContext(imagePath_, outcome.request.image->width, outcome.request.image->height,
+                             outcome.device ? &*outcome.device : nullptr, outcome.result.strategy,
+                             outcome.request.strategy.toStdString(), outcome.request.rotation,
+                             outcome.request.convolution, outcome.request.ignoreTransparent));
     devicePanel_->clearFailure(outcome.request.device);
     showKernelSource(outcome);
     showProcessedImage(outcome);

@@ -437,7 +437,7 @@ void TransformPanel::loadFilterFile(const QString& path) {
 }
 
 void TransformPanel::setRotation(double degrees, rotate::FilterMode mode, bool fitCanvas) {
-    angleBox_->setValue(degrees);
+    angleBox_->setValue(rotate::normalizeAngle(degrees));
     sampling_->setCurrentIndex(sampling_->findData(static_cast<int>(mode)));
     fitCanvas_->setChecked(fitCanvas);
     rotationGroup_->setChecked(true);

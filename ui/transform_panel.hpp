@@ -52,8 +52,9 @@ class TransformPanel : public QWidget {
     // Reads a filter file into the custom editor and selects it; a file that cannot be read or parsed is
     // reported through problemReported() and changes nothing.
     void loadFilterFile(const QString& path);
-    // Switches rotation on at `degrees` (within -180..180) with `mode` sampling, onto a canvas fitted to the
-    // rotated image when `fitCanvas`.
+    // Switches rotation on at `degrees` (any finite angle, shown reduced into (-180, 180] as
+    // rotate::normalizeAngle does) with `mode` sampling, onto a canvas fitted to the rotated image when
+    // `fitCanvas`.
     void setRotation(double degrees, rotate::FilterMode mode, bool fitCanvas);
     // Switches convolution on with the filter a command line names (convolve::filterFromSpec: box[:N],
     // gaussian:SIGMA[:SIZE], sharpen, emboss, laplacian, sobel, or a filter file). Throws UsageError or

@@ -157,7 +157,7 @@ QByteArray histogramCsv(const histogram::Histogram& histogram, const HistogramCo
         {"fit_canvas", yesNo(context.fitCanvas)},
         {"ignore_transparent", yesNo(context.ignoreTransparent)},
     };
-    QByteArray csv = "# HistoScope histogram; lower and upper: the 8-bit values each bin counts\n";
+    QByteArray csv = "# HistoScope histogram export; lower and upper are the 8-bit values each bin counts\n";
     for (const auto& [key, value] : lines) {
         // One line per key whatever the value holds.
         QString single = noneIfEmpty(value);

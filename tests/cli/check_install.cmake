@@ -16,6 +16,8 @@ if(NOT entry MATCHES "\nExec=histoscope " OR NOT entry MATCHES "\nIcon=histoscop
 endif()
 execute_process(COMMAND ${PREFIX}/bin/histoscope-cli histogram ${PREFIX}/share/histoscope/sample.png --strategy serial
                         --csv RESULT_VARIABLE result OUTPUT_VARIABLE csv ERROR_VARIABLE error)
-if(NOT result EQUAL 0 OR NOT csv MATCHES "(^|\n)bin,lower,upper")
+# The table follows the "# key: value" lines of its context.
+string(FIND "${csv}" "\n# image: ${PREFIX}/share/histoscope/sample.png\n" named)
+if(NOT result EQUAL 0 OR NOT csv MATCHES "^# [^\n]*\n(# [^\n]*\n)*bin,lower,upper," OR named EQUAL -1)
     message(FATAL_ERROR "the installed CLI cannot read the installed sample: ${result} ${error}")
 endif()

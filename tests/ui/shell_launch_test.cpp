@@ -92,35 +92,46 @@ class LaunchTest : public QObject {
         QVERIFY(!positional.rotation && positional.filter.isEmpty());
 
         const auto transforms =
-            parse({"--rotate", "-33.5", "--sampling", "nearest", "--filter", "gaussian:1.5:7"});
+            parse({"--angle", "-33.5", "--sampling", "nearest", "--filter", "gaussian:1.5:7"});
         QCOMPARE(transforms.rotation, std::optional<double>(-33.5));
         QCOMPARE(transforms.sampling, rotate::FilterMode::Nearest);
         QCOMPARE(transforms.filter, QStringLiteral("gaussian:1.5:7"));
         QVERIFY(parse({"--ignore-transparent"}).ignoreTransparent);
         QVERIFY(!transforms.fitCanvas);
-        QVERIFY(parse({"--rotate", "108", "--fit-canvas"}).fitCanvas);
+        QVERIFY(parse({"--angle", "108", "--fit-canvas"}).fitCanvas);
+
+        // The rules histoscope-cli applies: any finite angle, reduced into (-180, 180]; names in any case.
+        QCOMPARE(parse({"--angle", "400"}).rotation, std::optional<double>(40));
+        QCOMPARE(parse({"--angle=-180", "--sampling", "NEAREST"}).rotation, std::optional<double>(180));
+        QCOMPARE(parse({"--strategy", strategy.toUpper()}).strategy, strategy);
     }
 
     void refusesBadOptions_data() {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("bins zero") << QStringList{"--bins", "0"} << "--bins must be within 1..256, got '0'";
+        QTest::newRow("bins zero") << QStringList{"--bins", "0"}
+                                   << "--bins must be an integer within 1..256, got '0'";
         QTest::newRow("bins 257") << QStringList{"--bins", "257"}
-                                  << "--bins must be within 1..256, got '257'";
+                                  << "--bins must be an integer within 1..256, got '257'";
         QTest::newRow("bins word") << QStringList{"--bins", "many"}
-                                   << "--bins must be within 1..256, got 'many'";
+                                   << "--bins must be an integer within 1..256, got 'many'";
         QTest::newRow("strategy") << QStringList{"--strategy", "fastest"} << "unknown strategy 'fastest'";
         QTest::newRow("two images") << QStringList{"a.png", "b.png"} << "expected one image to open";
         QTest::newRow("screenshot") << QStringList{"--screenshot", "out.jpg"} << "does not end in .png";
         QTest::newRow("unknown") << QStringList{"--frobnicate"} << "frobnicate";
-        QTest::newRow("angle beyond 180")
-            << QStringList{"--rotate", "181"} << "--rotate takes degrees within -180..180, got '181'";
-        QTest::newRow("angle word") << QStringList{"--rotate", "left"} << "got 'left'";
+        QTest::newRow("angle word") << QStringList{"--angle", "left"}
+                                    << "--angle expects a finite number of degrees, got 'left'";
+        QTest::newRow("angle nan") << QStringList{"--angle", "nan"}
+                                   << "--angle expects a finite number of degrees, got 'nan'";
+        QTest::newRow("angle inf") << QStringList{"--angle", "inf"}
+                                   << "--angle expects a finite number of degrees, got 'inf'";
+        QTest::newRow("old rotate name") << QStringList{"--rotate", "30"} << "rotate";
         QTest::newRow("sampling alone")
-            << QStringList{"--sampling", "nearest"} << "--sampling applies to --rotate";
-        QTest::newRow("fit canvas alone")
-            << QStringList{"--fit-canvas"} << "--fit-canvas applies to --rotate";
-        QTest::newRow("sampling word") << QStringList{"--rotate", "1", "--sampling", "cubic"} << "cubic";
+            << QStringList{"--sampling", "nearest"} << "--sampling applies to --angle";
+        QTest::newRow("fit canvas alone") << QStringList{"--fit-canvas"} << "--fit-canvas applies to --angle";
+        QTest::newRow("sampling word") << QStringList{"--angle", "1", "--sampling", "cubic"}
+                                       << "--sampling must be linear or nearest, got 'cubic'";
+        QTest::newRow("filter name") << QStringList{"--filter", "blur"} << "unknown filter 'blur'";
         QTest::newRow("filter parameters") << QStringList{"--filter", "box:99"} << "within 1..15";
     }
 
@@ -171,12 +182,11 @@ class LaunchTest : public QObject {
     void scriptedTransformsReachThePanelAndTheResult() {
         AppSettings settings(dir_.filePath(QStringLiteral("transforms.ini")));
         MainWindow window(settings);
-        LaunchOptions options;
-        options.rotation = 90;
-        options.sampling = rotate::FilterMode::Nearest;
-        options.filter = QStringLiteral("sharpen");
-        options.quit = true;
+        // 450 degrees is the quarter turn the panel shows as 90, as histoscope-cli reduces it.
+        const LaunchOptions options =
+            parse({"--angle", "450", "--sampling", "nearest", "--filter", "sharpen", "--quit"});
         QCOMPARE(runScripted(window, options, imagePath_), 0);
+        QCOMPARE(window.transformPanel()->angle(), 90.0);
         // Integer stages: the histogram equals the reference's exactly.
         pipeline::Spec spec;
         spec.rotation = pipeline::RotateStage{{90.0, rotate::FilterMode::Nearest}};
@@ -224,7 +234,7 @@ class LaunchTest : public QObject {
         const Run plain = runApp({"--screenshot", plainPath, "--quit"});
         QVERIFY2(plain.exitCode == 0 && plain.standardError.isEmpty(), plain.standardError.constData());
         const Run transformed =
-            runApp({"--rotate", "33", "--filter", "gaussian:1.5", "--screenshot", transformedPath, "--quit"});
+            runApp({"--angle", "33", "--filter", "gaussian:1.5", "--screenshot", transformedPath, "--quit"});
         QVERIFY2(transformed.exitCode == 0 && transformed.standardError.isEmpty(),
                  transformed.standardError.constData());
 
@@ -246,6 +256,23 @@ class LaunchTest : public QObject {
         QVERIFY(share > 0.05);
     }
 
+    void helpNamesTheAppAndStatesTheDefaults() {
+        QProcess process;
+        process.start(QStringLiteral(HISTOSCOPE_GUI_EXECUTABLE), {QStringLiteral("--help")});
+        QVERIFY(process.waitForFinished(kTimeoutMs));
+        QCOMPARE(process.exitCode(), 0);
+        const QString text = QString::fromUtf8(process.readAllStandardOutput());
+        QCOMPARE(text.section(QLatin1Char('\n'), 0, 0),
+                 QStringLiteral("Usage: histoscope [options] [IMAGE]"));
+        QVERIFY2(!text.contains(QStringLiteral("--help-all")), qPrintable(text));
+        for (const char* mention :
+             {"-h, --help", "--angle <DEG>", "reduced into (-180, 180]", "--sampling <MODE>",
+              "Default: linear.", "--strategy <NAME>", "--bins <N>", "as last used", "--device <SEL>",
+              "$HISTOSCOPE_DEVICE", "--filter <SPEC>"})
+            QVERIFY2(text.simplified().contains(QLatin1String(mention)), mention);  // Qt wraps the lines
+        QVERIFY(!text.contains(QStringLiteral("--rotate")));
+    }
+
     void executableExitCodes() {
         const QString shot = dir_.filePath(QStringLiteral("app.png"));
         const Run ok = runApp({"--open", imagePath_, "--bins", "16", "--screenshot", shot, "--quit"});
@@ -255,6 +282,12 @@ class LaunchTest : public QObject {
         const Run usage = runApp({"--bins", "0", "--quit"});
         QCOMPARE(usage.exitCode, exitCodeFor(ErrorKind::Usage));
         QCOMPARE(usage.standardError.count('\n'), 1);
+        for (const QStringList& arguments :
+             {QStringList{"--angle", "nan", "--quit"}, QStringList{"--filter", "blur", "--quit"}}) {
+            const Run refused = runApp(arguments);
+            QCOMPARE(refused.exitCode, exitCodeFor(ErrorKind::Usage));
+            QCOMPARE(refused.standardError.count('\n'), 1);
+        }
 
         const QString noFilter = dir_.filePath(QStringLiteral("no-filter.txt"));
         const Run filter = runApp({"--open", imagePath_, "--filter", noFilter, "--quit"});

@@ -5,7 +5,10 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QGroupBox>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
@@ -16,6 +19,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -26,6 +30,7 @@
 #include "ops/rotate/rotate.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/device_panel.hpp"
+#include "ui/export_actions.hpp"
 #include "ui/histogram_view.hpp"
 #include "ui/image_view.hpp"
 #include "ui/kernel_view.hpp"
@@ -173,6 +178,28 @@ class MainWindowTest : public QObject {
             !window_->lastOutcome()->request.ignoreTransparent && !window_->controller().busy(),
             kResultTimeoutMs);
         QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(first_, 64));
+    }
+
+    void exportsCarryTheRunsContextAndSayWhereTheyWent() {
+        QVERIFY(window_->lastOutcome());
+        const RunOutcome outcome = *window_->lastOutcome();
+        auto* exports = window_->findChild<ExportActions*>();
+        QVERIFY(exports);
+        const QString path = dir_.filePath(QStringLiteral("context.json"));
+        exports->exportHistogram(path);
+        QCOMPARE(window_->statusBar()->currentMessage(),
+                 QStringLiteral("Exported the histogram to %1").arg(path));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject context =
+            QJsonDocument::fromJson(file.readAll()).object().value("context").toObject();
+        QCOMPARE(context.value("image").toObject(),
+                 (QJsonObject{{"path", window_->imagePath()}, {"width", 173}, {"height", 91}}));
+        QCOMPARE(context.value("device").toObject().value("selector").toString(), outcome.request.device);
+        QCOMPARE(context.value("strategy").toString(), QString::fromStdString(outcome.result.strategy));
+        QCOMPARE(context.value("requested_strategy").toString(), outcome.request.strategy);
+        QCOMPARE(context.value("bins").toInt(), outcome.request.bins);
+        QCOMPARE(context.value("transform").toObject().value("angle"), QJsonValue());  // no rotation
     }
 
     void switchingDeviceReRuns() {

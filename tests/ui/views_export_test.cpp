@@ -1,5 +1,6 @@
-// ExportActions: every format written, then read back and compared with the data the views were given; a
-// failed write keeps the previous file; the clipboard holds the histogram as CSV.
+// ExportActions: every format written, then read back and compared with the data the views were given (the
+// histogram's context too; the plot's size, resolution, title and legend); a failed write keeps the previous
+// file; a written file is announced; the clipboard holds the histogram as CSV.
 
 #include <qcustomplot.h>
 #include <sys/resource.h>
@@ -16,8 +17,10 @@
 #include <csignal>
 
 #include "runtime/error.hpp"
+#include "ui/app_settings.hpp"
 #include "ui/export_actions.hpp"
 #include "ui/histogram_view.hpp"
+#include "ui/plot_export_dialog.hpp"
 #include "ui/timing_view.hpp"
 #include "ui_test_support.hpp"
 
@@ -52,9 +55,41 @@ QByteArray readAll(const QString& path) {
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
+// A context as a run in the window would set it: a rotated and filtered image on a named device.
+io::HistogramContext handMadeContext() {
+    io::HistogramContext context;
+    context.imagePath = QStringLiteral("/photos/harbour, evening.png");
+    context.imageWidth = 640;
+    context.imageHeight = 480;
+    DeviceInfo device;
+    device.name = "pthread-test-device";
+    device.platformName = "Portable Computing Language";
+    device.platformIndex = 0;
+    device.deviceIndex = 1;
+    context.device = device;
+    context.strategy = QStringLiteral("private-uchar");
+    context.requestedStrategy = QStringLiteral("auto");
+    context.angle = -33.5;
+    context.sampling = QStringLiteral("nearest");
+    context.filter = QStringLiteral("box 5x5");
+    return context;
+}
+
+// The "# key: value" lines before the table; the table's lines are left in `lines`.
+QMap<QString, QString> takeContextLines(QStringList& lines) {
+    QMap<QString, QString> context;
+    while (!lines.isEmpty() && lines.front().startsWith(QLatin1String("# "))) {
+        const QString line = lines.takeFirst().mid(2);
+        const auto colon = line.indexOf(QLatin1String(": "));
+        if (colon > 0) context.insert(line.left(colon), line.mid(colon + 2));
+    }
+    return context;
+}
+
 // Checks "bin,lower,upper,r,g,b,a,luma" CSV text against the histogram, bin by bin.
 void verifyHistogramCsv(const QString& csv, const Histogram& histogram) {
     QStringList lines = csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    takeContextLines(lines);
     QCOMPARE(lines.takeFirst(), QStringLiteral("bin,lower,upper,r,g,b,a,luma"));
     QCOMPARE(lines.size(), histogram.bins);
     for (int bin = 0; bin < histogram.bins; ++bin) {
@@ -117,12 +152,16 @@ class ExportTest : public QObject {
         histogramView_ = std::make_unique<HistogramView>();
         timingView_ = std::make_unique<TimingView>();
         QVERIFY(test::showExposed(*histogramView_, {820, 400}));
-        exports_ = std::make_unique<ExportActions>(histogramView_.get(), timingView_.get(), nullptr);
+        settings_ = std::make_unique<AppSettings>(settingsDir_.filePath(QStringLiteral("export.ini")));
+        exports_ =
+            std::make_unique<ExportActions>(histogramView_.get(), timingView_.get(), *settings_, nullptr);
         exports_->setDeviceName(QStringLiteral("pthread-test-device"));
+        exports_->setHistogramContext(handMadeContext());
     }
 
     void cleanup() {
         exports_.reset();
+        settings_.reset();
         timingView_.reset();
         histogramView_.reset();
     }
@@ -142,7 +181,11 @@ class ExportTest : public QObject {
 
     void plotAsPngPdfAndSvg() {
         test::showBins(*histogramView_, handMadeHistogram());
-        const QSize plotSize = histogramView_->plot()->size();
+        // Green's fill covers the plot: without it the red curve is drawn on white, and counted below.
+        histogramView_->setChannelVisible(Channel::G, false);
+        const QSize screenSize = histogramView_->plot()->size();
+        settings_->setPlotExportSize({900, 500, 96});
+        const QSize plotSize(900, 500);
         QTemporaryDir dir;
 
         const QString png = dir.filePath("plot.png");
@@ -150,6 +193,7 @@ class ExportTest : public QObject {
         const QImage image(png);
         QVERIFY(!image.isNull());
         QCOMPARE(image.size(), plotSize);
+        QCOMPARE(histogramView_->plot()->size(), screenSize);  // the view on screen is left alone
 
         const QString pdf = dir.filePath("plot.pdf");
         exports_->exportPlot(pdf);
@@ -187,8 +231,9 @@ class ExportTest : public QObject {
         renderer.render(&painter);
         painter.end();
         QVERIFY(drawnBack.save(test::artifactPath(QStringLiteral("views_export_plot_svg_drawn_back.png"))));
-        QVERIFY(redPixels(image) > 100);
-        QVERIFY(redPixels(drawnBack) > 100);
+        QVERIFY(image.save(test::artifactPath(QStringLiteral("views_export_plot_png_read_back.png"))));
+        QVERIFY2(redPixels(image) > 100, qPrintable(QString::number(redPixels(image))));
+        QVERIFY2(redPixels(drawnBack) > 100, qPrintable(QString::number(redPixels(drawnBack))));
 
         QVERIFY_THROWS_EXCEPTION(hs::InputError, exports_->exportPlot(dir.filePath("plot.bmp")));
 
@@ -196,17 +241,150 @@ class ExportTest : public QObject {
             exports_->exportPlot(test::artifactPath(QStringLiteral("views_export_plot.")) + format);
     }
 
+    void pngSizeFollowsTheChosenSizeAndResolution() {
+        histogramView_->setHistogram(handMadeHistogram());
+        QTemporaryDir dir;
+        for (const auto& [size, expected] :
+             {std::pair{PlotExportSize{640, 360, 96}, QSize(640, 360)},
+              std::pair{PlotExportSize{640, 360, 192}, QSize(1280, 720)},
+              std::pair{PlotExportSize{800, 450, 300}, QSize(2500, 1406)}}) {  // 450 * 300 / 96 = 1406.25
+            settings_->setPlotExportSize(size);
+            const QString png = dir.filePath(QStringLiteral("plot-%1.png").arg(size.dpi));
+            exports_->exportPlot(png);
+            const QImage image(png);
+            QCOMPARE(image.size(), expected);
+            // The resolution is recorded, so the file prints at the layout's physical size.
+            QCOMPARE(std::lround(image.dotsPerMeterX() * 0.0254), static_cast<long>(size.dpi));
+            QVERIFY(redPixels(image) > expected.width() / 10);  // the red curve is drawn at that size
+        }
+    }
+
+    void plotCarriesTitleAndLegend() {
+        histogramView_->setHistogram(handMadeHistogram());
+        histogramView_->setChannelVisible(Channel::A, false);
+        settings_->setPlotExportSize({900, 500, 96});
+        QTemporaryDir dir;
+        const QString svg = dir.filePath("titled.svg");
+        exports_->exportPlot(svg);
+        QFile file(svg);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        // Every piece of text drawn, in the order drawn.
+        QStringList texts;
+        QXmlStreamReader xml(&file);
+        while (!xml.atEnd()) {
+            if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
+                texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        const QString title =
+            QStringLiteral("harbour, evening.png — pthread-test-device — private-uchar — 8 bins");
+        QVERIFY2(texts.contains(title), qPrintable(texts.join(QLatin1Char('|'))));
+        // The legend names the channels shown, not the hidden alpha.
+        for (const char* shown : {"R", "G", "B", "Luma"})
+            QVERIFY2(texts.contains(QLatin1String(shown)), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY2(!texts.contains(QStringLiteral("A")), qPrintable(texts.join(QLatin1Char('|'))));
+        // On screen there is neither title nor legend.
+        QVERIFY(!histogramView_->plot()->legend->visible());
+        QCOMPARE(histogramView_->plot()->plotLayout()->rowCount(), 1);
+    }
+
+    void dialogStartsFromTheRememberedSizeAndReportsTheOutput() {
+        settings_->setPlotExportSize({700, 400, 150});
+        PlotExportDialog png(settings_->plotExportSize(), QStringLiteral("png"));
+        QCOMPARE(png.widthBox()->value(), 700);
+        QCOMPARE(png.heightBox()->value(), 400);
+        QCOMPARE(png.dpiBox()->value(), 150);
+        png.widthBox()->setValue(960);
+        png.dpiBox()->setValue(192);
+        QCOMPARE(png.size(), (PlotExportSize{960, 400, 192}));
+        QCOMPARE(png.outputText(), QStringLiteral("1920 × 800 pixels"));
+        QVERIFY(test::showExposed(png, png.sizeHint()));
+        QVERIFY(png.grab().save(test::artifactPath(QStringLiteral("views_export_plot_dialog.png"))));
+        PlotExportDialog svg(settings_->plotExportSize(), QStringLiteral("svg"));
+        QVERIFY(!svg.dpiBox()->isEnabled());
+        QCOMPARE(svg.outputText(), QStringLiteral("700 × 400 points (vector)"));
+        // What was accepted is there in the next session.
+        settings_->setPlotExportSize(png.size());
+        QVERIFY(settings_->save());
+        const AppSettings reread(settings_->fileName());
+        QCOMPARE(reread.plotExportSize(), (PlotExportSize{960, 400, 192}));
+        settings_->setPlotExportSize({5, 5, 5000});
+        QCOMPARE(settings_->plotExportSize(), (PlotExportSize{100, 100, 1200}));
+    }
+
+    void finishedExportsAreAnnouncedWithThePath() {
+        histogramView_->setHistogram(handMadeHistogram());
+        timingView_->addRun(run(0), QStringLiteral("serial"));
+        QTemporaryDir dir;
+        QSignalSpy announced(exports_.get(), &ExportActions::exported);
+        exports_->exportHistogram(dir.filePath("h.csv"));
+        exports_->exportPlot(dir.filePath("p.svg"));
+        exports_->exportTimings(dir.filePath("t.json"));
+        exports_->exportTrace(dir.filePath("trace.json"));
+        QCOMPARE(announced.size(), 4);
+        QCOMPARE(announced[0].at(0).toString(),
+                 QStringLiteral("Exported the histogram to %1").arg(dir.filePath("h.csv")));
+        QCOMPARE(announced[1].at(0).toString(),
+                 QStringLiteral("Exported the plot to %1").arg(dir.filePath("p.svg")));
+        QCOMPARE(announced[2].at(0).toString(),
+                 QStringLiteral("Exported the timings to %1").arg(dir.filePath("t.json")));
+        QCOMPARE(announced[3].at(0).toString(),
+                 QStringLiteral("Exported the Chrome trace to %1").arg(dir.filePath("trace.json")));
+        // A failed export announces nothing.
+        QVERIFY_THROWS_EXCEPTION(hs::InputError, exports_->exportPlot(dir.filePath("p.bmp")));
+        QCOMPARE(announced.size(), 4);
+    }
+
     void histogramAsCsvAndJson() {
         const Histogram histogram = handMadeHistogram();
         test::showBins(*histogramView_, histogram);
         QTemporaryDir dir;
         exports_->exportHistogram(dir.filePath("h.csv"));
-        verifyHistogramCsv(QString::fromUtf8(readAll(dir.filePath("h.csv"))), histogram);
+        const QString csv = QString::fromUtf8(readAll(dir.filePath("h.csv")));
+        verifyHistogramCsv(csv, histogram);
+        QStringList lines = csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QMap<QString, QString> context = takeContextLines(lines);
+        const QMap<QString, QString> expectedContext{
+            {"image", "/photos/harbour, evening.png"},
+            {"image_width", "640"},
+            {"image_height", "480"},
+            {"device", "pthread-test-device"},
+            {"device_selector", "0:1"},
+            {"platform", "Portable Computing Language"},
+            {"strategy", "private-uchar"},
+            {"requested_strategy", "auto"},
+            {"bins", "8"},
+            {"angle", "-33.5"},
+            {"sampling", "nearest"},
+            {"filter", "box 5x5"},
+            {"fit_canvas", "false"},
+            {"ignore_transparent", "false"},
+        };
+        QCOMPARE(context, expectedContext);
 
         exports_->exportHistogram(dir.filePath("h.json"));
         QJsonParseError error;
         const QJsonObject json = QJsonDocument::fromJson(readAll(dir.filePath("h.json")), &error).object();
         QCOMPARE(error.error, QJsonParseError::NoError);
+        const QJsonObject jsonContext = json.value("context").toObject();
+        QCOMPARE(jsonContext.value("image").toObject(),
+                 (QJsonObject{{"path", "/photos/harbour, evening.png"}, {"width", 640}, {"height", 480}}));
+        QCOMPARE(jsonContext.value("device").toObject(),
+                 (QJsonObject{{"name", "pthread-test-device"},
+                              {"selector", "0:1"},
+                              {"platform", "Portable Computing Language"}}));
+        QCOMPARE(jsonContext.value("strategy").toString(), QStringLiteral("private-uchar"));
+        QCOMPARE(jsonContext.value("requested_strategy").toString(), QStringLiteral("auto"));
+        QCOMPARE(jsonContext.value("bins").toInt(), 8);
+        const QJsonArray ranges = jsonContext.value("bin_ranges").toArray();
+        QCOMPARE(ranges.size(), 8);
+        for (int bin = 0; bin < 8; ++bin)  // 8 bins of 32 values
+            QCOMPARE(ranges[bin].toArray(), (QJsonArray{bin * 32, bin * 32 + 31}));
+        QCOMPARE(
+            jsonContext.value("transform").toObject(),
+            (QJsonObject{
+                {"angle", -33.5}, {"sampling", "nearest"}, {"filter", "box 5x5"}, {"fit_canvas", false}}));
+        QCOMPARE(jsonContext.value("ignore_transparent"), QJsonValue(false));
         for (const Channel channel : hs::histogram::kChannels) {
             const QJsonArray counts =
                 json.value(QString::fromLatin1(hs::histogram::channelName(channel).data())).toArray();
@@ -283,6 +461,8 @@ class ExportTest : public QObject {
     }
 
   private:
+    QTemporaryDir settingsDir_;
+    std::unique_ptr<AppSettings> settings_;
     std::unique_ptr<HistogramView> histogramView_;
     std::unique_ptr<TimingView> timingView_;
     std::unique_ptr<ExportActions> exports_;
