@@ -15,6 +15,7 @@
 #include "io/export.hpp"
 #include "runtime/error.hpp"
 #include "ui/histogram_view.hpp"
+#include "ui/timeline_view.hpp"
 #include "ui/timing_view.hpp"
 
 namespace hs::ui {
@@ -31,7 +32,7 @@ QString suffixOf(const QString& path) {
 
 // QCustomPlot draws itself onto any QPainter; painting into memory first lets every format end in one
 // atomic file write.
-QByteArray renderPlot(QCustomPlot* plot, const QString& format, const QString& path) {
+QByteArray renderPlot(QCustomPlot* plot, const QString& title, const QString& format, const QString& path) {
     const int width = plot->width();
     const int height = plot->height();
     QByteArray bytes;
@@ -50,14 +51,14 @@ QByteArray renderPlot(QCustomPlot* plot, const QString& format, const QString& p
             QPageSize(QSizeF(width, height), QPageSize::Point, QString(), QPageSize::ExactMatch));
         pdf->setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf->setCreator(QStringLiteral("HistoScope"));
-        pdf->setTitle(QStringLiteral("Histogram"));
+        pdf->setTitle(title);
         device = std::move(pdf);
     } else if (format == QLatin1String("svg")) {
         auto svg = std::make_unique<QSvgGenerator>();
         svg->setOutputDevice(&buffer);
         svg->setSize(QSize(width, height));
         svg->setViewBox(QRect(0, 0, width, height));
-        svg->setTitle(QStringLiteral("Histogram"));
+        svg->setTitle(title);
         device = std::move(svg);
     } else {
         fail(path, QStringLiteral("unknown plot format '%1' (use .png, .pdf or .svg)").arg(format));
@@ -79,8 +80,13 @@ QString suffixOfFilter(const QString& filter) {
 
 }  // namespace
 
-ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, QWidget* dialogParent)
-    : QObject(dialogParent), histogram_(histogram), timings_(timings), dialogParent_(dialogParent) {
+ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, TimelineView* timeline,
+                             QWidget* dialogParent)
+    : QObject(dialogParent),
+      histogram_(histogram),
+      timings_(timings),
+      timeline_(timeline),
+      dialogParent_(dialogParent) {
     plotAction_ = fileAction(tr("Export &plot…"), tr("Save the histogram plot as PNG, PDF or SVG"),
                              tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"),
                              &ExportActions::exportPlot);
@@ -93,6 +99,9 @@ ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, QWid
     traceAction_ = fileAction(tr("Export Chrome t&race…"),
                               tr("Save the kept runs as a timeline for Perfetto or chrome://tracing"),
                               tr("Chrome trace JSON (*.json)"), &ExportActions::exportTrace);
+    timelineAction_ = fileAction(
+        tr("Export time&line…"), tr("Save the timeline of the run shown as PNG, PDF or SVG"),
+        tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"), &ExportActions::exportTimeline);
     copyAction_ = new QAction(tr("&Copy histogram"), this);
     copyAction_->setStatusTip(tr("Put the histogram on the clipboard as CSV text"));
     connect(copyAction_, &QAction::triggered, this, &ExportActions::copyHistogram);
@@ -103,17 +112,19 @@ ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, QWid
 }
 
 QList<QAction*> ExportActions::actions() const {
-    return {plotAction_, histogramAction_, timingsAction_, traceAction_, copyAction_};
+    return {plotAction_, histogramAction_, timingsAction_, traceAction_, copyAction_, timelineAction_};
 }
 
 void ExportActions::updateEnabled() {
     for (QAction* action : {plotAction_, histogramAction_, copyAction_})
         action->setEnabled(histogram_->hasHistogram());
-    for (QAction* action : {timingsAction_, traceAction_}) action->setEnabled(!timings_->runs().empty());
+    for (QAction* action : {timingsAction_, traceAction_, timelineAction_})
+        action->setEnabled(!timings_->runs().empty());
 }
 
 void ExportActions::exportPlot(const QString& path) const {
-    io::writeFileAtomically(path, renderPlot(histogram_->plot(), suffixOf(path), path));
+    io::writeFileAtomically(
+        path, renderPlot(histogram_->plot(), QStringLiteral("Histogram"), suffixOf(path), path));
 }
 
 void ExportActions::exportHistogram(const QString& path) const {
@@ -130,13 +141,16 @@ void ExportActions::exportHistogram(const QString& path) const {
 
 void ExportActions::exportTimings(const QString& path) const {
     const auto& runs = timings_->runs();
+    const auto& info = timings_->runInfo();
     const QString format = suffixOf(path);
     if (format == QLatin1String("csv")) {
-        io::writeFileAtomically(path, io::timingsCsv(runs));
+        io::writeFileAtomically(path, io::timingsCsv(runs, info.empty() ? 1 : info.front().number));
     } else if (format == QLatin1String("json")) {
         QJsonArray runArray;
         for (std::size_t run = 0; run < runs.size(); ++run) {
-            runArray.append(QJsonObject{{"strategy", timings_->runStrategies()[run]},
+            runArray.append(QJsonObject{{"run", info[run].number},
+                                        {"strategy", info[run].strategy},
+                                        {"device", info[run].device},
                                         {"timings", io::timingsJson(runs[run])}});
         }
         const QJsonObject document{{"device", deviceName_}, {"runs", runArray}};
@@ -147,7 +161,13 @@ void ExportActions::exportTimings(const QString& path) const {
 }
 
 void ExportActions::exportTrace(const QString& path) const {
-    io::writeFileAtomically(path, io::chromeTrace(timings_->runs(), deviceName_));
+    io::writeFileAtomically(path, io::chromeTrace(timings_->keptRuns()));
+}
+
+void ExportActions::exportTimeline(const QString& path) const {
+    if (timeline_->shownRun() == 0) fail(path, QStringLiteral("there is no run to export yet"));
+    io::writeFileAtomically(path,
+                            renderPlot(timeline_->plot(), QStringLiteral("Timeline"), suffixOf(path), path));
 }
 
 void ExportActions::copyHistogram() const {

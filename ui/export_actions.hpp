@@ -1,8 +1,8 @@
 #pragma once
 // The File ▸ Export menu: the histogram plot as PNG/PDF/SVG, the histogram as CSV/JSON, the kept timings as
-// CSV/JSON and as a Chrome trace, and the histogram as CSV on the clipboard. Every file is written through
-// QSaveFile, so a failed write leaves the previous file; the export functions throw InputError naming the
-// file and the reason, the actions show that line in a message box.
+// CSV/JSON and as a Chrome trace, the timeline as PNG/PDF/SVG, and the histogram as CSV on the clipboard.
+// Every file is written through QSaveFile, so a failed write leaves the previous file; the export functions
+// throw InputError naming the file and the reason, the actions show that line in a message box.
 
 #include <QList>
 #include <QObject>
@@ -14,13 +14,15 @@ class QWidget;
 namespace hs::ui {
 
 class HistogramView;
+class TimelineView;
 class TimingView;
 
 class ExportActions : public QObject {
     Q_OBJECT
 
   public:
-    ExportActions(HistogramView* histogram, TimingView* timings, QWidget* dialogParent);
+    ExportActions(HistogramView* histogram, TimingView* timings, TimelineView* timeline,
+                  QWidget* dialogParent);
 
     QList<QAction*> actions() const;
     // The device the timings were measured on, named in the Chrome trace.
@@ -30,9 +32,12 @@ class ExportActions : public QObject {
     void exportPlot(const QString& path) const;
     // .csv or .json
     void exportHistogram(const QString& path) const;
-    // .csv or .json, every kept run
+    // .csv or .json, every kept run under its number
     void exportTimings(const QString& path) const;
+    // The kept runs in the timeline's lanes.
     void exportTrace(const QString& path) const;
+    // The run the timeline shows, as exportPlot draws a plot.
+    void exportTimeline(const QString& path) const;
     void copyHistogram() const;
 
   private:
@@ -48,6 +53,7 @@ class ExportActions : public QObject {
 
     HistogramView* histogram_;
     TimingView* timings_;
+    TimelineView* timeline_;
     QWidget* dialogParent_;
     QString deviceName_;
     QString lastDirectory_;
@@ -55,6 +61,7 @@ class ExportActions : public QObject {
     QAction* histogramAction_;
     QAction* timingsAction_;
     QAction* traceAction_;
+    QAction* timelineAction_;
     QAction* copyAction_;
 };
 

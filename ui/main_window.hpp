@@ -3,6 +3,7 @@
 #include <QMainWindow>
 #include <QString>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -27,6 +28,7 @@ class HistogramView;
 class ImageView;
 class KernelView;
 class StrategyBox;
+class TimelineView;
 class TimingView;
 class TransformPanel;
 
@@ -79,6 +81,7 @@ class MainWindow : public QMainWindow {
     QSpinBox* binsBox() const { return bins_; }
     HistogramView* histogramView() const { return histogramView_; }
     TimingView* timingView() const { return timingView_; }
+    TimelineView* timelineView() const { return timelineView_; }
     CompareView* compareView() const { return compareView_; }
     KernelView* kernelView() const { return kernelView_; }
     TransformPanel* transformPanel() const { return transformPanel_; }
@@ -122,7 +125,8 @@ class MainWindow : public QMainWindow {
     void onHistogramReady(const RunOutcome& outcome);
     void onRunFailed(const RunFailure& failure);
     void onBusyChanged(bool busy);
-    void showKernelSource(const RunOutcome& outcome);
+    // Shows the source of every kernel that ran; returns each pipeline stage's build options.
+    std::map<QString, QString> showKernelSource(const RunOutcome& outcome);
     void showProcessedImage(const RunOutcome& outcome);
     RunRequest currentRequest() const;
     bool canRun() const;
@@ -146,6 +150,7 @@ class MainWindow : public QMainWindow {
     QSpinBox* bins_ = nullptr;
     HistogramView* histogramView_ = nullptr;
     TimingView* timingView_ = nullptr;
+    TimelineView* timelineView_ = nullptr;
     CompareView* compareView_ = nullptr;
     KernelView* kernelView_ = nullptr;
     ExportActions* exportActions_ = nullptr;

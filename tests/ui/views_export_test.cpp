@@ -18,6 +18,7 @@
 #include "runtime/error.hpp"
 #include "ui/export_actions.hpp"
 #include "ui/histogram_view.hpp"
+#include "ui/timeline_view.hpp"
 #include "ui/timing_view.hpp"
 #include "ui_test_support.hpp"
 
@@ -116,20 +117,23 @@ class ExportTest : public QObject {
     void init() {
         histogramView_ = std::make_unique<HistogramView>();
         timingView_ = std::make_unique<TimingView>();
+        timelineView_ = std::make_unique<TimelineView>();
         QVERIFY(test::showExposed(*histogramView_, {820, 400}));
-        exports_ = std::make_unique<ExportActions>(histogramView_.get(), timingView_.get(), nullptr);
+        exports_ = std::make_unique<ExportActions>(histogramView_.get(), timingView_.get(),
+                                                   timelineView_.get(), nullptr);
         exports_->setDeviceName(QStringLiteral("pthread-test-device"));
     }
 
     void cleanup() {
         exports_.reset();
+        timelineView_.reset();
         timingView_.reset();
         histogramView_.reset();
     }
 
     void actionsFollowTheData() {
         const QList<QAction*> actions = exports_->actions();
-        QCOMPARE(actions.size(), 5);
+        QCOMPARE(actions.size(), 6);
         for (QAction* action : actions) QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
         histogramView_->setHistogram(handMadeHistogram());
         QVERIFY(actions[0]->isEnabled());   // plot
@@ -138,6 +142,7 @@ class ExportTest : public QObject {
         timingView_->addRun(run(0), QStringLiteral("serial"));
         QVERIFY(actions[2]->isEnabled());
         QVERIFY(actions[3]->isEnabled());
+        QVERIFY(actions[5]->isEnabled());  // timeline
     }
 
     void plotAsPngPdfAndSvg() {
@@ -218,8 +223,9 @@ class ExportTest : public QObject {
     }
 
     void timingsAsCsvJsonAndChromeTrace() {
-        timingView_->addRun(run(0), QStringLiteral("serial"));
-        timingView_->addRun(run(50'000), QStringLiteral("local-atomic"));
+        const QString device = QStringLiteral("pthread-test-device (0:0)");
+        timingView_->addRun(run(0), QStringLiteral("serial"), device);
+        timingView_->addRun(run(50'000), QStringLiteral("local-atomic"), device);
         QTemporaryDir dir;
 
         exports_->exportTimings(dir.filePath("t.csv"));
@@ -227,7 +233,9 @@ class ExportTest : public QObject {
         QCOMPARE(lines.takeFirst(),
                  QStringLiteral("run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns"));
         QCOMPARE(lines.size(), 6);
-        QCOMPARE(lines[4], QStringLiteral("1,kernel,histogram,51400,51500,51600,59600,8000"));
+        // Runs are numbered from 1, as the timing view shows them (#1, #2).
+        QCOMPARE(lines[0], QStringLiteral("1,upload,upload,100,200,300,1300,1000"));
+        QCOMPARE(lines[4], QStringLiteral("2,kernel,histogram,51400,51500,51600,59600,8000"));
 
         exports_->exportTimings(dir.filePath("t.json"));
         const QJsonObject json = QJsonDocument::fromJson(readAll(dir.filePath("t.json"))).object();
@@ -235,6 +243,8 @@ class ExportTest : public QObject {
         const QJsonArray runs = json.value("runs").toArray();
         QCOMPARE(runs.size(), 2);
         QCOMPARE(runs[1].toObject().value("strategy").toString(), QStringLiteral("local-atomic"));
+        QCOMPARE(runs[1].toObject().value("run").toInt(), 2);
+        QCOMPARE(runs[1].toObject().value("device").toString(), device);
         const QJsonArray timings = runs[1].toObject().value("timings").toArray();
         QCOMPARE(timings.size(), 3);
         QCOMPARE(timings[2].toObject().value("name").toString(), QStringLiteral("read counts"));
@@ -248,9 +258,8 @@ class ExportTest : public QObject {
         for (const QJsonValue event : trace.object().value("traceEvents").toArray()) {
             const QJsonObject object = event.toObject();
             if (object.value("ph").toString() == QLatin1String("X")) ++complete;
-            if (object.value("name").toString() == QLatin1String("process_name"))
-                QCOMPARE(object.value("args").toObject().value("name").toString(),
-                         QStringLiteral("pthread-test-device"));
+            if (object.value("name").toString() == QLatin1String("thread_name"))
+                QCOMPARE(object.value("args").toObject().value("name").toString(), device);  // its only lane
         }
         QCOMPARE(complete, 6);  // one complete event per command
     }
@@ -285,6 +294,7 @@ class ExportTest : public QObject {
   private:
     std::unique_ptr<HistogramView> histogramView_;
     std::unique_ptr<TimingView> timingView_;
+    std::unique_ptr<TimelineView> timelineView_;
     std::unique_ptr<ExportActions> exports_;
 };
 
