@@ -218,6 +218,7 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     tables->addTab(lastRun, tr("Last run"));
     tables->addTab(summaryTable_, tr("Over the kept runs"));
     auto* body = stretchedSplitter(Qt::Horizontal, {{plot_, 2}, {tables, 3}}, this);
+    body->setSizes({2000, 3000});  // 2 : 3 from the start; the tables' wide size hint would squeeze the plot
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

@@ -174,6 +174,12 @@ class TimingViewTest : public QObject {
         QCOMPARE(legendGraph(3)->scatterStyle().shape(), histogramB->scatterStyle().shape());
         QCOMPARE(legendGraph(4)->name(), QStringLiteral("dev A (0:0) · local-atomic"));
         QCOMPARE(legendGraph(4)->scatterStyle().shape(), histogramLocal->scatterStyle().shape());
+
+        QVERIFY(test::showExposed(view, {1100, 420}));
+        auto* tabs = view.findChild<QTabWidget*>("timingTables");
+        tabs->setCurrentIndex(1);
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(view.grab().save(test::artifactPath(QStringLiteral("views_timing_grouped.png"))));
     }
 
     // Every cell of every row has the row's whole command as its tooltip, however narrow the column.
