@@ -20,6 +20,7 @@
 #include "ui/app_settings.hpp"
 #include "ui/histogram_view.hpp"
 #include "ui/plot_export_dialog.hpp"
+#include "ui/timeline_view.hpp"
 #include "ui/timing_view.hpp"
 
 namespace hs::ui {
@@ -136,11 +137,12 @@ QString suffixOfFilter(const QString& filter) {
 
 }  // namespace
 
-ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, AppSettings& settings,
-                             QWidget* dialogParent)
+ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, TimelineView* timeline,
+                             AppSettings& settings, QWidget* dialogParent)
     : QObject(dialogParent),
       histogram_(histogram),
       timings_(timings),
+      timeline_(timeline),
       settings_(settings),
       dialogParent_(dialogParent) {
     plotAction_ = fileAction(tr("Export &plot…"), tr("Save the histogram plot as PNG, PDF or SVG"),
@@ -155,6 +157,9 @@ ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, AppS
     traceAction_ = fileAction(tr("Export Chrome t&race…"),
                               tr("Save the kept runs as a timeline for Perfetto or chrome://tracing"),
                               tr("Chrome trace JSON (*.json)"), &ExportActions::exportTrace);
+    timelineAction_ = fileAction(
+        tr("Export time&line…"), tr("Save the timeline of the run shown as PNG, PDF or SVG"),
+        tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"), &ExportActions::exportTimeline);
     copyAction_ = new QAction(tr("&Copy histogram"), this);
     copyAction_->setStatusTip(tr("Put the histogram on the clipboard as CSV text"));
     connect(copyAction_, &QAction::triggered, this, &ExportActions::copyHistogram);
@@ -165,13 +170,14 @@ ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, AppS
 }
 
 QList<QAction*> ExportActions::actions() const {
-    return {plotAction_, histogramAction_, timingsAction_, traceAction_, copyAction_};
+    return {plotAction_, histogramAction_, timingsAction_, traceAction_, copyAction_, timelineAction_};
 }
 
 void ExportActions::updateEnabled() {
     for (QAction* action : {plotAction_, histogramAction_, copyAction_})
         action->setEnabled(histogram_->hasHistogram());
-    for (QAction* action : {timingsAction_, traceAction_}) action->setEnabled(!timings_->runs().empty());
+    for (QAction* action : {timingsAction_, traceAction_, timelineAction_})
+        action->setEnabled(!timings_->runs().empty());
 }
 
 void ExportActions::exportPlot(const QString& path) {
@@ -198,13 +204,16 @@ void ExportActions::exportHistogram(const QString& path) {
 
 void ExportActions::exportTimings(const QString& path) {
     const auto& runs = timings_->runs();
+    const auto& info = timings_->runInfo();
     const QString format = suffixOf(path);
     if (format == QLatin1String("csv")) {
-        io::writeFileAtomically(path, io::timingsCsv(runs));
+        io::writeFileAtomically(path, io::timingsCsv(runs, info.empty() ? 1 : info.front().number));
     } else if (format == QLatin1String("json")) {
         QJsonArray runArray;
         for (std::size_t run = 0; run < runs.size(); ++run) {
-            runArray.append(QJsonObject{{"strategy", timings_->runStrategies()[run]},
+            runArray.append(QJsonObject{{"run", info[run].number},
+                                        {"strategy", info[run].strategy},
+                                        {"device", info[run].device},
                                         {"timings", io::timingsJson(runs[run])}});
         }
         const QJsonObject document{{"device", deviceName_}, {"runs", runArray}};
@@ -216,8 +225,16 @@ void ExportActions::exportTimings(const QString& path) {
 }
 
 void ExportActions::exportTrace(const QString& path) {
-    io::writeFileAtomically(path, io::chromeTrace(timings_->runs(), deviceName_));
+    io::writeFileAtomically(path, io::chromeTrace(timings_->keptRuns()));
     announce(tr("the Chrome trace"), path);
+}
+
+void ExportActions::exportTimeline(const QString& path) {
+    if (timeline_->shownRun() == 0) fail(path, QStringLiteral("there is no run to export yet"));
+    const QString title = tr("Timeline of run #%1").arg(timeline_->shownRun());
+    io::writeFileAtomically(
+        path, renderPlot(timeline_->plot(), suffixOf(path), path, settings_.plotExportSize(), title));
+    announce(tr("the timeline"), path);
 }
 
 void ExportActions::announce(const QString& what, const QString& path) {

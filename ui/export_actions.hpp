@@ -1,9 +1,9 @@
 #pragma once
 // The File ▸ Export menu: the histogram plot as PNG/PDF/SVG, the histogram as CSV/JSON, the kept timings as
-// CSV/JSON and as a Chrome trace, and the histogram as CSV on the clipboard. Every file is written through
-// QSaveFile, so a failed write leaves the previous file; the export functions throw InputError naming the
-// file and the reason, the actions show that line in a message box. A written file is announced through
-// exported() (the window shows it in the status bar).
+// CSV/JSON and as a Chrome trace, the timeline as PNG/PDF/SVG, and the histogram as CSV on the clipboard.
+// Every file is written through QSaveFile, so a failed write leaves the previous file; the export functions
+// throw InputError naming the file and the reason, the actions show that line in a message box. A written
+// file is announced through exported() (the window shows it in the status bar).
 
 #include <QList>
 #include <QObject>
@@ -18,6 +18,7 @@ namespace hs::ui {
 
 class AppSettings;
 class HistogramView;
+class TimelineView;
 class TimingView;
 
 class ExportActions : public QObject {
@@ -25,8 +26,8 @@ class ExportActions : public QObject {
 
   public:
     // `settings` keeps the plot export size between exports and sessions.
-    ExportActions(HistogramView* histogram, TimingView* timings, AppSettings& settings,
-                  QWidget* dialogParent);
+    ExportActions(HistogramView* histogram, TimingView* timings, TimelineView* timeline,
+                  AppSettings& settings, QWidget* dialogParent);
 
     QList<QAction*> actions() const;
     // The device the timings were measured on, named in the Chrome trace.
@@ -41,9 +42,12 @@ class ExportActions : public QObject {
     void exportPlot(const QString& path);
     // .csv (after "# key: value" context lines) or .json (with a "context" object)
     void exportHistogram(const QString& path);
-    // .csv or .json, every kept run
+    // .csv or .json, every kept run under its number
     void exportTimings(const QString& path);
+    // The kept runs in the timeline's lanes.
     void exportTrace(const QString& path);
+    // The run the timeline shows, laid out as exportPlot lays out a plot.
+    void exportTimeline(const QString& path);
     // The bare CSV table, for pasting into a spreadsheet.
     void copyHistogram() const;
 
@@ -65,6 +69,7 @@ class ExportActions : public QObject {
 
     HistogramView* histogram_;
     TimingView* timings_;
+    TimelineView* timeline_;
     AppSettings& settings_;
     QWidget* dialogParent_;
     QString deviceName_;
@@ -74,6 +79,7 @@ class ExportActions : public QObject {
     QAction* histogramAction_;
     QAction* timingsAction_;
     QAction* traceAction_;
+    QAction* timelineAction_;
     QAction* copyAction_;
 };
 

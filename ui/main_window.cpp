@@ -36,6 +36,7 @@
 #include "ui/image_view.hpp"
 #include "ui/kernel_view.hpp"
 #include "ui/strategy_box.hpp"
+#include "ui/timeline_view.hpp"
 #include "ui/timing_view.hpp"
 #include "ui/transform_panel.hpp"
 #include "ui/view_helpers.hpp"
@@ -236,16 +237,20 @@ void MainWindow::buildDocks() {
     timingView_->setRepeatCount(settings_.repeatCount());
     auto* timingDock =
         dock(tr("Timings"), QStringLiteral("timingDock"), timingView_, Qt::BottomDockWidgetArea);
+    timelineView_ = new TimelineView;
+    auto* timelineDock =
+        dock(tr("Timeline"), QStringLiteral("timelineDock"), timelineView_, Qt::BottomDockWidgetArea);
     compareView_ = new CompareView;
     compareDock_ = dock(tr("Compare"), QStringLiteral("compareDock"), compareView_, Qt::BottomDockWidgetArea);
     kernelView_ = new KernelView;
     auto* kernelDock =
         dock(tr("Kernel"), QStringLiteral("kernelDock"), kernelView_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(timingDock, compareDock_);
+    tabifyDockWidget(timingDock, timelineDock);
+    tabifyDockWidget(timelineDock, compareDock_);
     tabifyDockWidget(compareDock_, kernelDock);
     timingDock->raise();
 
-    exportActions_ = new ExportActions(histogramView_, timingView_, settings_, this);
+    exportActions_ = new ExportActions(histogramView_, timingView_, timelineView_, settings_, this);
     connect(exportActions_, &ExportActions::exported, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
 
@@ -259,6 +264,8 @@ void MainWindow::buildDocks() {
     connect(timingView_, &TimingView::repeatCountChanged, this, showRepeatCount);
     showRepeatCount(timingView_->repeatCount());
     connect(timingView_, &TimingView::cancelRequested, controller_, &Controller::cancel);
+    connect(timingView_, &TimingView::runsChanged, this,
+            [this] { timelineView_->setRuns(timingView_->keptRuns()); });
     connect(compareView_, &CompareView::compareRequested, this, &MainWindow::runCompare);
 }
 
@@ -646,7 +653,12 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
         stages << QStringLiteral("%1 %2").arg(stage.stage, stage.strategy);
     const QString pipeline = stages.join(QStringLiteral(" → "));
     histogramView_->setHistogram(outcome.result.values, outcome.request.bins);
-    timingView_->addRun(outcome.result.timings, pipeline);
+    // The device's selector beside its name tells two identical devices apart.
+    const QString device =
+        outcome.device ? QStringLiteral("%1 (%2)").arg(QString::fromStdString(outcome.device->name),
+                                                       QString::fromStdString(outcome.device->selector()))
+                       : QString();
+    timingView_->addRun(outcome.result.timings, pipeline, device, showKernelSource(outcome));
     strategyBox_->showStrategyThatRan(ran);
     strategyLabel_->setText(
         ran == outcome.request.strategy ? ran : QStringLiteral("%1 → %2").arg(outcome.request.strategy, ran));
@@ -660,7 +672,6 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
                              outcome.request.strategy.toStdString(), outcome.request.rotation,
                              outcome.request.convolution, outcome.request.ignoreTransparent));
     devicePanel_->clearFailure(outcome.request.device);
-    showKernelSource(outcome);
     showProcessedImage(outcome);
     emit resultShown();
 }
@@ -690,7 +701,7 @@ void MainWindow::showProcessedImage(const RunOutcome& outcome) {
     noteLabel_->setVisible(!notes.isEmpty());
 }
 
-void MainWindow::showKernelSource(const RunOutcome& outcome) {
+std::map<QString, QString> MainWindow::showKernelSource(const RunOutcome& outcome) {
     const QString device = outcome.device ? QString::fromStdString(outcome.device->name) : QString();
     QVector<KernelView::Kernel> kernels;
     // `build` is null for a strategy that runs on the host.
@@ -726,6 +737,10 @@ void MainWindow::showKernelSource(const RunOutcome& outcome) {
         }
     }
     kernelView_->setKernels(kernels);
+    std::map<QString, QString> buildOptions;
+    for (const auto& kernel : kernels)
+        if (!kernel.buildOptions.isEmpty()) buildOptions[kernel.stage] = kernel.buildOptions;
+    return buildOptions;
 }
 
 void MainWindow::onRunFailed(const RunFailure& failure) {

@@ -3,6 +3,7 @@
 #include <QMainWindow>
 #include <QString>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -29,6 +30,7 @@ class HistogramView;
 class ImageView;
 class KernelView;
 class StrategyBox;
+class TimelineView;
 class TimingView;
 class TransformPanel;
 
@@ -82,6 +84,7 @@ class MainWindow : public QMainWindow {
     QCheckBox* ignoreTransparentBox() const { return ignoreTransparent_; }
     HistogramView* histogramView() const { return histogramView_; }
     TimingView* timingView() const { return timingView_; }
+    TimelineView* timelineView() const { return timelineView_; }
     CompareView* compareView() const { return compareView_; }
     KernelView* kernelView() const { return kernelView_; }
     TransformPanel* transformPanel() const { return transformPanel_; }
@@ -134,7 +137,8 @@ class MainWindow : public QMainWindow {
     void onBusyChanged(bool busy);
     // Greys the histogram and says in its dock's title that it belongs to earlier settings, or undoes that.
     void markPreviousSettings(bool previous);
-    void showKernelSource(const RunOutcome& outcome);
+    // Shows the source of every kernel that ran; returns each pipeline stage's build options.
+    std::map<QString, QString> showKernelSource(const RunOutcome& outcome);
     void showProcessedImage(const RunOutcome& outcome);
     RunRequest currentRequest() const;
     bool canRun() const;
@@ -162,6 +166,7 @@ class MainWindow : public QMainWindow {
     QCheckBox* ignoreTransparent_ = nullptr;
     HistogramView* histogramView_ = nullptr;
     TimingView* timingView_ = nullptr;
+    TimelineView* timelineView_ = nullptr;
     CompareView* compareView_ = nullptr;
     KernelView* kernelView_ = nullptr;
     ExportActions* exportActions_ = nullptr;

@@ -7,8 +7,10 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <algorithm>
+#include <array>
 
 #include "ui/app_settings.hpp"
 #include "ui/plot_style.hpp"
@@ -37,34 +39,73 @@ QColor stageColor(Stage stage) {
     return seriesColor(static_cast<int>(stage));
 }
 
-// The kept durations of one command, one entry per run that issued it.
+// Runs of one device and strategy: their times are comparable with each other, not with another group's.
+struct RunGroup {
+    QString device;
+    QString strategy;
+
+    bool operator==(const RunGroup&) const = default;
+    QString label() const {
+        return device.isEmpty() ? strategy : QStringLiteral("%1 · %2").arg(device, strategy);
+    }
+};
+
+// The groups of the kept runs in order of first appearance, and each run's index into them.
+std::vector<RunGroup> groupsOf(const std::vector<TimingView::RunInfo>& runs, std::vector<int>& groupOfRun) {
+    std::vector<RunGroup> groups;
+    groupOfRun.clear();
+    for (const auto& run : runs) {
+        const RunGroup group{run.device, run.strategy};
+        auto it = std::find(groups.begin(), groups.end(), group);
+        if (it == groups.end()) it = groups.insert(groups.end(), group);
+        groupOfRun.push_back(static_cast<int>(it - groups.begin()));
+    }
+    return groups;
+}
+
+// The kept durations of one command of one group, one entry per run that issued it.
 struct CommandSeries {
+    int group;
     Stage stage;
     std::string name;
     std::vector<int> runNumbers;
     std::vector<double> durationsMs;
 };
 
+// Group by group (in order of first appearance), each group's commands in order of first appearance.
 std::vector<CommandSeries> seriesOf(const std::vector<std::vector<Timing>>& runs,
-                                    const std::vector<int>& runNumbers) {
+                                    const std::vector<TimingView::RunInfo>& info,
+                                    const std::vector<int>& groupOfRun) {
     std::vector<CommandSeries> series;
     for (std::size_t run = 0; run < runs.size(); ++run) {
+        const int group = groupOfRun[run];
         for (const Timing& timing : runs[run]) {
             auto it = std::find_if(series.begin(), series.end(), [&](const CommandSeries& s) {
-                return s.stage == timing.stage && s.name == timing.name;
+                return s.group == group && s.stage == timing.stage && s.name == timing.name;
             });
             if (it == series.end())
-                it = series.insert(series.end(), CommandSeries{timing.stage, timing.name, {}, {}});
+                it = series.insert(series.end(), CommandSeries{group, timing.stage, timing.name, {}, {}});
             const double ms = static_cast<double>(timing.durationNs()) / kNsPerMs;
-            if (!it->runNumbers.empty() && it->runNumbers.back() == runNumbers[run]) {
+            if (!it->runNumbers.empty() && it->runNumbers.back() == info[run].number) {
                 it->durationsMs.back() += ms;
             } else {
-                it->runNumbers.push_back(runNumbers[run]);
+                it->runNumbers.push_back(info[run].number);
                 it->durationsMs.push_back(ms);
             }
         }
     }
+    std::stable_sort(series.begin(), series.end(),
+                     [](const CommandSeries& a, const CommandSeries& b) { return a.group < b.group; });
     return series;
+}
+
+// The marker of a group's points in the rolling plot: the colour says which kernel, the shape which group.
+QCPScatterStyle::ScatterShape groupShape(int group) {
+    static constexpr std::array kShapes{QCPScatterStyle::ssCircle,   QCPScatterStyle::ssSquare,
+                                        QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond,
+                                        QCPScatterStyle::ssCross,    QCPScatterStyle::ssTriangleInverted,
+                                        QCPScatterStyle::ssStar,     QCPScatterStyle::ssPlus};
+    return kShapes[static_cast<std::size_t>(group) % kShapes.size()];
 }
 
 constexpr Qt::Alignment kTextAlignment = Qt::AlignLeft | Qt::AlignVCenter;
@@ -75,16 +116,16 @@ QTableWidgetItem* stageCell(Stage stage) {
     return item;
 }
 
-// A command's name, elided in the middle where the column is narrow: in full as the tooltip.
-QTableWidgetItem* commandCell(const QString& name) {
-    auto* item = tableCell(name, kTextAlignment);
-    item->setToolTip(name);
-    return item;
+// Every cell of a row tells the row's full command (or group) when hovered, so a cut-off name is never lost.
+void setRowToolTip(QTableWidget* table, int row, const QString& toolTip) {
+    for (int column = 0; column < table->columnCount(); ++column)
+        if (QTableWidgetItem* item = table->item(row, column)) item->setToolTip(toolTip);
 }
 
 QTableWidget* commandTable(const QStringList& headers, QWidget* parent) {
     QTableWidget* table = readOnlyTable(headers, parent);
     table->horizontalHeader()->setSectionResizeMode(kCommandColumn, QHeaderView::Stretch);
+    table->setTextElideMode(Qt::ElideMiddle);
     return table;
 }
 
@@ -139,14 +180,11 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     plot_->setMinimumHeight(170);
     plot_->yAxis->ticker()->setTickCount(4);  // few enough to read on a plot sharing its dock with two tables
     plot_->xAxis->setLabel(tr("run"));
-    // The legend sits in its own column right of the axes, so it never hides the newest points.
-    auto* legendColumn = new QCPLayoutGrid;
-    plot_->plotLayout()->addElement(0, 1, legendColumn);
-    plot_->plotLayout()->setColumnStretchFactor(1, 0.001);
-    legendColumn->addElement(0, 0, plot_->legend);
-    legendColumn->addElement(1, 0, new QCPLayoutElement(plot_));  // takes the height the legend does not need
-    legendColumn->setRowStretchFactor(0, 0.001);
-    legendColumn->setMargins(QMargins(0, 8, 8, 0));
+    // The legend sits in its own row under the axes, so it never hides the newest points and leaves the axes
+    // the plot's whole width.
+    plot_->plotLayout()->addElement(1, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+    plot_->legend->setMargins(QMargins(6, 2, 6, 2));
     plot_->legend->setVisible(true);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerFixed>::create());
     plot_->xAxis->ticker()->setTickCount(8);
@@ -170,18 +208,19 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     lastRunLayout->addWidget(lastRunTable_, 1);
     lastRunLayout->addWidget(stageTotals_);
 
-    auto* summary = new QWidget(this);
-    auto* summaryTitle = new QLabel(tr("<b>Over the kept runs</b>"), summary);
     summaryTable_ = commandTable(
-        {tr("Stage"), tr("Command"), tr("Runs"), tr("Min ms"), tr("Median ms"), tr("Max ms")}, summary);
+        {tr("Stage"), tr("Command"), tr("Runs"), tr("Min ms"), tr("Median ms"), tr("Max ms")}, this);
     summaryTable_->setObjectName("summaryTable");
-    auto* summaryLayout = new QVBoxLayout(summary);
-    summaryLayout->setContentsMargins(0, 0, 0, 0);
-    summaryLayout->addWidget(summaryTitle);
-    summaryLayout->addWidget(summaryTable_, 1);
+    summaryTable_->setToolTip(tr("Runs on another device or with another strategy are summarised apart"));
 
-    auto* tables = stretchedSplitter(Qt::Horizontal, {{lastRun, 3}, {summary, 2}}, this);
-    auto* body = stretchedSplitter(Qt::Vertical, {{plot_, 1}, {tables, 1}}, this);
+    // The tables take turns beside the plot, so each gets the dock's whole height: at the default window size
+    // that is a dozen rows rather than three and a half under a plot.
+    auto* tables = new QTabWidget(this);
+    tables->setObjectName("timingTables");
+    tables->addTab(lastRun, tr("Last run"));
+    tables->addTab(summaryTable_, tr("Over the kept runs"));
+    auto* body = stretchedSplitter(Qt::Horizontal, {{plot_, 2}, {tables, 3}}, this);
+    body->setSizes({2000, 3000});  // 2 : 3 from the start; the tables' wide size hint would squeeze the plot
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -193,19 +232,27 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     refresh();
 }
 
-void TimingView::addRun(const std::vector<Timing>& timings, const QString& strategy) {
+void TimingView::addRun(const std::vector<Timing>& timings, const QString& strategy, const QString& device,
+                        const std::map<QString, QString>& buildOptions) {
     runs_.push_back(timings);
-    strategies_.push_back(strategy);
-    runNumbers_.push_back(nextRunNumber_++);
+    runInfo_.push_back({nextRunNumber_++, strategy, device, buildOptions});
     trimToMaxRuns();
     refresh();
 }
 
 void TimingView::clear() {
     runs_.clear();
-    strategies_.clear();
-    runNumbers_.clear();
+    runInfo_.clear();
     refresh();
+}
+
+std::vector<io::RunTimings> TimingView::keptRuns() const {
+    std::vector<io::RunTimings> kept;
+    for (std::size_t run = 0; run < runs_.size(); ++run) {
+        const RunInfo& info = runInfo_[run];
+        kept.push_back({info.number, info.strategy, {{info.device, runs_[run]}}, info.buildOptions});
+    }
+    return kept;
 }
 
 void TimingView::setMaxRuns(int count) {
@@ -219,16 +266,18 @@ void TimingView::trimToMaxRuns() {
     if (runs_.size() <= static_cast<std::size_t>(maxRuns())) return;
     const auto excess = static_cast<std::ptrdiff_t>(runs_.size()) - maxRuns();
     runs_.erase(runs_.begin(), runs_.begin() + excess);
-    strategies_.erase(strategies_.begin(), strategies_.begin() + excess);
-    runNumbers_.erase(runNumbers_.begin(), runNumbers_.begin() + excess);
+    runInfo_.erase(runInfo_.begin(), runInfo_.begin() + excess);
 }
 
 std::vector<TimingView::CommandSummary> TimingView::summaries() const {
+    std::vector<int> groupOfRun;
+    const std::vector<RunGroup> groups = groupsOf(runInfo_, groupOfRun);
     std::vector<CommandSummary> result;
-    for (const CommandSeries& series : seriesOf(runs_, runNumbers_)) {
+    for (const CommandSeries& series : seriesOf(runs_, runInfo_, groupOfRun)) {
         const auto [lowest, highest] =
             std::minmax_element(series.durationsMs.begin(), series.durationsMs.end());
-        result.push_back({series.stage, QString::fromStdString(series.name),
+        const RunGroup& group = groups[static_cast<std::size_t>(series.group)];
+        result.push_back({group.device, group.strategy, series.stage, QString::fromStdString(series.name),
                           static_cast<int>(series.durationsMs.size()), *lowest, median(series.durationsMs),
                           *highest});
     }
@@ -262,7 +311,9 @@ void TimingView::refresh() {
 
 void TimingView::refreshPlot() {
     plot_->clearGraphs();
-    std::vector<CommandSeries> kernels = seriesOf(runs_, runNumbers_);
+    std::vector<int> groupOfRun;
+    const std::vector<RunGroup> groups = groupsOf(runInfo_, groupOfRun);
+    std::vector<CommandSeries> kernels = seriesOf(runs_, runInfo_, groupOfRun);
     std::erase_if(kernels, [](const CommandSeries& s) { return s.stage != Stage::Kernel; });
     double longestMs = 0;
     for (const auto& series : kernels)
@@ -271,24 +322,53 @@ void TimingView::refreshPlot() {
     // Microseconds while every kernel is under a millisecond, so the tick labels stay short.
     const bool inMicroseconds = longestMs < 1.0;
     const double scale = inMicroseconds ? 1000.0 : 1.0;
-    for (std::size_t i = 0; i < kernels.size(); ++i) {
+    // One graph per kernel and group: a kernel keeps its colour, a group its marker, and no line joins the
+    // points of two devices or strategies. Once several groups are kept, the legend lists the kernels by
+    // colour and the groups (device · strategy) by marker, through graphs without data.
+    const bool grouped = groups.size() > 1;
+    std::vector<std::string> kernelNames;
+    const auto legendEntry = [this](const QString& name, const QPen& pen, const QCPScatterStyle& marker) {
+        QCPGraph* entry = plot_->addGraph();
+        entry->setName(name);
+        entry->setPen(pen);
+        entry->setScatterStyle(marker);
+        return entry;
+    };
+    for (const auto& series : kernels) {
+        auto it = std::find(kernelNames.begin(), kernelNames.end(), series.name);
+        const bool newKernel = it == kernelNames.end();
+        if (newKernel) it = kernelNames.insert(kernelNames.end(), series.name);
+        const QColor color = seriesColor(static_cast<int>(it - kernelNames.begin()));
+        const QString name = QString::fromStdString(series.name);
+        if (grouped && newKernel)
+            legendEntry(name, QPen(color, 1.5), QCPScatterStyle(QCPScatterStyle::ssNone));
         QCPGraph* graph = plot_->addGraph();
-        graph->setName(QString::fromStdString(kernels[i].name));
-        const QColor color = seriesColor(static_cast<int>(i));
+        graph->setName(grouped ? QStringLiteral("%1 — %2").arg(
+                                     name, groups[static_cast<std::size_t>(series.group)].label())
+                               : name);
+        if (grouped) graph->removeFromLegend();
         graph->setPen(QPen(color, 1.5));
-        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, color, 4));
+        graph->setScatterStyle(QCPScatterStyle(groupShape(series.group), color, color, 6));
         QVector<double> keys;
         QVector<double> values;
-        for (std::size_t k = 0; k < kernels[i].runNumbers.size(); ++k) {
-            keys.append(kernels[i].runNumbers[k]);
-            values.append(kernels[i].durationsMs[k] * scale);
+        for (std::size_t k = 0; k < series.runNumbers.size(); ++k) {
+            keys.append(series.runNumbers[k]);
+            values.append(series.durationsMs[k] * scale);
         }
         graph->setData(keys, values, true);
     }
+    if (grouped) {
+        const QColor text = palette().color(QPalette::WindowText);
+        for (std::size_t group = 0; group < groups.size(); ++group)
+            legendEntry(groups[group].label(), Qt::NoPen,
+                        QCPScatterStyle(groupShape(static_cast<int>(group)), text, text, 6))
+                ->setLineStyle(QCPGraph::lsNone);
+    }
     plot_->legend->setVisible(!kernels.empty());
     plot_->yAxis->setLabel(inMicroseconds ? tr("kernel time (µs)") : tr("kernel time (ms)"));
-    const double firstRun = runNumbers_.empty() ? 1 : runNumbers_.front();
-    const double lastRun = std::max(firstRun + maxRuns() - 1, runNumbers_.empty() ? 1.0 : runNumbers_.back());
+    const double firstRun = runInfo_.empty() ? 1 : runInfo_.front().number;
+    const double lastRun =
+        std::max(firstRun + maxRuns() - 1, runInfo_.empty() ? 1.0 : runInfo_.back().number);
     plot_->xAxis->setRange(firstRun - 0.5, lastRun + 0.5);
     plot_->yAxis->setRange(0, longestMs > 0 ? longestMs * scale * 1.15 : 1.0);
     plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -297,15 +377,18 @@ void TimingView::refreshPlot() {
 void TimingView::refreshLastRunTable() {
     lastRunTable_->setRowCount(0);
     if (runs_.empty()) {
-        lastRunTitle_->setText(tr("<b>Last run</b> — none yet"));
+        lastRunTitle_->setText(tr("No run yet"));
         stageTotals_->clear();
         return;
     }
     const std::vector<Timing>& run = runs_.back();
-    lastRunTitle_->setText(tr("<b>Last run</b> — #%1: %2, %3 commands")
-                               .arg(runNumbers_.back())
-                               .arg(strategies_.back().toHtmlEscaped())
-                               .arg(run.size()));
+    const RunInfo& info = runInfo_.back();
+    lastRunTitle_->setText(
+        tr("<b>#%1</b>: %2%3, %4 commands")
+            .arg(info.number)
+            .arg(info.strategy.toHtmlEscaped(),
+                 info.device.isEmpty() ? QString() : tr(" on %1").arg(info.device.toHtmlEscaped()))
+            .arg(run.size()));
     std::uint64_t origin = UINT64_MAX;
     for (const Timing& timing : run) origin = std::min(origin, timing.queuedNs);
     const auto relative = [origin](std::uint64_t ns) {
@@ -315,7 +398,8 @@ void TimingView::refreshLastRunTable() {
     for (int row = 0; row < static_cast<int>(run.size()); ++row) {
         const Timing& timing = run[static_cast<std::size_t>(row)];
         lastRunTable_->setItem(row, 0, stageCell(timing.stage));
-        lastRunTable_->setItem(row, 1, commandCell(QString::fromStdString(timing.name)));
+        const QString command = QString::fromStdString(timing.name);
+        lastRunTable_->setItem(row, 1, tableCell(command, kTextAlignment));
         lastRunTable_->setItem(row, 2, tableCell(microseconds(relative(timing.queuedNs))));
         lastRunTable_->setItem(row, 3, tableCell(microseconds(relative(timing.submitNs))));
         lastRunTable_->setItem(row, 4, tableCell(microseconds(relative(timing.startNs))));
@@ -323,6 +407,7 @@ void TimingView::refreshLastRunTable() {
         lastRunTable_->setItem(row, 6,
                                tableCell(microseconds(relative(timing.startNs) - relative(timing.queuedNs))));
         lastRunTable_->setItem(row, 7, tableCell(microseconds(static_cast<double>(timing.durationNs()))));
+        setRowToolTip(lastRunTable_, row, command);
     }
     QStringList totals;
     for (const Stage stage : {Stage::Upload, Stage::Kernel, Stage::Readback, Stage::Interop, Stage::Other}) {
@@ -338,15 +423,36 @@ void TimingView::refreshLastRunTable() {
 
 void TimingView::refreshSummaryTable() {
     const std::vector<CommandSummary> rows = summaries();
-    summaryTable_->setRowCount(static_cast<int>(rows.size()));
-    for (int row = 0; row < static_cast<int>(rows.size()); ++row) {
-        const CommandSummary& summary = rows[static_cast<std::size_t>(row)];
+    summaryTable_->setRowCount(0);
+    summaryTable_->clearSpans();
+    const auto appendRow = [this] {
+        summaryTable_->insertRow(summaryTable_->rowCount());
+        return summaryTable_->rowCount() - 1;
+    };
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const CommandSummary& summary = rows[i];
+        // A heading row spanning the table starts each group: which device and strategy the times are from.
+        if (i == 0 || summary.device != rows[i - 1].device || summary.strategy != rows[i - 1].strategy) {
+            const int row = appendRow();
+            const QString group = RunGroup{summary.device, summary.strategy}.label();
+            auto* heading = tableCell(group, kTextAlignment);
+            QFont bold = heading->font();
+            bold.setBold(true);
+            heading->setFont(bold);
+            summaryTable_->setItem(row, 0, heading);
+            summaryTable_->setSpan(row, 0, 1, summaryTable_->columnCount());
+            setRowToolTip(summaryTable_, row, group);
+        }
+        const int row = appendRow();
         summaryTable_->setItem(row, 0, stageCell(summary.stage));
-        summaryTable_->setItem(row, 1, commandCell(summary.name));
+        summaryTable_->setItem(row, 1, tableCell(summary.name, kTextAlignment));
         summaryTable_->setItem(row, 2, tableCell(QString::number(summary.runs)));
         summaryTable_->setItem(row, 3, tableCell(milliseconds(summary.minMs)));
         summaryTable_->setItem(row, 4, tableCell(milliseconds(summary.medianMs)));
         summaryTable_->setItem(row, 5, tableCell(milliseconds(summary.maxMs)));
+        setRowToolTip(
+            summaryTable_, row,
+            QStringLiteral("%1\n%2").arg(summary.name, RunGroup{summary.device, summary.strategy}.label()));
     }
 }
 

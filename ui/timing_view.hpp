@@ -1,12 +1,14 @@
 #pragma once
 // The profiler window: a rolling plot of per-kernel time over the last N runs, the command table of the last
 // run (queued → submit → start → end, upload / kernel / readback apart), min / median / max per command
-// over the kept runs, and the "Run ×N" control with progress and cancel.
+// over the kept runs grouped by device and strategy, and the "Run ×N" control with progress and cancel.
 
 #include <QString>
 #include <QWidget>
+#include <map>
 #include <vector>
 
+#include "io/timeline.hpp"
 #include "runtime/timing.hpp"
 
 class QCustomPlot;
@@ -22,10 +24,20 @@ class TimingView : public QWidget {
     Q_OBJECT
 
   public:
-    // The durations of one command (same stage and name) over the kept runs. Where a run issues the command
-    // more than once, its durations are summed for that run. The median of an even number of runs is the
-    // mean of the middle two.
+    // What a kept run ran on and with, beside its timings.
+    struct RunInfo {
+        int number = 1;  // counted from 1 since the view was made, as exports and the CLI count
+        QString strategy;
+        QString device;
+        std::map<QString, QString> buildOptions;  // per pipeline stage, see io::RunTimings
+    };
+
+    // The durations of one command (same device, strategy, stage and name) over the kept runs. Where a run
+    // issues the command more than once, its durations are summed for that run. The median of an even number
+    // of runs is the mean of the middle two.
     struct CommandSummary {
+        QString device;
+        QString strategy;
         Stage stage = Stage::Other;
         QString name;
         int runs = 0;
@@ -36,14 +48,19 @@ class TimingView : public QWidget {
 
     explicit TimingView(QWidget* parent = nullptr);
 
-    // Appends a run and what ran it (a strategy, or each stage's); only the last maxRuns() runs are kept.
-    void addRun(const std::vector<Timing>& timings, const QString& strategy);
+    // Appends a run, what ran it (a strategy, or each stage's), the device it ran on (a name that tells
+    // devices apart) and its kernels' build options; only the last maxRuns() runs are kept.
+    void addRun(const std::vector<Timing>& timings, const QString& strategy, const QString& device = {},
+                const std::map<QString, QString>& buildOptions = {});
     void clear();
     const std::vector<std::vector<Timing>>& runs() const { return runs_; }
-    const std::vector<QString>& runStrategies() const { return strategies_; }
+    const std::vector<RunInfo>& runInfo() const { return runInfo_; }
+    // The kept runs as the timeline and the Chrome trace take them.
+    std::vector<io::RunTimings> keptRuns() const;
     void setMaxRuns(int count);
     int maxRuns() const;
-    // In order of first appearance in the kept runs.
+    // Grouped by device and strategy in order of first appearance, each group's commands in order of first
+    // appearance.
     std::vector<CommandSummary> summaries() const;
     QCustomPlot* plot() const { return plot_; }
 
@@ -70,8 +87,7 @@ class TimingView : public QWidget {
     void refreshSummaryTable();
 
     std::vector<std::vector<Timing>> runs_;
-    std::vector<QString> strategies_;
-    std::vector<int> runNumbers_;  // 1-based sequence numbers, so the rolling plot's x axis keeps counting
+    std::vector<RunInfo> runInfo_;  // beside runs_; the numbers keep counting, so the plot's x axis does
     int nextRunNumber_ = 1;
 
     QCustomPlot* plot_ = nullptr;

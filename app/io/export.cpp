@@ -223,23 +223,23 @@ QJsonArray timingsJson(const std::vector<Timing>& timings) {
     return array;
 }
 
-QJsonArray timingsJson(const std::vector<std::vector<Timing>>& runs) {
+QJsonArray timingsJson(const std::vector<std::vector<Timing>>& runs, int firstRun) {
     QJsonArray array;
     for (std::size_t run = 0; run < runs.size(); ++run) {
         for (const auto& timing : runs[run]) {
             QJsonObject object = timingJson(timing);
-            object.insert("run", static_cast<qint64>(run));
+            object.insert("run", firstRun + static_cast<qint64>(run));
             array.append(object);
         }
     }
     return array;
 }
 
-QByteArray timingsCsv(const std::vector<std::vector<Timing>>& runs) {
+QByteArray timingsCsv(const std::vector<std::vector<Timing>>& runs, int firstRun) {
     QByteArray csv = "run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns\n";
     for (std::size_t run = 0; run < runs.size(); ++run) {
         for (const auto& timing : runs[run]) {
-            csv += QByteArray::number(static_cast<qulonglong>(run)) + ',' +
+            csv += QByteArray::number(firstRun + static_cast<qint64>(run)) + ',' +
                    csvField(stageName(timing.stage)) + ',' + csvField(timing.name);
             for (const auto ns :
                  {timing.queuedNs, timing.submitNs, timing.startNs, timing.endNs, timing.durationNs()})
@@ -250,44 +250,51 @@ QByteArray timingsCsv(const std::vector<std::vector<Timing>>& runs) {
     return csv;
 }
 
-QByteArray chromeTrace(const std::vector<std::vector<Timing>>& runs, const QString& deviceName) {
+QByteArray chromeTrace(const std::vector<RunTimings>& runs) {
+    std::vector<Timeline> timelines;
     std::uint64_t origin = std::numeric_limits<std::uint64_t>::max();
     for (const auto& run : runs) {
-        for (const auto& timing : run) origin = std::min(origin, timing.startNs);
+        timelines.push_back(timelineOf(run));
+        if (!timelines.back().bars.empty()) origin = std::min(origin, timelines.back().originNs);
     }
-    const auto microseconds = [](std::uint64_t ns) { return static_cast<double>(ns) / 1000.0; };
     // Every event carries ts and dur, the metadata too, so simple consumers can treat all events alike.
-    const auto metadata = [](const char* what, int thread, const QString& name) {
-        return QJsonObject{{"name", what},
-                           {"ph", "M"},
-                           {"ts", 0},
-                           {"dur", 0},
-                           {"pid", kTraceProcess},
-                           {"tid", thread},
-                           {"args", QJsonObject{{"name", name}}}};
+    const auto metadata = [](const char* what, int thread, const QJsonObject& args) {
+        return QJsonObject{{"name", what},         {"ph", "M"},     {"ts", 0},     {"dur", 0},
+                           {"pid", kTraceProcess}, {"tid", thread}, {"args", args}};
     };
 
     QJsonArray events;
-    events.append(metadata("process_name", 0, deviceName));
-    std::vector<Stage> stagesSeen;
+    events.append(metadata("process_name", 0, {{"name", "HistoScope"}}));
+    // One thread per lane name over all runs, in order of first appearance, so a device keeps its track.
+    std::vector<QString> lanes;
     for (std::size_t run = 0; run < runs.size(); ++run) {
-        for (const auto& timing : runs[run]) {
-            const int track = static_cast<int>(timing.stage) + 1;
-            if (std::find(stagesSeen.begin(), stagesSeen.end(), timing.stage) == stagesSeen.end()) {
-                stagesSeen.push_back(timing.stage);
-                events.append(metadata("thread_name", track, text(stageName(timing.stage))));
+        const Timeline& timeline = timelines[run];
+        // The bars are relative to their run's origin; the trace counts from the first run's.
+        const double runOffsetUs =
+            static_cast<double>(timeline.originNs - std::min(timeline.originNs, origin)) / 1000.0;
+        for (const TimelineBar& bar : timeline.bars) {
+            const QString& lane = timeline.lanes[static_cast<std::size_t>(bar.lane)];
+            auto it = std::find(lanes.begin(), lanes.end(), lane);
+            if (it == lanes.end()) {
+                it = lanes.insert(lanes.end(), lane);
+                const int thread = static_cast<int>(lanes.size());
+                events.append(metadata("thread_name", thread, {{"name", lane}}));
+                events.append(metadata("thread_sort_index", thread, {{"sort_index", thread}}));
             }
+            QJsonObject args{{"run", runs[run].number},
+                             {"stage", text(stageName(bar.stage))},
+                             {"queued_us", bar.queuedUs + runOffsetUs},
+                             {"submit_us", bar.submitUs + runOffsetUs}};
+            if (!bar.buildOptions.isEmpty()) args.insert("build_options", bar.buildOptions);
             events.append(QJsonObject{
-                {"name", text(timing.name)},
-                {"cat", text(stageName(timing.stage))},
+                {"name", bar.name},
+                {"cat", text(stageName(bar.stage))},
                 {"ph", "X"},
-                {"ts", microseconds(timing.startNs - origin)},
-                {"dur", microseconds(timing.durationNs())},
+                {"ts", bar.startUs + runOffsetUs},
+                {"dur", bar.durationUs()},
                 {"pid", kTraceProcess},
-                {"tid", track},
-                {"args", QJsonObject{{"run", static_cast<qint64>(run)},
-                                     {"queued_ns", integer(timing.queuedNs)},
-                                     {"submit_ns", integer(timing.submitNs)}}},
+                {"tid", static_cast<int>(it - lanes.begin()) + 1},
+                {"args", args},
             });
         }
     }

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/timeline.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/pipeline/pipeline.hpp"
 #include "runtime/device_info.hpp"
@@ -69,13 +70,16 @@ QJsonObject deviceJson(const DeviceInfo& device);
 
 // [{"stage", "name", "queued_ns", "submit_ns", "start_ns", "end_ns"}, ...]
 QJsonArray timingsJson(const std::vector<Timing>& timings);
-// The same for repeated runs, each record with a "run" index (0-based).
-QJsonArray timingsJson(const std::vector<std::vector<Timing>>& runs);
-// Header "run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns".
-QByteArray timingsCsv(const std::vector<std::vector<Timing>>& runs);
+// The same for repeated runs, each record with its "run" number; runs are numbered from 1 everywhere (the
+// GUI's #N, the CLI's "run N of K"), and `firstRun` is the number of runs[0].
+QJsonArray timingsJson(const std::vector<std::vector<Timing>>& runs, int firstRun = 1);
+// Header "run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns"; runs numbered as in timingsJson.
+QByteArray timingsCsv(const std::vector<std::vector<Timing>>& runs, int firstRun = 1);
 
-// Chrome trace-event JSON (opens in Perfetto and chrome://tracing): one complete event ("ph": "X") per
-// command, microseconds relative to the first command, one track per stage.
-QByteArray chromeTrace(const std::vector<std::vector<Timing>>& runs, const QString& deviceName);
+// Chrome trace-event JSON (opens in Perfetto and chrome://tracing): the lanes of timelineOf() as threads
+// named after them (device queues, then host), one complete event ("ph": "X") per command at its start, in
+// microseconds from the first run's first queued timestamp; args carry the run number, the stage, the queued
+// and submit times and a kernel's build options.
+QByteArray chromeTrace(const std::vector<RunTimings>& runs);
 
 }  // namespace hs::io

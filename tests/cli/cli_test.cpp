@@ -126,6 +126,7 @@ TEST_F(Cli, HistogramJsonHasTheContractShape) {
         for (const char* key : {"stage", "name", "queued_ns", "submit_ns", "start_ns", "end_ns", "run"})
             EXPECT_TRUE(timing.contains(key)) << key;
         EXPECT_LE(timing["start_ns"].toInteger(), timing["end_ns"].toInteger());
+        EXPECT_EQ(timing["run"].toInt(), 1);  // "run 1 of 1", as the text output says
     }
     EXPECT_TRUE(json["program_cache"].toObject().contains("hits"));
     EXPECT_TRUE(json["program_cache"].toObject().contains("misses"));
@@ -195,9 +196,9 @@ TEST_F(Cli, RepeatGivesPerRunTimingsAndASummary) {
     for (const auto& value : json["timings"].toArray()) {
         const QJsonObject timing = value.toObject();
         const int run = timing["run"].toInt(-1);
-        ASSERT_TRUE(run >= 0 && run < 4) << run;
+        ASSERT_TRUE(run >= 1 && run <= 4) << run;  // runs are numbered from 1, as the text output says
         if (timing["stage"] == "kernel")
-            kernelNs[static_cast<std::size_t>(run)] +=
+            kernelNs[static_cast<std::size_t>(run - 1)] +=
                 timing["end_ns"].toInteger() - timing["start_ns"].toInteger();
     }
     std::sort(kernelNs.begin(), kernelNs.end());

@@ -1,12 +1,15 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
+#include <vector>
 
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
+#include "runtime/timing.hpp"
 
 namespace hs {
 namespace {
@@ -196,6 +199,26 @@ TEST(Runtime, DevicesOfOnePlatformShareAContext) {
     EXPECT_NE(&first, &second);
     EXPECT_EQ(first.context()(), second.context()());
     EXPECT_EQ(&runtime.open("0:0"), &first);
+}
+
+TEST(TimingLog, MarksHostWorkApartFromDeviceCommands) {
+    Runtime runtime(ProgramCacheSettings{false, {}});
+    ASSERT_FALSE(runtime.devices().empty());
+    auto& device = runtime.open("0:0");
+    const std::vector<std::uint8_t> bytes(4096, 7);
+    cl::Buffer buffer(device.context(), CL_MEM_READ_WRITE, bytes.size());
+    TimingLog log;
+    const auto now = std::chrono::steady_clock::now();
+    log.addHost(Stage::Other, "convert on the host", now, now + std::chrono::microseconds(5));
+    device.queue().enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes.size(), bytes.data(), nullptr,
+                                      log.track(Stage::Upload, "upload"));
+    const std::vector<Timing> timings = log.collect();
+    ASSERT_EQ(timings.size(), 2u);
+    EXPECT_EQ(timings[0].name, "convert on the host");
+    EXPECT_TRUE(timings[0].host);
+    EXPECT_EQ(timings[0].durationNs(), 5000u);
+    EXPECT_EQ(timings[1].name, "upload");
+    EXPECT_FALSE(timings[1].host);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <csignal>
+#include <map>
 
 #include "io/export.hpp"
 #include "io/image_io.hpp"
@@ -204,8 +205,12 @@ TEST(TimingExport, JsonKeepsNanosecondsExactly) {
     const QJsonArray repeated =
         QJsonDocument::fromJson(QJsonDocument(io::timingsJson(runs)).toJson()).array();
     ASSERT_EQ(repeated.size(), 4);
-    EXPECT_EQ(repeated[2].toObject()["run"].toInt(), 0);
-    EXPECT_EQ(repeated[3].toObject()["run"].toInt(), 1);
+    EXPECT_EQ(repeated[2].toObject()["run"].toInt(), 1);  // runs are numbered from 1
+    EXPECT_EQ(repeated[3].toObject()["run"].toInt(), 2);
+    // Kept runs 7 and 8 of a longer series keep their numbers.
+    const QJsonArray kept = QJsonDocument::fromJson(QJsonDocument(io::timingsJson(runs, 7)).toJson()).array();
+    EXPECT_EQ(kept[0].toObject()["run"].toInt(), 7);
+    EXPECT_EQ(kept[3].toObject()["run"].toInt(), 8);
     EXPECT_EQ(repeated[3].toObject()["end_ns"].toInteger(), static_cast<qint64>(kEpochNs + 2250002));
 }
 
@@ -220,7 +225,7 @@ TEST(TimingExport, CsvHasARowPerCommand) {
         for (const auto& timing : runs[run]) {
             const auto& fields = rows[row++];
             ASSERT_EQ(fields.size(), 8u);
-            EXPECT_EQ(std::stoul(fields[0]), run);
+            EXPECT_EQ(std::stoul(fields[0]), run + 1);  // runs are numbered from 1
             EXPECT_EQ(fields[1], std::string(stageName(timing.stage)));
             EXPECT_EQ(fields[2], timing.name);
             EXPECT_EQ(std::stoull(fields[3]), timing.queuedNs);
@@ -232,38 +237,83 @@ TEST(TimingExport, CsvHasARowPerCommand) {
     }
 }
 
-TEST(TimingExport, ChromeTraceHasACompleteEventPerCommand) {
-    const QJsonObject trace = parseObject(io::chromeTrace(twoRuns(), "Device D"));
+// Two runs on device "D (0:0)", the first with host work between its commands.
+std::vector<io::RunTimings> twoTracedRuns() {
+    auto runs = twoRuns();
+    Timing host{Stage::Other,      "convert", kEpochNs + 520000, kEpochNs + 520000, kEpochNs + 520000,
+                kEpochNs + 580000, true};
+    runs[0].insert(runs[0].begin() + 1, host);
+    return {{1, "private-uchar", {{"D (0:0)", runs[0]}}, {{"count", "-D BINS=256"}}},
+            {2, "private-uchar", {{"D (0:0)", runs[1]}}, {}}};
+}
+
+TEST(TimingExport, ChromeTraceHasACompleteEventPerCommandInItsLane) {
+    const QJsonObject trace = parseObject(io::chromeTrace(twoTracedRuns()));
     const QJsonArray events = trace["traceEvents"].toArray();
     ASSERT_FALSE(events.isEmpty());
     std::vector<QJsonObject> complete;
-    QStringList threadNames;
+    std::map<int, QString> threadNames;
     for (const auto& value : events) {
         const QJsonObject event = value.toObject();
         for (const char* key : {"ph", "ts", "dur", "name"}) EXPECT_TRUE(event.contains(key)) << key;
         EXPECT_TRUE(event["ts"].isDouble());
         EXPECT_TRUE(event["dur"].isDouble());
         if (event["ph"] == "X") complete.push_back(event);
-        if (event["name"] == "thread_name") threadNames += event["args"].toObject()["name"].toString();
-        if (event["name"] == "process_name") {
-            EXPECT_EQ(event["args"].toObject()["name"].toString(), "Device D");
-        }
+        if (event["name"] == "thread_name")
+            threadNames[event["tid"].toInt()] = event["args"].toObject()["name"].toString();
     }
-    ASSERT_EQ(complete.size(), 4u);
-    // Microseconds from the first command's start: upload 1000 ns..501000 ns is ts 0, dur 500.
+    ASSERT_EQ(complete.size(), 5u);
+    // Microseconds from the first queued timestamp (kEpochNs): upload 1000 ns..501000 ns is ts 1, dur 500.
     EXPECT_EQ(complete[0]["name"].toString(), "upload pixels");
-    EXPECT_DOUBLE_EQ(complete[0]["ts"].toDouble(), 0.0);
+    EXPECT_DOUBLE_EQ(complete[0]["ts"].toDouble(), 1.0);
     EXPECT_DOUBLE_EQ(complete[0]["dur"].toDouble(), 500.0);
-    EXPECT_DOUBLE_EQ(complete[1]["ts"].toDouble(), 599.0);
-    EXPECT_DOUBLE_EQ(complete[1]["dur"].toDouble(), 250.0);
-    EXPECT_DOUBLE_EQ(complete[2]["dur"].toDouble(), 1.5);
-    EXPECT_DOUBLE_EQ(complete[3]["ts"].toDouble(), 1999.002);
-    EXPECT_EQ(complete[3]["args"].toObject()["run"].toInt(), 1);
-    // One track per stage, named after it.
-    EXPECT_EQ(complete[1]["tid"], complete[3]["tid"]);
-    EXPECT_NE(complete[0]["tid"], complete[1]["tid"]);
-    threadNames.sort();
-    EXPECT_EQ(threadNames, (QStringList{"kernel", "readback", "upload"}));
+    EXPECT_DOUBLE_EQ(complete[0]["args"].toObject()["queued_us"].toDouble(), 0.0);
+    EXPECT_DOUBLE_EQ(complete[0]["args"].toObject()["submit_us"].toDouble(), 0.01);
+    // Host work sits in its own lane, in submission order among the device's commands.
+    EXPECT_EQ(complete[1]["name"].toString(), "convert");
+    EXPECT_DOUBLE_EQ(complete[1]["ts"].toDouble(), 520.0);
+    EXPECT_DOUBLE_EQ(complete[1]["dur"].toDouble(), 60.0);
+    EXPECT_EQ(complete[2]["name"].toString(), "count, \"private\"");
+    EXPECT_DOUBLE_EQ(complete[2]["ts"].toDouble(), 600.0);
+    EXPECT_DOUBLE_EQ(complete[2]["dur"].toDouble(), 250.0);
+    EXPECT_DOUBLE_EQ(complete[3]["dur"].toDouble(), 1.5);
+    // The second run keeps counting from the first run's origin.
+    EXPECT_DOUBLE_EQ(complete[4]["ts"].toDouble(), 2000.002);
+    EXPECT_EQ(complete[4]["args"].toObject()["run"].toInt(), 2);
+    EXPECT_EQ(complete[0]["args"].toObject()["run"].toInt(), 1);
+    // One lane per device queue and one for host work, as the timeline view shows them.
+    EXPECT_EQ(threadNames, (std::map<int, QString>{{1, "D (0:0)"}, {2, "host"}}));
+    for (const std::size_t device : {0, 2, 3, 4}) EXPECT_EQ(complete[device]["tid"].toInt(), 1);
+    EXPECT_EQ(complete[1]["tid"].toInt(), 2);
+    // Build options go with kernels of a pipeline stage ("count: …"); this kernel's name has no stage.
+    EXPECT_FALSE(complete[2]["args"].toObject().contains("build_options"));
+}
+
+TEST(Timeline, LanesBarsAndBusyTimeFromAHandMadeLog) {
+    std::vector<io::RunTimings> runs = twoTracedRuns();
+    runs[0].devices[0].timings[2].name = "count: count";
+    const io::Timeline timeline = io::timelineOf(runs[0]);
+    EXPECT_EQ(timeline.originNs, kEpochNs);
+    ASSERT_EQ(timeline.lanes, (std::vector<QString>{"D (0:0)", "host"}));
+    ASSERT_EQ(timeline.bars.size(), 4u);
+    const io::TimelineBar& kernel = timeline.bars[2];
+    EXPECT_EQ(kernel.lane, 0);
+    EXPECT_DOUBLE_EQ(kernel.queuedUs, 0.02);
+    EXPECT_DOUBLE_EQ(kernel.submitUs, 0.03);
+    EXPECT_DOUBLE_EQ(kernel.startUs, 600.0);
+    EXPECT_DOUBLE_EQ(kernel.endUs, 850.0);
+    EXPECT_DOUBLE_EQ(kernel.waitUs(), 599.98);
+    EXPECT_EQ(kernel.buildOptions, "-D BINS=256");
+    EXPECT_TRUE(timeline.bars[0].buildOptions.isEmpty());  // an upload has no build options
+    EXPECT_EQ(timeline.bars[1].lane, 1);                   // the host work
+    EXPECT_EQ(timeline.bars[3].lane, 0);
+    EXPECT_DOUBLE_EQ(timeline.endUs(), 901.5);
+    // Busy within 400..700 µs: the upload until 501 and the kernel from 600 on the device (201 µs), the host
+    // work 520..580 (60 µs).
+    const auto busy = io::laneBusyUs(timeline, 700, 400);
+    ASSERT_EQ(busy.size(), 2u);
+    EXPECT_DOUBLE_EQ(busy[0], 201.0);
+    EXPECT_DOUBLE_EQ(busy[1], 60.0);
 }
 
 // Writes beyond `bytes` fail with EFBIG while in scope; unlike permissions, this stops root too.

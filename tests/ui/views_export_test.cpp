@@ -21,6 +21,7 @@
 #include "ui/export_actions.hpp"
 #include "ui/histogram_view.hpp"
 #include "ui/plot_export_dialog.hpp"
+#include "ui/timeline_view.hpp"
 #include "ui/timing_view.hpp"
 #include "ui_test_support.hpp"
 
@@ -151,10 +152,11 @@ class ExportTest : public QObject {
     void init() {
         histogramView_ = std::make_unique<HistogramView>();
         timingView_ = std::make_unique<TimingView>();
+        timelineView_ = std::make_unique<TimelineView>();
         QVERIFY(test::showExposed(*histogramView_, {820, 400}));
         settings_ = std::make_unique<AppSettings>(settingsDir_.filePath(QStringLiteral("export.ini")));
-        exports_ =
-            std::make_unique<ExportActions>(histogramView_.get(), timingView_.get(), *settings_, nullptr);
+        exports_ = std::make_unique<ExportActions>(histogramView_.get(), timingView_.get(),
+                                                   timelineView_.get(), *settings_, nullptr);
         exports_->setDeviceName(QStringLiteral("pthread-test-device"));
         exports_->setHistogramContext(handMadeContext());
     }
@@ -162,13 +164,14 @@ class ExportTest : public QObject {
     void cleanup() {
         exports_.reset();
         settings_.reset();
+        timelineView_.reset();
         timingView_.reset();
         histogramView_.reset();
     }
 
     void actionsFollowTheData() {
         const QList<QAction*> actions = exports_->actions();
-        QCOMPARE(actions.size(), 5);
+        QCOMPARE(actions.size(), 6);
         for (QAction* action : actions) QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
         test::showBins(*histogramView_, handMadeHistogram());
         QVERIFY(actions[0]->isEnabled());   // plot
@@ -177,6 +180,7 @@ class ExportTest : public QObject {
         timingView_->addRun(run(0), QStringLiteral("serial"));
         QVERIFY(actions[2]->isEnabled());
         QVERIFY(actions[3]->isEnabled());
+        QVERIFY(actions[5]->isEnabled());  // timeline
     }
 
     void plotAsPngPdfAndSvg() {
@@ -396,8 +400,9 @@ class ExportTest : public QObject {
     }
 
     void timingsAsCsvJsonAndChromeTrace() {
-        timingView_->addRun(run(0), QStringLiteral("serial"));
-        timingView_->addRun(run(50'000), QStringLiteral("local-atomic"));
+        const QString device = QStringLiteral("pthread-test-device (0:0)");
+        timingView_->addRun(run(0), QStringLiteral("serial"), device);
+        timingView_->addRun(run(50'000), QStringLiteral("local-atomic"), device);
         QTemporaryDir dir;
 
         exports_->exportTimings(dir.filePath("t.csv"));
@@ -405,7 +410,9 @@ class ExportTest : public QObject {
         QCOMPARE(lines.takeFirst(),
                  QStringLiteral("run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns"));
         QCOMPARE(lines.size(), 6);
-        QCOMPARE(lines[4], QStringLiteral("1,kernel,histogram,51400,51500,51600,59600,8000"));
+        // Runs are numbered from 1, as the timing view shows them (#1, #2).
+        QCOMPARE(lines[0], QStringLiteral("1,upload,upload,100,200,300,1300,1000"));
+        QCOMPARE(lines[4], QStringLiteral("2,kernel,histogram,51400,51500,51600,59600,8000"));
 
         exports_->exportTimings(dir.filePath("t.json"));
         const QJsonObject json = QJsonDocument::fromJson(readAll(dir.filePath("t.json"))).object();
@@ -413,6 +420,8 @@ class ExportTest : public QObject {
         const QJsonArray runs = json.value("runs").toArray();
         QCOMPARE(runs.size(), 2);
         QCOMPARE(runs[1].toObject().value("strategy").toString(), QStringLiteral("local-atomic"));
+        QCOMPARE(runs[1].toObject().value("run").toInt(), 2);
+        QCOMPARE(runs[1].toObject().value("device").toString(), device);
         const QJsonArray timings = runs[1].toObject().value("timings").toArray();
         QCOMPARE(timings.size(), 3);
         QCOMPARE(timings[2].toObject().value("name").toString(), QStringLiteral("read counts"));
@@ -426,9 +435,8 @@ class ExportTest : public QObject {
         for (const QJsonValue event : trace.object().value("traceEvents").toArray()) {
             const QJsonObject object = event.toObject();
             if (object.value("ph").toString() == QLatin1String("X")) ++complete;
-            if (object.value("name").toString() == QLatin1String("process_name"))
-                QCOMPARE(object.value("args").toObject().value("name").toString(),
-                         QStringLiteral("pthread-test-device"));
+            if (object.value("name").toString() == QLatin1String("thread_name"))
+                QCOMPARE(object.value("args").toObject().value("name").toString(), device);  // its only lane
         }
         QCOMPARE(complete, 6);  // one complete event per command
     }
@@ -465,6 +473,7 @@ class ExportTest : public QObject {
     std::unique_ptr<AppSettings> settings_;
     std::unique_ptr<HistogramView> histogramView_;
     std::unique_ptr<TimingView> timingView_;
+    std::unique_ptr<TimelineView> timelineView_;
     std::unique_ptr<ExportActions> exports_;
 };
 

@@ -7,8 +7,10 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QtTest/QtTest>
+#include <map>
 
 #include "ui/timing_view.hpp"
 #include "ui_test_support.hpp"
@@ -50,12 +52,21 @@ class TimingViewTest : public QObject {
         // The runs kept are the last three: kernel times 3, 4 and 5 ms.
         QCOMPARE(view.runs().front()[1].durationNs(), 3 * kMs);
         QCOMPARE(view.runs().back()[1].durationNs(), 5 * kMs);
-        QCOMPARE(view.runStrategies().front(), QStringLiteral("s3"));
+        QCOMPARE(view.runInfo().front().strategy, QStringLiteral("s3"));
+        QCOMPARE(view.runInfo().front().number, 3);  // runs are numbered from 1 and keep their numbers
         view.setMaxRuns(2);
         QCOMPARE(view.runs().size(), std::size_t{2});
         QCOMPARE(view.runs().front()[1].durationNs(), 4 * kMs);
-        // The plot shows one point per kept run.
-        QCOMPARE(view.plot()->graph(0)->data()->size(), 2);
+        // The plot shows one point per kept run: runs 4 and 5, each a group of its own (their strategies
+        // differ).
+        std::vector<double> histogramRuns;
+        for (int i = 0; i < view.plot()->graphCount(); ++i) {
+            const QCPGraph* graph = view.plot()->graph(i);
+            if (!graph->name().startsWith(QStringLiteral("histogram — "))) continue;
+            for (auto point = graph->data()->constBegin(); point != graph->data()->constEnd(); ++point)
+                histogramRuns.push_back(point->key);
+        }
+        QCOMPARE(histogramRuns, (std::vector<double>{4.0, 5.0}));
         view.clear();
         QVERIFY(view.runs().empty());
         QVERIFY(view.summaries().empty());
@@ -88,8 +99,142 @@ class TimingViewTest : public QObject {
 
         const auto* table = view.findChild<QTableWidget*>("summaryTable");
         QVERIFY(table);
-        QCOMPARE(table->rowCount(), 4);
-        QCOMPARE(table->item(1, 4)->text(), QStringLiteral("4.000"));
+        QCOMPARE(table->rowCount(), 5);  // the group's heading, then its four commands
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("global-atomic"));
+        QCOMPARE(table->item(2, 4)->text(), QStringLiteral("4.000"));
+    }
+
+    // After a device switch, "upload image" was run on two devices: two groups, each summarised apart, and
+    // the plot marks each point with its group's shape.
+    void keptRunsAreGroupedByDeviceAndStrategy() {
+        TimingView view;
+        const QString first = QStringLiteral("dev A (0:0)");
+        const QString second = QStringLiteral("dev B (0:1)");
+        view.addRun(run(2), QStringLiteral("private-uchar"), first);
+        view.addRun(run(4), QStringLiteral("private-uchar"), second);
+        view.addRun(run(6), QStringLiteral("private-uchar"), first);
+        view.addRun(run(8), QStringLiteral("local-atomic"), first);
+        const auto summaries = view.summaries();
+        QCOMPARE(summaries.size(), std::size_t{12});  // three groups of four commands
+        QCOMPARE(summaries[0].device, first);
+        QCOMPARE(summaries[0].strategy, QStringLiteral("private-uchar"));
+        QCOMPARE(summaries[0].name, QStringLiteral("upload image"));
+        QCOMPARE(summaries[0].runs, 2);
+        QCOMPARE(summaries[1].name, QStringLiteral("histogram"));
+        QCOMPARE(summaries[1].minMs, 2.0);
+        QCOMPARE(summaries[1].maxMs, 6.0);
+        QCOMPARE(summaries[4].device, second);
+        QCOMPARE(summaries[4].runs, 1);
+        QCOMPARE(summaries[5].medianMs, 4.0);
+        QCOMPARE(summaries[8].strategy, QStringLiteral("local-atomic"));
+        QCOMPARE(summaries[9].medianMs, 8.0);
+
+        const auto* table = view.findChild<QTableWidget*>("summaryTable");
+        QCOMPARE(table->rowCount(), 15);  // a heading per group
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("dev A (0:0) · private-uchar"));
+        QCOMPARE(table->columnSpan(0, 0), table->columnCount());
+        QCOMPARE(table->item(5, 0)->text(), QStringLiteral("dev B (0:1) · private-uchar"));
+        QCOMPARE(table->item(10, 0)->text(), QStringLiteral("dev A (0:0) · local-atomic"));
+        QCOMPARE(table->item(7, 3)->text(), QStringLiteral("4.000"));  // dev B's histogram
+
+        // Kernels "histogram" and "merge" in three groups: six graphs of points. A kernel keeps its colour, a
+        // group its shape, and each graph holds only its group's runs.
+        QCustomPlot* plot = view.plot();
+        std::map<QString, QCPGraph*> graphs;
+        for (int i = 0; i < plot->graphCount(); ++i)
+            if (!plot->graph(i)->data()->isEmpty()) graphs[plot->graph(i)->name()] = plot->graph(i);
+        QCOMPARE(graphs.size(), std::size_t{6});
+        QCPGraph* histogramA = graphs[QStringLiteral("histogram — dev A (0:0) · private-uchar")];
+        QCPGraph* histogramB = graphs[QStringLiteral("histogram — dev B (0:1) · private-uchar")];
+        QCPGraph* mergeB = graphs[QStringLiteral("merge — dev B (0:1) · private-uchar")];
+        QCPGraph* histogramLocal = graphs[QStringLiteral("histogram — dev A (0:0) · local-atomic")];
+        QVERIFY(histogramA && histogramB && mergeB && histogramLocal);
+        QCOMPARE(histogramA->data()->size(), 2);
+        QCOMPARE(histogramA->data()->at(0)->key, 1.0);
+        QCOMPARE(histogramA->data()->at(1)->key, 3.0);
+        QCOMPARE(histogramA->data()->at(1)->value, 6.0);
+        QCOMPARE(histogramB->data()->size(), 1);
+        QCOMPARE(histogramB->data()->at(0)->key, 2.0);
+        QCOMPARE(histogramA->pen().color(), histogramB->pen().color());
+        QVERIFY(histogramB->pen().color() != mergeB->pen().color());
+        QCOMPARE(histogramB->scatterStyle().shape(), mergeB->scatterStyle().shape());
+        QVERIFY(histogramA->scatterStyle().shape() != histogramB->scatterStyle().shape());
+        QVERIFY(histogramA->scatterStyle().shape() != histogramLocal->scatterStyle().shape());
+        QVERIFY(histogramB->scatterStyle().shape() != histogramLocal->scatterStyle().shape());
+        // The legend: the two kernels by colour, then the three groups by their points' shape.
+        QCOMPARE(plot->legend->itemCount(), 5);
+        const auto legendGraph = [plot](int item) {
+            return qobject_cast<QCPGraph*>(
+                static_cast<QCPPlottableLegendItem*>(plot->legend->item(item))->plottable());
+        };
+        QCOMPARE(legendGraph(0)->name(), QStringLiteral("histogram"));
+        QCOMPARE(legendGraph(0)->pen().color(), histogramA->pen().color());
+        QCOMPARE(legendGraph(1)->name(), QStringLiteral("merge"));
+        QCOMPARE(legendGraph(3)->name(), QStringLiteral("dev B (0:1) · private-uchar"));
+        QCOMPARE(legendGraph(3)->scatterStyle().shape(), histogramB->scatterStyle().shape());
+        QCOMPARE(legendGraph(4)->name(), QStringLiteral("dev A (0:0) · local-atomic"));
+        QCOMPARE(legendGraph(4)->scatterStyle().shape(), histogramLocal->scatterStyle().shape());
+
+        QVERIFY(test::showExposed(view, {1100, 420}));
+        auto* tabs = view.findChild<QTabWidget*>("timingTables");
+        tabs->setCurrentIndex(1);
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(view.grab().save(test::artifactPath(QStringLiteral("views_timing_grouped.png"))));
+    }
+
+    // Every cell of every row has the row's whole command as its tooltip, however narrow the column.
+    void everyRowTellsItsFullCommand() {
+        TimingView view;
+        std::vector<Timing> timings = run(2);
+        timings[0].name = "histogram: upload pixels to the device before counting";
+        view.addRun(timings, QStringLiteral("private-uchar"), QStringLiteral("dev A (0:0)"));
+        const auto* lastRun = view.findChild<QTableWidget*>("lastRunTable");
+        for (int row = 0; row < lastRun->rowCount(); ++row)
+            for (int column = 0; column < lastRun->columnCount(); ++column)
+                QCOMPARE(lastRun->item(row, column)->toolTip(),
+                         QString::fromStdString(timings[static_cast<std::size_t>(row)].name));
+        const auto* summary = view.findChild<QTableWidget*>("summaryTable");
+        QCOMPARE(summary->item(0, 0)->toolTip(), QStringLiteral("dev A (0:0) · private-uchar"));
+        for (int column = 0; column < summary->columnCount(); ++column)
+            QCOMPARE(summary->item(1, column)->toolTip(),
+                     QStringLiteral("histogram: upload pixels to the device before counting\n"
+                                    "dev A (0:0) · private-uchar"));
+    }
+
+    // At the window's default size both tables show at least six whole rows.
+    void defaultWindowShowsSixWholeRowsOfEachTable() {
+        test::PrivateWindow window;
+        window.window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window.window));
+        TimingView* view = window.window.timingView();
+        QTRY_VERIFY(view->isVisible());
+        std::vector<Timing> timings;
+        for (int i = 0; i < 4; ++i) {
+            for (Timing timing : run(2, 1'000'000'000ull * static_cast<std::uint64_t>(i + 1))) {
+                timing.name.push_back(static_cast<char>('A' + i));  // a row of its own in the summary too
+                timings.push_back(timing);
+            }
+        }
+        view->addRun(timings, QStringLiteral("private-uchar"));  // 20 commands, more than fit
+        auto* tabs = view->findChild<QTabWidget*>("timingTables");
+        QVERIFY(tabs);
+        for (const char* name : {"lastRunTable", "summaryTable"}) {
+            auto* table = view->findChild<QTableWidget*>(name);
+            tabs->setCurrentWidget(tabs->widget(0)->isAncestorOf(table) ? tabs->widget(0) : table);
+            QTRY_VERIFY(table->isVisible());
+            QVERIFY(table->rowCount() >= 6);
+            table->scrollToTop();
+            for (int row = 0; row < 6; ++row) {
+                const QRect cell = table->visualRect(table->model()->index(row, 1));
+                QVERIFY2(table->viewport()->rect().contains(cell),
+                         qPrintable(QStringLiteral("%1 row %2 at %3..%4 of a viewport %5 high")
+                                        .arg(name)
+                                        .arg(row)
+                                        .arg(cell.top())
+                                        .arg(cell.bottom())
+                                        .arg(table->viewport()->height())));
+            }
+        }
     }
 
     void lastRunTableListsEveryCommandRelativeToTheFirst() {

@@ -36,7 +36,7 @@ void TimingLog::addHost(Stage stage, std::string name, std::chrono::steady_clock
         return static_cast<std::uint64_t>(
             std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
     };
-    Timing timing{stage, std::move(name), ns(start), ns(start), ns(start), ns(end)};
+    Timing timing{stage, std::move(name), ns(start), ns(start), ns(start), ns(end), true};
     host_.push_back({std::move(timing), next_++});
 }
 
@@ -51,7 +51,8 @@ std::vector<Timing> TimingLog::collect() {
                           item.event.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>(),
                           item.event.getProfilingInfo<CL_PROFILING_COMMAND_SUBMIT>(),
                           item.event.getProfilingInfo<CL_PROFILING_COMMAND_START>(),
-                          item.event.getProfilingInfo<CL_PROFILING_COMMAND_END>()};
+                          item.event.getProfilingInfo<CL_PROFILING_COMMAND_END>(),
+                          false};
             ordered.emplace_back(item.order, std::move(timing));
         }
     });

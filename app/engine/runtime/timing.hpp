@@ -22,6 +22,9 @@ struct Timing {
     std::uint64_t submitNs = 0;
     std::uint64_t startNs = 0;
     std::uint64_t endNs = 0;
+    // Host work (TimingLog::addHost): it ran on a host thread, not in a device queue, so a timeline puts it
+    // in the host lane.
+    bool host = false;
 
     std::uint64_t durationNs() const { return endNs > startNs ? endNs - startNs : 0; }
 };

@@ -1,0 +1,101 @@
+#include "io/timeline.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+namespace hs::io {
+
+namespace {
+
+constexpr double kNsPerUs = 1000.0;
+
+// "histogram" for "histogram: count"; empty for a command without a stage prefix.
+QString pipelineStageOf(const std::string& command) {
+    const auto colon = command.find(": ");
+    return colon == std::string::npos ? QString() : QString::fromStdString(command.substr(0, colon));
+}
+
+// A device's queue lane; a device without a name still gets a lane of its own.
+QString queueLaneName(const DeviceTimings& device) {
+    return device.device.isEmpty() ? QStringLiteral("device") : device.device;
+}
+
+}  // namespace
+
+double Timeline::endUs() const {
+    double end = 0;
+    for (const TimelineBar& bar : bars) end = std::max(end, bar.endUs);
+    return end;
+}
+
+QString hostLaneName() {
+    return QStringLiteral("host");
+}
+
+Timeline timelineOf(const RunTimings& run) {
+    Timeline timeline;
+    std::uint64_t origin = std::numeric_limits<std::uint64_t>::max();
+    for (const DeviceTimings& device : run.devices)
+        for (const Timing& timing : device.timings) origin = std::min(origin, timing.queuedNs);
+    if (origin == std::numeric_limits<std::uint64_t>::max()) return timeline;
+    timeline.originNs = origin;
+
+    const auto laneOf = [&timeline](const QString& name) {
+        auto it = std::find(timeline.lanes.begin(), timeline.lanes.end(), name);
+        if (it == timeline.lanes.end()) it = timeline.lanes.insert(timeline.lanes.end(), name);
+        return static_cast<int>(it - timeline.lanes.begin());
+    };
+    // Device lanes first, in the run's order; the host lane is added after them.
+    for (const DeviceTimings& device : run.devices) {
+        const bool usesQueue = std::any_of(device.timings.begin(), device.timings.end(),
+                                           [](const Timing& timing) { return !timing.host; });
+        if (usesQueue) laneOf(queueLaneName(device));
+    }
+    const auto relative = [origin](std::uint64_t ns) {
+        return static_cast<double>(ns - std::min(ns, origin)) / kNsPerUs;
+    };
+    for (const DeviceTimings& device : run.devices) {
+        for (const Timing& timing : device.timings) {
+            TimelineBar bar;
+            bar.lane = laneOf(timing.host ? hostLaneName() : queueLaneName(device));
+            bar.stage = timing.stage;
+            bar.name = QString::fromStdString(timing.name);
+            if (timing.stage == Stage::Kernel && !timing.host) {
+                const auto options = run.buildOptions.find(pipelineStageOf(timing.name));
+                if (options != run.buildOptions.end()) bar.buildOptions = options->second;
+            }
+            bar.queuedUs = relative(timing.queuedNs);
+            bar.submitUs = relative(timing.submitNs);
+            bar.startUs = relative(timing.startNs);
+            bar.endUs = relative(std::max(timing.endNs, timing.startNs));
+            timeline.bars.push_back(bar);
+        }
+    }
+    return timeline;
+}
+
+std::vector<double> laneBusyUs(const Timeline& timeline, double fromUs, double toUs) {
+    std::vector<double> busy(timeline.lanes.size(), 0.0);
+    if (toUs < fromUs) std::swap(fromUs, toUs);
+    for (std::size_t lane = 0; lane < timeline.lanes.size(); ++lane) {
+        std::vector<std::pair<double, double>> spans;
+        for (const TimelineBar& bar : timeline.bars) {
+            if (bar.lane != static_cast<int>(lane)) continue;
+            const double start = std::max(bar.startUs, fromUs);
+            const double end = std::min(bar.endUs, toUs);
+            if (end > start) spans.emplace_back(start, end);
+        }
+        std::sort(spans.begin(), spans.end());
+        // Overlapping spans (a host thread beside a queue's commands, out-of-order execution) count once.
+        double coveredUntil = fromUs;
+        for (const auto& [start, end] : spans) {
+            const double from = std::max(start, coveredUntil);
+            if (end > from) busy[lane] += end - from;
+            coveredUntil = std::max(coveredUntil, end);
+        }
+    }
+    return busy;
+}
+
+}  // namespace hs::io
