@@ -27,7 +27,7 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus" "$findings"
     log=$build/findings/$target.log
     started=$(date +%s)
-    if "$build/bin/$target" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=30 \
+    if "$build/bin/$target" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=120 \
         -artifact_prefix="$findings/" "$corpus" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
         verdict="no finding"
     else

@@ -13,13 +13,14 @@
 
 namespace {
 
-std::unique_ptr<QCoreApplication> application;  // image-format plugins load through it
 std::unique_ptr<QTemporaryDir> folder;
 
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-    application = std::make_unique<QCoreApplication>(*argc, *argv);
+    // Image-format plugins load through the application. It lives until the process ends: libFuzzer leaves
+    // through exit(), after the argc it was given is gone, so destroying it then would crash.
+    new QCoreApplication(*argc, *argv);
     folder = std::make_unique<QTemporaryDir>();
     return 0;
 }
