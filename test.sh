@@ -6,7 +6,19 @@ cd "$(dirname "$(readlink -f "$0")")"
 source scripts/dependencies.sh
 install_missing_packages
 
-build=${HISTOSCOPE_BUILD_DIR:-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_WERROR=ON
+# --sanitize: a separate build (default build-sanitize) under AddressSanitizer + UndefinedBehaviorSanitizer; the
+# whole suite runs there, every finding fatal. Suppressions (scripts/sanitizers/) cover the drivers only.
+if [ "${1:-}" = "--sanitize" ]; then
+    build=${HISTOSCOPE_BUILD_DIR:-build-sanitize}
+    sanitizers=$PWD/scripts/sanitizers
+    # abort_on_error: the report ends in SIGABRT, which histoscope-cli answers by showing what it captured.
+    export ASAN_OPTIONS=abort_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1
+    export LSAN_OPTIONS=suppressions=$sanitizers/lsan.supp:print_suppressions=0
+    export UBSAN_OPTIONS=suppressions=$sanitizers/ubsan.supp:print_stacktrace=1:halt_on_error=1
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHISTOSCOPE_WERROR=ON -DHISTOSCOPE_SANITIZE=ON
+else
+    build=${HISTOSCOPE_BUILD_DIR:-build}
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_WERROR=ON
+fi
 cmake --build "$build" -j"$(nproc)"
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"

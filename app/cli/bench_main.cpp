@@ -162,5 +162,9 @@ int main(int argc, char** argv) {
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "histoscope-bench: out of memory\n");
         return 3;
+    } catch (const std::exception& error) {
+        // A bug, not a user's mistake: still one line rather than an abort without a word.
+        std::fprintf(stderr, "histoscope-bench: internal error: %s\n", error.what());
+        return 1;
     }
 }

@@ -2,6 +2,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <csignal>
+#include <cstdlib>
+
 #include <QCoreApplication>
 #include <cstdio>
 #include <new>
@@ -11,17 +14,54 @@
 
 namespace {
 
-// Image decoders (libpng writes to stderr itself), Qt and OpenCL drivers print diagnostics on stderr, but the
-// CLI promises exactly one line there per failure. Unless HISTOSCOPE_VERBOSE=1, stderr is pointed at
-// /dev/null and the CLI's own line goes to the original stream returned here.
-FILE* divertLibraryDiagnostics() {
+// Image decoders (libpng through Qt's warnings), Qt and OpenCL drivers print diagnostics on stderr, but the
+// CLI promises exactly one line there per failure. Unless HISTOSCOPE_VERBOSE=1, file descriptor 2 points at
+// an unlinked temporary file while the CLI runs and the CLI's own line goes to the original stream. What
+// lands there is not lost: a fatal signal (abort, qFatal, std::terminate, a segfault, a sanitizer abort)
+// restores the original stream and replays it first, so the process's last words reach the user.
+volatile std::sig_atomic_t originalStderr = -1;
+volatile std::sig_atomic_t capturedStderr = -1;
+
+// Async-signal-safe: dup2, lseek, read, write, sigaction and raise only.
+extern "C" void replayCapturedStderr(int signal) {
+    if (originalStderr >= 0 && capturedStderr >= 0) {
+        dup2(originalStderr, STDERR_FILENO);
+        lseek(capturedStderr, 0, SEEK_SET);
+        char buffer[4096];
+        for (ssize_t count; (count = read(capturedStderr, buffer, sizeof buffer)) > 0;) {
+            if (write(STDERR_FILENO, buffer, static_cast<std::size_t>(count)) != count) break;
+        }
+        capturedStderr = -1;  // replayed once, even if a second signal arrives
+    }
+    raise(signal);  // SA_RESETHAND: the default action now, a core dump or the shell's "Aborted" included
+}
+
+void restoreStderr() {
+    if (originalStderr >= 0) dup2(originalStderr, STDERR_FILENO);
+}
+
+FILE* captureLibraryDiagnostics() {
     if (qEnvironmentVariableIntValue("HISTOSCOPE_VERBOSE") != 0) return stderr;
-    const int original = dup(STDERR_FILENO);
-    const int null = open("/dev/null", O_WRONLY);
-    if (original < 0 || null < 0) return stderr;
-    dup2(null, STDERR_FILENO);
-    close(null);
-    FILE* stream = fdopen(original, "w");
+    const QByteArray folder = qEnvironmentVariableIsEmpty("TMPDIR") ? QByteArray("/tmp") : qgetenv("TMPDIR");
+    QByteArray name = folder + "/histoscope-cli-stderr-XXXXXX";
+    const int capture = mkstemp(name.data());
+    if (capture < 0) return stderr;  // no capture: the diagnostics stay visible, nothing is hidden
+    unlink(name.constData());
+    originalStderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (originalStderr < 0 || dup2(capture, STDERR_FILENO) < 0) {
+        close(capture);
+        return stderr;
+    }
+    capturedStderr = capture;
+    struct sigaction action {};
+    action.sa_handler = replayCapturedStderr;
+    action.sa_flags = SA_RESETHAND | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    for (const int signal : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP})
+        sigaction(signal, &action, nullptr);
+    // Reports made at exit (LeakSanitizer) go to the original stream.
+    std::atexit(restoreStderr);
+    FILE* stream = fdopen(fcntl(originalStderr, F_DUPFD_CLOEXEC, 3), "w");
     return stream != nullptr ? stream : stderr;
 }
 
@@ -38,9 +78,23 @@ QString overview() {
     return text;
 }
 
+// Control characters in a message (a file name can hold any) are written as \xNN, so the one line stays one
+// line and cannot drive the terminal.
+QString printable(const QString& message) {
+    QString line;
+    for (const QChar c : message) {
+        if (c == '\n')
+            line += ' ';
+        else if (c.unicode() < 0x20 || c.unicode() == 0x7F || (c.unicode() >= 0x80 && c.unicode() < 0xA0))
+            line += QString("\\x%1").arg(c.unicode(), 2, 16, QChar('0'));
+        else
+            line += c;
+    }
+    return line;
+}
+
 int failWith(const QString& message, int exitCode) {
-    QString line = message;
-    line.replace('\n', ' ');
+    const QString line = printable(message);
     std::fprintf(errorStream, "histoscope-cli: %s\n", line.toLocal8Bit().constData());
     std::fflush(errorStream);
     return exitCode;
@@ -49,7 +103,7 @@ int failWith(const QString& message, int exitCode) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    errorStream = divertLibraryDiagnostics();
+    errorStream = captureLibraryDiagnostics();
     QCoreApplication application(argc, argv);  // image-format plugins load through the application
     QCoreApplication::setApplicationName("histoscope-cli");
     QCoreApplication::setApplicationVersion(HISTOSCOPE_VERSION);
@@ -78,6 +132,9 @@ int main(int argc, char** argv) {
             return failWith(QString::fromStdString(error.what()), hs::exitCodeFor(error.kind()));
         } catch (const std::bad_alloc&) {
             return failWith(name + ": out of memory", 3);
+        } catch (const std::exception& error) {
+            // A bug, not a user's mistake: still one line rather than an abort without a word.
+            return failWith(name + ": internal error: " + QString::fromLocal8Bit(error.what()), 1);
         }
     }
     return failWith("unknown command '" + name + "' (commands: " + known.join(", ") + ")", 2);

@@ -28,9 +28,7 @@ QStringList sampleCandidates() {
     return candidates;
 }
 
-}  // namespace
-
-int main(int argc, char* argv[]) {
+int run(int argc, char* argv[]) {
     QApplication::setOrganizationName(QStringLiteral("HistoScope"));
     QApplication::setApplicationName(QStringLiteral("histoscope"));
     QApplication::setApplicationVersion(QStringLiteral(HISTOSCOPE_VERSION));
@@ -74,4 +72,16 @@ int main(int argc, char* argv[]) {
     window.show();
     launcher.start(image);
     return QApplication::exec();
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& error) {
+        // Last resort for a bug: one line rather than an abort without a word.
+        std::cerr << "histoscope: internal error: " << error.what() << '\n';
+        return 1;
+    }
 }

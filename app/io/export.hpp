@@ -18,8 +18,15 @@
 
 namespace hs::io {
 
-// Writes `data` to `path` atomically (QSaveFile); throws hs::InputError naming the path and the reason.
+// Writes `data` to a temporary file beside `path` and renames it over `path`, so a reader, a failed write and
+// a writer killed mid-way all leave the previous file whole. Throws hs::InputError naming the path and the
+// system's reason in words ("No space left on device"). Refuses to replace anything but a regular file (a
+// FIFO or device node at `path` stays as it is). Temporaries that killed writers left beside `path` go at
+// the next write to it.
 void writeFileAtomically(const QString& path, const QByteArray& data);
+// Throws hs::InputError when something other than a regular file (a folder, FIFO, socket, device) is at
+// `path`, which writeFileAtomically() would refuse to replace: for checking outputs before work starts.
+void checkReplaceable(const QString& path);
 
 // What a histogram was computed from and how, written with it by every histogram export (GUI and CLI), so a
 // file read months later still says what it counts.

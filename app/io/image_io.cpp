@@ -1,5 +1,6 @@
 #include "io/image_io.hpp"
 
+#include <sys/stat.h>
 #include <QBuffer>
 #include <QByteArray>
 #include <QFile>
@@ -7,11 +8,15 @@
 #include <QImage>
 #include <QImageReader>
 #include <QImageWriter>
+
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "io/export.hpp"
 #include "io/stream_check.hpp"
@@ -55,6 +60,19 @@ const KnownFormat* formatNamed(const QByteArray& qtName) {
         if (name == format.qtName || format.suffixes.contains(name)) return &format;
     }
     return nullptr;
+}
+
+const KnownFormat* writableFormatFor(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    for (const auto& format : knownFormats()) {
+        if (format.writable && format.suffixes.contains(suffix)) return &format;
+    }
+    return nullptr;
+}
+
+QString unwritableReason(const QString& path) {
+    return path + ": cannot write '" + QFileInfo(path).suffix().toLower() +
+           "' images (writable: png, jpg, bmp, tif, webp)";
 }
 
 InputError inputError(const QString& path, const QString& reason) {
@@ -104,7 +122,31 @@ bool hasWideChannels(const QImage& image) {
     return image.format() == QImage::Format_Grayscale16 || image.depth() >= 64;
 }
 
-ImageRGBA8 toRgba8(const QImage& decoded) {
+// Why `path`, which does not exist as far as QFileInfo can tell, cannot be read: "no such file", or the
+// system's words for a folder we may not enter, a symbolic link loop, a file used as a folder.
+QString unreachableReason(const QString& path) {
+    struct stat status;
+    if (::stat(QFile::encodeName(path).constData(), &status) == 0 || errno == ENOENT)
+        return QStringLiteral("no such file");
+    return QString::fromLocal8Bit(std::strerror(errno));
+}
+
+// QImage's 32-bit ARGB32 / RGB32 pixels (0xAARRGGBB words; RGB32 has alpha 0xFF) to RGBA bytes, in place.
+void reorderToRgba8(ImageRGBA8& image) {
+    std::uint8_t* pixel = image.pixels.data();
+    for (std::size_t i = 0; i < image.pixelCount(); ++i, pixel += kBytesPerPixel) {
+        QRgb argb;
+        std::memcpy(&argb, pixel, sizeof argb);
+        pixel[0] = static_cast<std::uint8_t>(qRed(argb));
+        pixel[1] = static_cast<std::uint8_t>(qGreen(argb));
+        pixel[2] = static_cast<std::uint8_t>(qBlue(argb));
+        pixel[3] = static_cast<std::uint8_t>(qAlpha(argb));
+    }
+}
+
+// Converts in place where Qt can (every 32-bit format), so the host holds the decoded image and the result,
+// not a third copy between them; `decoded` is released when this returns.
+ImageRGBA8 toRgba8(QImage decoded) {
     ImageRGBA8 image(decoded.width(), decoded.height());
     const std::size_t rowBytes = static_cast<std::size_t>(decoded.width()) * kBytesPerPixel;
     if (hasWideChannels(decoded)) {
@@ -118,9 +160,9 @@ ImageRGBA8 toRgba8(const QImage& decoded) {
         }
         return image;
     }
-    const QImage narrow = decoded.convertToFormat(QImage::Format_RGBA8888);
-    for (int y = 0; y < narrow.height(); ++y)
-        std::memcpy(image.pixel(0, y), narrow.constScanLine(y), rowBytes);
+    decoded.convertTo(QImage::Format_RGBA8888);
+    for (int y = 0; y < decoded.height(); ++y)
+        std::memcpy(image.pixel(0, y), decoded.constScanLine(y), rowBytes);
     return image;
 }
 
@@ -133,8 +175,9 @@ std::uint64_t LoadOptions::defaultMaxDecodedBytes() {
 }
 
 ImageRGBA8 loadImage(const QString& path, const LoadOptions& options) {
+    if (path.isEmpty()) throw InputError("an empty path names no image file");
     const QFileInfo info(path);
-    if (!info.exists()) throw inputError(path, "no such file");
+    if (!info.exists()) throw inputError(path, unreachableReason(path));
     if (!info.isFile()) throw inputError(path, "not a regular file");
     if (info.size() == 0) throw inputError(path, "empty file");
 
@@ -151,22 +194,43 @@ ImageRGBA8 loadImage(const QString& path, const LoadOptions& options) {
         const QString what = detected.isEmpty() ? QString("not an image file") : "a " + detected + " image";
         throw inputError(path, what + " (readable formats: PNG, JPEG, BMP, GIF, TIFF, WebP)");
     }
-    const QSize size = reader.size();
-    if (size.isValid()) {
-        if (size.isEmpty())
-            throw inputError(path, QString("zero-sized image (%1x%2)").arg(size.width()).arg(size.height()));
-        refuseIfTooLarge(path, static_cast<std::uint64_t>(size.width()),
-                         static_cast<std::uint64_t>(size.height()), options.maxDecodedBytes);
+    // What the file declares is judged from its bytes before the decoder reads even the header: libpng
+    // allocates every chunk before IDAT while reporting the size. (QFile unmaps when it goes, on a throw.)
+    const uchar* const bytes = file.map(0, file.size());
+    const std::size_t byteCount = bytes ? static_cast<std::size_t>(file.size()) : 0;
+    const std::string_view formatName = format->qtName;
+    if (bytes && formatName == "png") {
+        if (const auto problem = pngChunkProblem(bytes, byteCount))
+            throw inputError(path, QString::fromStdString(*problem));
     }
-    if (const uchar* bytes = file.map(0, file.size())) {
-        const auto incomplete =
-            incompleteReason(format->qtName, bytes, static_cast<std::size_t>(file.size()));
+    const QSize size = reader.size();
+    if (size.isValid() && size.isEmpty())
+        throw inputError(path, QString("zero-sized image (%1x%2)").arg(size.width()).arg(size.height()));
+    // Qt's GIF decoder allocates the logical screen, which may be far larger than the frame it reports.
+    const auto screen = bytes && formatName == "gif" ? gifLogicalScreen(bytes, byteCount) : std::nullopt;
+    refuseIfTooLarge(path,
+                     std::max<std::uint64_t>(size.isValid() ? size.width() : 0, screen ? screen->width : 0),
+                     std::max<std::uint64_t>(size.isValid() ? size.height() : 0, screen ? screen->height : 0),
+                     options.maxDecodedBytes);
+    if (bytes) {
+        if (const auto incomplete = incompleteReason(formatName, bytes, byteCount))
+            throw inputError(path, QString::fromStdString(*incomplete));
+        if (const auto problem = formatName == "png" ? pngPaletteProblem(bytes, byteCount) : std::nullopt)
+            throw inputError(path, QString::fromStdString(*problem));
         file.unmap(const_cast<uchar*>(bytes));
-        if (incomplete) throw inputError(path, QString::fromStdString(*incomplete));
     }
 
-    const QImage decoded = reader.read();
-    if (decoded.isNull()) {
+    // Qt's handlers decode into the image they are given when it has the size and format they would allocate
+    // (QImageIOHandler::allocateImage). For the 32-bit formats that image can be the result's own buffer,
+    // which then needs only its bytes reordered: the host holds the pixels once instead of twice.
+    ImageRGBA8 direct;
+    QImage decoded;
+    const QImage::Format announced = reader.imageFormat();
+    if (size.isValid() && (announced == QImage::Format_ARGB32 || announced == QImage::Format_RGB32)) {
+        direct = ImageRGBA8(size.width(), size.height());
+        decoded = QImage(direct.pixels.data(), size.width(), size.height(), size.width() * 4, announced);
+    }
+    if (!reader.read(&decoded) || decoded.isNull()) {
         const QString why =
             reader.error() == QImageReader::InvalidDataError
                 ? QString("corrupt or truncated %1 data").arg(QString(format->qtName).toUpper())
@@ -176,18 +240,24 @@ ImageRGBA8 loadImage(const QString& path, const LoadOptions& options) {
     if (decoded.width() <= 0 || decoded.height() <= 0) throw inputError(path, "zero-sized image");
     refuseIfTooLarge(path, static_cast<std::uint64_t>(decoded.width()),
                      static_cast<std::uint64_t>(decoded.height()), options.maxDecodedBytes);
-    return toRgba8(decoded);
+    if (!direct.pixels.empty() && decoded.constBits() == direct.pixels.data()) {
+        reorderToRgba8(direct);
+        return direct;
+    }
+    direct = {};  // the handler allocated its own image (or a transform replaced it)
+    return toRgba8(std::move(decoded));
+}
+
+void checkImageOutput(const QString& path) {
+    if (writableFormatFor(path) == nullptr) throw UsageError(unwritableReason(path).toStdString());
+    checkReplaceable(path);
 }
 
 void saveImage(const QString& path, const ImageRGBA8& image) {
     if (image.width <= 0 || image.height <= 0 || image.pixels.size() != image.byteCount())
         throw inputError(path, "no image to write");
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    const auto writable = std::find_if(
-        knownFormats().begin(), knownFormats().end(),
-        [&](const KnownFormat& format) { return format.writable && format.suffixes.contains(suffix); });
-    if (writable == knownFormats().end())
-        throw inputError(path, "cannot write '" + suffix + "' images (writable: png, jpg, bmp, tif, webp)");
+    const KnownFormat* writable = writableFormatFor(path);
+    if (writable == nullptr) throw InputError(unwritableReason(path).toStdString());
 
     const QImage view(image.pixels.data(), image.width, image.height,
                       image.width * static_cast<int>(kBytesPerPixel), QImage::Format_RGBA8888);

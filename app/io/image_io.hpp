@@ -28,6 +28,10 @@ ImageRGBA8 loadImage(const QString& path, const LoadOptions& options = {});
 // Throws hs::InputError "<path>: <reason>" when it cannot.
 void saveImage(const QString& path, const ImageRGBA8& image);
 
+// Throws hs::UsageError when the suffix of `path` names no format saveImage() writes, hs::InputError when
+// something saveImage() would refuse to replace is at `path`: checked before any work, so none is wasted.
+void checkImageOutput(const QString& path);
+
 // Lower-case suffixes loadImage() reads here ("png", "jpg", ...), for file dialogs and drops.
 QStringList readableSuffixes();
 // A file-dialog filter such as "Images (*.png *.jpg ...)".

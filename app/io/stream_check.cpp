@@ -1,7 +1,10 @@
 #include "io/stream_check.hpp"
 
+#include <QByteArray>
 #include <cstdint>
 #include <cstdlib>
+#include <span>
+#include <vector>
 
 namespace hs::io {
 
@@ -129,7 +132,145 @@ Reason gifIncomplete(const unsigned char* data, std::size_t size) {
     return truncated;
 }
 
+std::uint32_t bigEndian(const unsigned char* bytes) {
+    return (std::uint32_t{bytes[0]} << 24) | (std::uint32_t{bytes[1]} << 16) |
+           (std::uint32_t{bytes[2]} << 8) | bytes[3];
+}
+
 }  // namespace
+
+std::optional<std::string> pngChunkProblem(const unsigned char* data, std::size_t size) {
+    constexpr std::size_t kSignature = 8;
+    constexpr std::size_t kLengthAndType = 8;
+    constexpr std::size_t kCrc = 4;
+    constexpr std::uint32_t kMaxChunkLength = 0x7FFFFFFF;  // PNG specification, section 5.3
+    std::size_t pos = kSignature;
+    while (pos + kLengthAndType <= size) {
+        const std::uint32_t length = bigEndian(data + pos);
+        std::string type(reinterpret_cast<const char*>(data + pos + 4), 4);
+        for (char& c : type) {
+            if (c < 0x20 || c > 0x7E) c = '?';
+        }
+        const std::size_t available = size - pos - kLengthAndType;
+        if (length > kMaxChunkLength || length > available)
+            return "corrupt or truncated PNG (chunk '" + type + "' declares " + std::to_string(length) +
+                   " bytes, " +
+                   (length > kMaxChunkLength ? "beyond the PNG maximum" : "beyond the file's end") + ")";
+        if (type == "IEND") return std::nullopt;
+        pos += kLengthAndType + length + kCrc;
+    }
+    // A file cut between chunks: libpng reports that itself without allocating.
+    return std::nullopt;
+}
+
+std::optional<std::string> pngPaletteProblem(const unsigned char* data, std::size_t size) {
+    constexpr std::size_t kSignature = 8;
+    constexpr std::uint8_t kPaletteColour = 3;
+    std::uint32_t width = 0;
+    std::uint32_t height = 0;
+    int bitDepth = 0;
+    bool paletted = false;
+    bool interlaced = false;
+    std::size_t paletteEntries = 0;
+    QByteArray compressed;
+    for (std::size_t pos = kSignature; pos + 8 <= size;) {
+        const std::uint32_t length = bigEndian(data + pos);
+        const std::string_view type(reinterpret_cast<const char*>(data + pos + 4), 4);
+        if (length > size - pos - 8) return std::nullopt;  // pngChunkProblem's business
+        const unsigned char* body = data + pos + 8;
+        if (type == "IHDR" && length >= 13) {
+            width = bigEndian(body);
+            height = bigEndian(body + 4);
+            bitDepth = body[8];
+            paletted = body[9] == kPaletteColour;
+            interlaced = body[12] == 1;
+        } else if (type == "PLTE") {
+            paletteEntries = length / 3;
+        } else if (type == "IDAT") {
+            compressed.append(reinterpret_cast<const char*>(body), static_cast<qsizetype>(length));
+        } else if (type == "IEND") {
+            break;
+        }
+        pos += 8 + std::size_t{length} + 4;
+    }
+    if (!paletted || bitDepth < 1 || bitDepth > 8 || paletteEntries >= (std::size_t{1} << bitDepth) ||
+        width == 0 || height == 0)
+        return std::nullopt;
+    // Adam7 passes (origin and step in x and y), or the whole image as one pass.
+    struct Pass {
+        std::uint32_t x0, y0, dx, dy;
+    };
+    static constexpr Pass kAdam7[] = {{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4},
+                                      {0, 2, 2, 4}, {1, 0, 2, 2}, {0, 1, 1, 2}};
+    static constexpr Pass kWhole[] = {{0, 0, 1, 1}};
+    const auto passes = interlaced ? std::span<const Pass>(kAdam7) : std::span<const Pass>(kWhole);
+    std::uint64_t expected = 0;
+    for (const auto& pass : passes) {
+        const std::uint64_t columns = width > pass.x0 ? (width - pass.x0 + pass.dx - 1) / pass.dx : 0;
+        const std::uint64_t rows = height > pass.y0 ? (height - pass.y0 + pass.dy - 1) / pass.dy : 0;
+        if (columns > 0) expected += rows * (1 + (columns * static_cast<std::uint64_t>(bitDepth) + 7) / 8);
+    }
+    if (expected > std::uint64_t{1} << 31)
+        return std::nullopt;  // beyond qUncompress; the size limit judges it
+    // qUncompress wants the inflated size first, big-endian.
+    const auto bytes = static_cast<std::uint32_t>(expected);
+    const char sizePrefix[4] = {static_cast<char>(bytes >> 24), static_cast<char>(bytes >> 16),
+                                static_cast<char>(bytes >> 8), static_cast<char>(bytes)};
+    const QByteArray raw = qUncompress(QByteArray(sizePrefix, 4) + compressed);
+    if (static_cast<std::uint64_t>(raw.size()) < expected)
+        return std::nullopt;  // broken data: the decoder says so
+
+    const auto* in = reinterpret_cast<const unsigned char*>(raw.constData());
+    std::vector<unsigned char> previous;
+    std::vector<unsigned char> row;
+    for (const auto& pass : passes) {
+        const std::uint32_t columns = width > pass.x0 ? (width - pass.x0 + pass.dx - 1) / pass.dx : 0;
+        const std::uint32_t rows = height > pass.y0 ? (height - pass.y0 + pass.dy - 1) / pass.dy : 0;
+        if (columns == 0 || rows == 0) continue;
+        const std::size_t rowBytes = (std::size_t{columns} * static_cast<std::size_t>(bitDepth) + 7) / 8;
+        previous.assign(rowBytes, 0);
+        row.resize(rowBytes);
+        for (std::uint32_t y = 0; y < rows; ++y) {
+            const unsigned char filter = *in++;
+            // PNG filters (specification section 9), one byte per pixel unit for palette images.
+            for (std::size_t i = 0; i < rowBytes; ++i) {
+                const int left = i > 0 ? row[i - 1] : 0;
+                const int up = previous[i];
+                const int upLeft = i > 0 ? previous[i - 1] : 0;
+                int predicted = 0;
+                if (filter == 1) predicted = left;
+                if (filter == 2) predicted = up;
+                if (filter == 3) predicted = (left + up) / 2;
+                if (filter == 4) {
+                    const int estimate = left + up - upLeft;
+                    const int toLeft = std::abs(estimate - left);
+                    const int toUp = std::abs(estimate - up);
+                    const int toUpLeft = std::abs(estimate - upLeft);
+                    predicted = toLeft <= toUp && toLeft <= toUpLeft ? left : toUp <= toUpLeft ? up : upLeft;
+                }
+                if (filter > 4) return std::nullopt;  // the decoder reports a bad filter itself
+                row[i] = static_cast<unsigned char>(in[i] + predicted);
+            }
+            in += rowBytes;
+            for (std::uint32_t x = 0; x < columns; ++x) {
+                const std::size_t bit = std::size_t{x} * static_cast<std::size_t>(bitDepth);
+                const unsigned index = (row[bit / 8] >> (8 - bitDepth - bit % 8)) & ((1u << bitDepth) - 1);
+                if (index >= paletteEntries)
+                    return "corrupt PNG (a pixel uses palette index " + std::to_string(index) + " of a " +
+                           std::to_string(paletteEntries) + "-colour palette)";
+            }
+            std::swap(previous, row);
+            row.resize(rowBytes);
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<CanvasSize> gifLogicalScreen(const unsigned char* data, std::size_t size) {
+    constexpr std::size_t kHeader = 6;  // "GIF87a" / "GIF89a"
+    if (size < kHeader + 4) return std::nullopt;
+    return CanvasSize{littleEndian(data + kHeader, 2), littleEndian(data + kHeader + 2, 2)};
+}
 
 std::optional<std::string> incompleteReason(std::string_view format, const unsigned char* data,
                                             std::size_t size) {

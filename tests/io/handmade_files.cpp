@@ -79,6 +79,7 @@ const QByteArray kPngSignature("\x89PNG\r\n\x1a\n", 8);
 int channelsOf(PngColour colour) {
     switch (colour) {
         case PngColour::Grey:
+        case PngColour::Palette:
             return 1;
         case PngColour::GreyAlpha:
             return 2;
@@ -118,11 +119,40 @@ QByteArray pngWithoutPixels(std::uint32_t width, std::uint32_t height) {
     return png;
 }
 
+QByteArray pngPaletted(int width, int height, const std::vector<std::uint8_t>& palette,
+                       const std::vector<std::uint8_t>& indices) {
+    QByteArray raw;
+    for (int y = 0; y < height; ++y) {
+        raw.append('\0');  // filter type None
+        for (int x = 0; x < width; ++x)
+            raw.append(static_cast<char>(indices[static_cast<std::size_t>(y * width + x)]));
+    }
+    QByteArray png = kPngSignature;
+    appendChunk(
+        png, "IHDR",
+        ihdr(static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height), 8, PngColour::Palette));
+    appendChunk(
+        png, "PLTE",
+        QByteArray(reinterpret_cast<const char*>(palette.data()), static_cast<qsizetype>(palette.size())));
+    appendChunk(png, "IDAT", zlibStored(raw));
+    appendChunk(png, "IEND", {});
+    return png;
+}
+
+QByteArray pngWithDeclaredChunk(const QByteArray& png, const char* type, std::uint32_t declaredLength,
+                                const QByteArray& data) {
+    constexpr qsizetype kAfterHeader = 8 + 4 + 4 + 13 + 4;  // signature, IHDR length, type, data, CRC
+    QByteArray chunk;
+    appendBigEndian(chunk, declaredLength, 4);
+    chunk += QByteArray(type) + data;
+    return png.left(kAfterHeader) + chunk + png.mid(kAfterHeader);
+}
+
 QByteArray gifFile(int width, int height, const std::vector<std::uint8_t>& palette,
-                   const std::vector<std::uint8_t>& indices) {
+                   const std::vector<std::uint8_t>& indices, int screenWidth, int screenHeight) {
     QByteArray gif("GIF89a");
-    appendLittleEndian(gif, static_cast<std::uint32_t>(width), 2);
-    appendLittleEndian(gif, static_cast<std::uint32_t>(height), 2);
+    appendLittleEndian(gif, static_cast<std::uint32_t>(screenWidth > 0 ? screenWidth : width), 2);
+    appendLittleEndian(gif, static_cast<std::uint32_t>(screenHeight > 0 ? screenHeight : height), 2);
     gif.append(static_cast<char>(0xF7));  // global colour table of 2^(7+1) entries, 8-bit colour resolution
     gif.append(2, '\0');                  // background index, aspect ratio
     for (std::size_t i = 0; i < 256 * 3; ++i)

@@ -8,7 +8,7 @@
 
 namespace hs::test {
 
-enum class PngColour : std::uint8_t { Grey = 0, Rgb = 2, GreyAlpha = 4, Rgba = 6 };
+enum class PngColour : std::uint8_t { Grey = 0, Rgb = 2, Palette = 3, GreyAlpha = 4, Rgba = 6 };
 
 // A PNG (RFC 2083) with `samples` given row by row, channel by channel, each sample 8 or 16 bits deep as
 // `bitDepth` says; the image data is stored uncompressed (deflate "stored" blocks).
@@ -18,10 +18,20 @@ QByteArray pngFile(int width, int height, PngColour colour, int bitDepth,
 // back.
 QByteArray pngWithoutPixels(std::uint32_t width, std::uint32_t height);
 
+// An 8-bit paletted PNG: PLTE holds `palette` (r, g, b triples, as many entries as given), the pixels are
+// `indices`, which may point past the palette.
+QByteArray pngPaletted(int width, int height, const std::vector<std::uint8_t>& palette,
+                       const std::vector<std::uint8_t>& indices);
+// `png` with a chunk of `type` inserted after IHDR whose length field says `declaredLength` but which holds
+// only `data` (and no CRC): how a few hundred bytes can ask a decoder for gigabytes.
+QByteArray pngWithDeclaredChunk(const QByteArray& png, const char* type, std::uint32_t declaredLength,
+                                const QByteArray& data);
+
 // A GIF89a with a 256-entry global palette (`palette` holds r, g, b triples, padded with black) and one image
-// of palette indices; LZW codes are written at a fixed 9-bit width with regular clear codes.
+// of palette indices; LZW codes are written at a fixed 9-bit width with regular clear codes. The logical
+// screen is `screenWidth` x `screenHeight` (0: the image's size).
 QByteArray gifFile(int width, int height, const std::vector<std::uint8_t>& palette,
-                   const std::vector<std::uint8_t>& indices);
+                   const std::vector<std::uint8_t>& indices, int screenWidth = 0, int screenHeight = 0);
 
 // A BMP whose BITMAPINFOHEADER claims `width` x `height` at 24 bits per pixel, with no pixel data after it.
 QByteArray bmpHeaderOnly(std::int32_t width, std::int32_t height);

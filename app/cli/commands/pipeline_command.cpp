@@ -110,6 +110,7 @@ pipeline::ConvolveStage convolutionFrom(const ArgumentParser& parser, const QStr
 
 int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
     const QString out = parser.required("out", "OUT");
+    io::checkImageOutput(out);  // before any work, so none is wasted on an output that cannot be written
     const QString path = parser.positional(0);
     const ImageRGBA8 image = io::loadImage(path);
     Runtime runtime;

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 
 #include "runtime/cl.hpp"
@@ -85,6 +87,14 @@ DeviceInfo describe(const cl::Platform& platform, const cl::Device& device, int 
     info.profilingResolutionNs = device.getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>();
     info.extensions = splitWords(device.getInfo<CL_DEVICE_EXTENSIONS>());
     return info;
+}
+
+// A string of decimal digits as an index; nothing when it exceeds int.
+std::optional<int> index(const std::string& digits) {
+    int value = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (error != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+    return value;
 }
 
 std::vector<cl::Platform> platformsOrNone() {
@@ -177,10 +187,11 @@ const DeviceInfo& selectDevice(const std::vector<DeviceInfo>& devices, std::stri
                              std::all_of(platformPart.begin(), platformPart.end(), ::isdigit) &&
                              std::all_of(devicePart.begin(), devicePart.end(), ::isdigit);
         if (numeric) {
-            const int p = std::stoi(platformPart);
-            const int d = std::stoi(devicePart);
+            // Indices of any length are digits all the same: one too large for an int names no device.
+            const auto p = index(platformPart);
+            const auto d = index(devicePart);
             for (const auto& device : devices) {
-                if (device.platformIndex == p && device.deviceIndex == d) return device;
+                if (p && d && device.platformIndex == *p && device.deviceIndex == *d) return device;
             }
             throw OpenClError("selecting a device", 0,
                               named + ": no device matches: no such platform:device (" +

@@ -17,13 +17,15 @@ std::string failure(std::string_view what, int error) {
 }  // namespace
 
 std::string writeFileAtomically(const std::filesystem::path& path,
-                                const std::function<void(std::ostream&)>& write) {
+                                const std::function<void(std::ostream&)>& write,
+                                std::optional<std::filesystem::perms> permissions) {
     // Unique per writer, so two processes replacing the same file never write into each other's temporary.
     auto temporary = path;
     temporary += ".tmp" + std::to_string(std::random_device{}());
     std::error_code ignored;
     errno = 0;
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (out && permissions) std::filesystem::permissions(temporary, *permissions, ignored);
     try {
         if (out) write(out);
     } catch (...) {

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -11,8 +12,10 @@ namespace hs {
 
 // Streams `write` into a uniquely named file beside `path`, then renames it over `path`. Returns why that
 // failed, in words ("cannot write: No space left on device"), with the temporary file removed; empty on
-// success. An exception from `write` also removes the temporary file and then propagates.
+// success. An exception from `write` also removes the temporary file and then propagates. `permissions`, when
+// given, are set on the new file before anything is written to it (else the umask decides).
 std::string writeFileAtomically(const std::filesystem::path& path,
-                                const std::function<void(std::ostream&)>& write);
+                                const std::function<void(std::ostream&)>& write,
+                                std::optional<std::filesystem::perms> permissions = std::nullopt);
 
 }  // namespace hs

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "runtime/error.hpp"
@@ -16,6 +17,9 @@ namespace hs::convolve {
 namespace {
 
 constexpr double kInt32Max = std::numeric_limits<std::int32_t>::max();
+// The kernels compute in float: every tap, the divisor, their quotients and sums must stay finite there.
+constexpr double kFloatMax = std::numeric_limits<float>::max();
+constexpr double kFloatMin = std::numeric_limits<float>::min();  // smallest normal float
 // Custom filter files are a few hundred bytes; anything far larger is not one.
 constexpr std::uintmax_t kMaxFilterFileBytes = 64 * 1024;
 
@@ -47,6 +51,34 @@ double sumOfMagnitudes(const std::vector<double>& taps) {
     double sum = 0;
     for (const double tap : taps) sum += std::abs(tap);
     return sum;
+}
+
+std::string beyondFloat(std::string_view what, double value) {
+    return std::string(what) + " " + numberText(value) + " is beyond float range (magnitudes " +
+           numberText(kFloatMin) + " to " + numberText(kFloatMax) + ")";
+}
+
+std::optional<std::string> tapRangeProblem(double tap) {
+    if (std::abs(tap) > kFloatMax) return beyondFloat("tap", tap);
+    return std::nullopt;
+}
+
+std::optional<std::string> divisorRangeProblem(double divisor) {
+    if (std::abs(divisor) > kFloatMax || std::abs(divisor) < kFloatMin)
+        return beyondFloat("divisor", divisor);
+    return std::nullopt;
+}
+
+// The largest value a kernel can reach: 255 times the sum of |taps| / |divisor|, squared and doubled for a
+// gradient magnitude.
+std::optional<std::string> sumRangeProblem(const Filter& filter) {
+    const double largestSum = 255.0 * std::max(sumOfMagnitudes(filter.taps), sumOfMagnitudes(filter.tapsB)) /
+                              std::abs(filter.divisor);
+    const double largest = filter.isMagnitude() ? 2.0 * largestSum * largestSum : largestSum;
+    if (!(largest <= kFloatMax))
+        return "taps / divisor times 255 sum to " + numberText(largest) + ", beyond float range (at most " +
+               numberText(kFloatMax) + ")";
+    return std::nullopt;
 }
 
 // A problem in filter text; turned into UsageError or InputError by the caller, who knows the origin.
@@ -98,6 +130,7 @@ Filter parseRows(std::string_view text) {
             divisor = parseNumber(words.front());
             if (!divisor) throw TextProblem{where + "'" + std::string(words.front()) + "' is not a number"};
             if (*divisor == 0) throw TextProblem{where + "the divisor must not be zero"};
+            if (const auto problem = divisorRangeProblem(*divisor)) throw TextProblem{where + *problem};
             continue;
         }
         if (height == 0) width = static_cast<int>(words.size());
@@ -111,12 +144,15 @@ Filter parseRows(std::string_view text) {
         for (const auto word : words) {
             const auto value = parseNumber(word);
             if (!value) throw TextProblem{where + "'" + std::string(word) + "' is not a number"};
+            if (const auto problem = tapRangeProblem(*value)) throw TextProblem{where + *problem};
             taps.push_back(*value);
         }
         ++height;
     }
     if (height == 0) throw TextProblem{"no filter rows (expected lines of numbers)"};
-    return fromRows("custom", width, height, std::move(taps), divisor.value_or(1.0));
+    Filter filter = fromRows("custom", width, height, std::move(taps), divisor.value_or(1.0));
+    if (const auto problem = sumRangeProblem(filter)) throw TextProblem{*problem};
+    return filter;
 }
 
 int parseSpecInteger(std::string_view spec, std::string_view text) {
@@ -162,10 +198,13 @@ void validate(const Filter& filter) {
     for (const auto* set : {&filter.taps, &filter.tapsB}) {
         for (const double tap : *set) {
             if (!std::isfinite(tap)) throw UsageError(name + "a tap is not a finite number");
+            if (const auto problem = tapRangeProblem(tap)) throw UsageError(name + *problem);
         }
     }
     if (!std::isfinite(filter.divisor) || filter.divisor == 0)
         throw UsageError(name + "the divisor must be a finite, non-zero number");
+    if (const auto problem = divisorRangeProblem(filter.divisor)) throw UsageError(name + *problem);
+    if (const auto problem = sumRangeProblem(filter)) throw UsageError(name + *problem);
     if (filter.isMagnitude() && filter.divisor != 1.0)
         throw UsageError(name + "a gradient magnitude takes no divisor");
 }
@@ -180,6 +219,9 @@ Filter boxFilter(int size) {
 Filter gaussianFilter(double sigma, int size) {
     if (!std::isfinite(sigma) || sigma <= 0)
         throw UsageError("gaussian sigma must be a positive number, got " + numberText(sigma));
+    if (sigma > kMaxGaussianSigma)
+        throw UsageError("gaussian sigma must be at most " + std::to_string(kMaxFilterSize) +
+                         " (filters are at most 15x15), got " + numberText(sigma));
     if (size == 0) size = std::min(kMaxFilterSize, 2 * static_cast<int>(std::ceil(3 * sigma)) + 1);
     if (size < 1 || size > kMaxFilterSize || size % 2 == 0)
         throw UsageError("gaussian size must be odd and within 1..15, got " + std::to_string(size));

@@ -15,6 +15,8 @@
 //   2 4 2          at most 15 rows of at most 15 numbers
 //   1 2 1
 //   / 16           optional, after the rows: divide every tap by 16 (any non-zero number)
+// Taps, the divisor and 255 * sum |taps| / divisor must lie within float range (the kernels compute in
+// float).
 
 #include <optional>
 #include <string>
@@ -24,6 +26,8 @@
 namespace hs::convolve {
 
 inline constexpr int kMaxFilterSize = 15;
+// A wider Gaussian would be cut to a near-flat 15x15 box; its 2 * ceil(3 sigma) + 1 would also overflow int.
+inline constexpr double kMaxGaussianSigma = kMaxFilterSize;
 
 struct Filter {
     std::string label;  // for display: "box 5x5", "gaussian sigma 1.5, 7x7", "custom 3x3 (edge.txt)"
@@ -41,11 +45,13 @@ struct Filter {
     bool isInteger() const;
 };
 
-// Throws UsageError naming the problem (sizes, tap counts, a zero or non-finite divisor, non-finite taps).
+// Throws UsageError naming the problem (sizes, tap counts, a zero or non-finite divisor, non-finite taps, and
+// numbers the float kernels cannot hold: a tap or divisor beyond float range, or 255 * sum |taps| / divisor
+// beyond it, squared and doubled for a gradient magnitude).
 void validate(const Filter& filter);
 
 Filter boxFilter(int size);
-// sigma > 0; size odd in 1..15, or 0 for 2 * ceil(3 sigma) + 1 capped at 15. Taps are
+// 0 < sigma <= 15; size odd in 1..15, or 0 for 2 * ceil(3 sigma) + 1 capped at 15. Taps are
 // exp(-d^2 / (2 sigma^2)), normalised to sum 1 per axis; the 2-D filter is their outer product.
 Filter gaussianFilter(double sigma, int size = 0);
 Filter sharpenFilter();    // 0 -1 0 / -1 5 -1 / 0 -1 0

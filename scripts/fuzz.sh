@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target of tests/fuzz for SECONDS each (default 60) and says what each found.
+#   scripts/fuzz.sh [SECONDS]
+# Builds them with clang under ASan + UBSan in build-fuzz (HISTOSCOPE_FUZZ_BUILD_DIR). Seeds come from
+# tests/fuzz/corpus/<target>; the growing corpus lives in the build folder; a crash leaves its input as
+# build-fuzz/findings/<target>/crash-* (turn each into a regression test, then add it to the seeds).
+set -euo pipefail
+cd "$(dirname "$(readlink -f "$0")")/.."
+seconds=${1:-60}
+source scripts/dependencies.sh
+install_missing_packages clang-14 libclang-rt-14-dev  # libFuzzer; not needed by ./test.sh
+
+build=${HISTOSCOPE_FUZZ_BUILD_DIR:-build-fuzz}
+CXX=clang++-14 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHISTOSCOPE_WERROR=OFF \
+    -DHISTOSCOPE_FUZZ=ON -DHISTOSCOPE_BUILD_TESTS=OFF
+targets=(fuzz_decode fuzz_filter fuzz_selector fuzz_histogram)
+cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
+
+# Drivers only: PoCL and the ICD loader keep process-lifetime allocations (scripts/sanitizers/lsan.supp).
+export LSAN_OPTIONS=suppressions=$PWD/scripts/sanitizers/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export POCL_DEVICES=${POCL_DEVICES:-pthread}
+status=0
+for target in "${targets[@]}"; do
+    corpus=$build/corpus/$target
+    findings=$build/findings/$target
+    mkdir -p "$corpus" "$findings"
+    log=$build/findings/$target.log
+    started=$(date +%s)
+    if "$build/bin/$target" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=120 \
+        -artifact_prefix="$findings/" "$corpus" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
+        verdict="no finding"
+    else
+        verdict="FOUND: $(ls "$findings" | tr '\n' ' ')(see $log)"
+        status=1
+    fi
+    runs=$(grep -oE '#[0-9]+' "$log" | tail -1 || true)
+    echo "$target: $(($(date +%s) - started)) s, ${runs:-#0} inputs, corpus $(ls "$corpus" | wc -l) files: $verdict"
+done
+exit $status

@@ -1,0 +1,98 @@
+// The CLI under hostile arguments and outputs: no crash, one line naming what is wrong, nothing replaced that
+// should not be, and the process's own fatal messages visible on stderr.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <QFile>
+#include <QImage>
+#include <QImageWriter>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include "cli_runner.hpp"
+
+namespace hs {
+namespace {
+
+class HardenedCli : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        QImage image(16, 8, QImage::Format_RGBA8888);
+        image.fill(QColor(10, 200, 30, 255));
+        imagePath_ = directory_.filePath("green.png");
+        ASSERT_TRUE(QImageWriter(imagePath_, "png").write(image));
+    }
+    QString path(const QString& name) const { return directory_.filePath(name); }
+    const QString& imagePath() const { return imagePath_; }
+
+  private:
+    QTemporaryDir directory_;
+    QString imagePath_;
+};
+
+TEST_F(HardenedCli, DeviceIndicesBeyondIntExitWithFourAndNameTheSelector) {
+    for (const QString selector : {"0:99999999999999999999", "2147483648:0"}) {
+        SCOPED_TRACE(selector.toStdString());
+        expectOneErrorLine(runCli({"histogram", imagePath(), "--device", selector}), 4, selector);
+        expectOneErrorLine(runCli({"histogram", imagePath()}, {{"HISTOSCOPE_DEVICE", selector}}), 4,
+                           selector);
+        expectOneErrorLine(runCli({"strategies", "--device", selector}), 4, selector);
+        expectOneErrorLine(
+            runCli({"rotate", imagePath(), "--angle", "5", "--out", path("r.png"), "--device", selector}), 4,
+            selector);
+    }
+}
+
+TEST_F(HardenedCli, UnwritableOutputFormatIsAUsageErrorBeforeAnyWork) {
+    // The input does not exist: only a check made before reading it reports the output instead.
+    const QString missing = path("missing.png");
+    for (const QString command : {"rotate", "pipeline"}) {
+        SCOPED_TRACE(command.toStdString());
+        expectOneErrorLine(runCli({command, missing, "--angle", "5", "--out", path("x.xyz")}), 2, "xyz");
+    }
+    expectOneErrorLine(runCli({"convolve", missing, "--filter", "box", "--out", path("x.xyz")}), 2, "xyz");
+}
+
+TEST_F(HardenedCli, SpecialFileAtOutIsRefusedAndLeftAlone) {
+    const QString fifo = path("out.png");
+    ASSERT_EQ(mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    expectOneErrorLine(runCli({"rotate", imagePath(), "--angle", "5", "--out", fifo}), 3, "FIFO");
+    struct stat status;
+    ASSERT_EQ(stat(QFile::encodeName(fifo).constData(), &status), 0);
+    EXPECT_TRUE(S_ISFIFO(status.st_mode)) << "the FIFO was replaced";
+}
+
+TEST_F(HardenedCli, EmptyPathAndControlCharactersReadSafely) {
+    const Outcome empty = runCli({"histogram", ""});
+    expectOneErrorLine(empty, 3, "empty path");
+    const Outcome control = runCli({"histogram", path("bell\x07"
+                                                      "and\x1b[31mred.png")});
+    expectOneErrorLine(control, 3, "no such file");
+    EXPECT_FALSE(control.err.contains('\x1b')) << "a terminal escape reached stderr";
+    EXPECT_FALSE(control.err.contains('\x07'));
+    EXPECT_TRUE(control.err.contains("bell\\x07and\\x1b[31mred.png")) << control.err.toStdString();
+}
+
+TEST_F(HardenedCli, FatalMessagesReachStderr) {
+    // The only OpenCL driver is one that prints a line and aborts while the CLI enumerates devices, with
+    // the drivers' chatter captured: the process's last words must still be on stderr.
+    QTemporaryDir vendors;
+    QFile icd(vendors.filePath("fatal.icd"));
+    ASSERT_TRUE(icd.open(QIODevice::WriteOnly));
+    icd.write(HISTOSCOPE_FATAL_TEST_ICD "\n");
+    icd.close();
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove("HISTOSCOPE_VERBOSE");
+    environment.insert("OCL_ICD_VENDORS", vendors.path());
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(HISTOSCOPE_CLI, {"histogram", imagePath(), "--strategy", "serial"});
+    ASSERT_TRUE(process.waitForFinished(120'000));
+    const QByteArray err = process.readAllStandardError();
+    EXPECT_EQ(process.exitStatus(), QProcess::CrashExit) << err.toStdString();
+    EXPECT_TRUE(err.contains("fatal-test-driver: internal error, aborting"))
+        << "stderr: '" << err.toStdString() << "'";
+}
+
+}  // namespace
+}  // namespace hs

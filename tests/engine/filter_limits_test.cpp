@@ -1,0 +1,81 @@
+// Filters whose numbers the kernels cannot hold: each is refused with the limit in words, never computed.
+// Before these checks `gaussian:1e9` overflowed an int and ran as a 1x1 filter, and taps beyond float range
+// made the convolution strategies disagree.
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+
+#include "ops/convolve/filter.hpp"
+#include "runtime/error.hpp"
+
+namespace hs::convolve {
+namespace {
+
+template <typename Exception>
+std::string messageOf(const std::function<void()>& action) {
+    try {
+        action();
+    } catch (const Exception& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "expected an exception";
+    return {};
+}
+
+bool mentions(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+TEST(FilterLimits, HugeGaussianSigmaIsAUsageErrorNamingTheLimit) {
+    for (const std::string spec : {"gaussian:1e9", "gaussian:7e8", "gaussian:1e300", "gaussian:16",
+                                   "gaussian:1e9:5", "gaussian:2147483648"}) {
+        SCOPED_TRACE(spec);
+        const std::string problem = messageOf<UsageError>([&] { filterFromSpec(spec); });
+        EXPECT_TRUE(mentions(problem, "sigma")) << problem;
+        EXPECT_TRUE(mentions(problem, "15x15")) << problem;
+    }
+    // The widest Gaussian still allowed is the largest filter.
+    EXPECT_EQ(filterFromSpec("gaussian:15").width, kMaxFilterSize);
+    EXPECT_EQ(filterFromSpec("gaussian:3").width, kMaxFilterSize) << "2 * ceil(3 sigma) + 1 capped at 15";
+    EXPECT_EQ(filterFromSpec("gaussian:15:3").width, 3);
+}
+
+TEST(FilterLimits, TapsBeyondFloatRangeAreRefused) {
+    for (const std::string text : {"1e39 1\n", "1 -1e39\n", "1 1\n/ 1e-320\n", "1 1\n/ 1e39\n",
+                                   "1e38 1e38 1e38\n", "1e30 1\n/ 1e-10\n"}) {
+        SCOPED_TRACE(text);
+        const std::string problem = messageOf<UsageError>([&] { parseFilterText(text); });
+        EXPECT_TRUE(mentions(problem, "float")) << problem;
+    }
+    // Large numbers that cancel in the quotient are fine: the kernels see taps of 1.
+    const Filter scaled = parseFilterText("1e30 1e30\n/ 2e30\n");
+    EXPECT_NO_THROW(validate(scaled));
+}
+
+TEST(FilterLimits, FilterFileBeyondFloatRangeNamesTheFile) {
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("histoscope-filter-" + std::to_string(std::random_device{}()) + ".txt");
+    std::ofstream(path) << "1 2 1\n2 1e39 2\n1 2 1\n";
+    const std::string problem = messageOf<InputError>([&] { loadFilterFile(path.string()); });
+    std::filesystem::remove(path);
+    EXPECT_TRUE(mentions(problem, path.string())) << problem;
+    EXPECT_TRUE(mentions(problem, "line 2")) << problem;
+    EXPECT_TRUE(mentions(problem, "float")) << problem;
+}
+
+TEST(FilterLimits, ValidateRefusesAProgrammaticFilterBeyondFloatRange) {
+    Filter filter = boxFilter(3);
+    filter.taps[4] = 1e39;
+    EXPECT_TRUE(mentions(messageOf<UsageError>([&] { validate(filter); }), "float"));
+    Filter magnitude = sobelFilter();
+    // a^2 + b^2 overflows float although each sum fits.
+    for (auto& tap : magnitude.taps) tap *= 1e17;
+    EXPECT_TRUE(mentions(messageOf<UsageError>([&] { validate(magnitude); }), "float"));
+}
+
+}  // namespace
+}  // namespace hs::convolve
