@@ -1,14 +1,21 @@
 // One video frame end to end, as a live source hands it over: the frame in pinned host memory, uploaded to
-// the device, its histogram counted by a device strategy and read back (a blocking call), timed by the steady
-// clock around the whole. Beside it, the pinned upload alone: the floor of the end-to-end figure.
+// the device, processed, and its results read back (a blocking call), timed by the steady clock around the
+// whole.
+//   frame: the histogram alone, by every device strategy; beside it the pinned upload alone, the floor.
+//   live:  the live view's pipeline: rotate (33.3 degrees, bilinear, buffer), 5x5 Gaussian (local-tiled) and
+//          histogram (auto), the processed frame handed off by copying it back to the host; beside it the
+//          pipeline's device time alone (its kernels and device copies, no transfers).
 //
-// Patterns are measured at 3840x2160 whatever --sizes says (once per pattern), raw inputs at their own size.
+// Patterns are measured at 3840x2160 whatever --sizes says (once per pattern and suite), raw inputs at their
+// own size.
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
 #include "bench/inputs.hpp"
 #include "bench/suite.hpp"
 #include "ops/histogram/histogram.hpp"
+#include "ops/pipeline/pipeline.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 
@@ -53,9 +60,9 @@ class PinnedFrame {
     void* host_ = nullptr;
 };
 
-Measurement newRow(std::string subject, const Input& input, const ImageRGBA8& frame) {
+Measurement newRow(std::string suite, std::string subject, const Input& input, const ImageRGBA8& frame) {
     Measurement row;
-    row.suite = "frame";
+    row.suite = std::move(suite);
     row.subject = std::move(subject);
     row.input = input.name;
     row.bytes = frame.byteCount();
@@ -71,7 +78,7 @@ void measureFrame(SuiteContext& context, const Input& input, const ImageRGBA8& f
     const auto expected = histogram::referenceHistogram(frame.pixels.data(), frame.pixelCount(), params.bins);
     PinnedFrame pinned(device, frame);
 
-    auto upload = newRow("pinned-upload", input, frame);
+    auto upload = newRow("frame", "pinned-upload", input, frame);
     upload.stats = measureHost(context.options.repetitions, [&] {
         TimingLog log;
         pinned.upload(log);
@@ -84,7 +91,7 @@ void measureFrame(SuiteContext& context, const Input& input, const ImageRGBA8& f
         if (!strategy->runsOnDevice() ||
             !Options::selected(context.options.strategies, std::string(strategy->name())))
             continue;
-        auto row = newRow(std::string(strategy->name()), input, frame);
+        auto row = newRow("frame", std::string(strategy->name()), input, frame);
         const auto support = strategy->supported(&device.info(), params);
         if (!support.ok) {
             row.detail = support.reason;
@@ -112,35 +119,96 @@ void measureFrame(SuiteContext& context, const Input& input, const ImageRGBA8& f
     }
 }
 
-void runFrame(SuiteContext& context, Input& input) {
-    // A pattern's frame does not depend on --sizes: measure it with the first input of that pattern.
-    static std::set<std::string> measuredPatterns;
-    if (!context.options.raw && !measuredPatterns.insert(input.name).second) return;
+void measureLive(SuiteContext& context, const Input& input, const ImageRGBA8& frame) {
+    DeviceContext& device = *context.device;
+    pipeline::Spec spec;
+    spec.rotation =
+        pipeline::RotateStage{{33.3, rotate::FilterMode::Linear}, &rotate::findStrategy("buffer")};
+    spec.convolution =
+        pipeline::ConvolveStage{convolve::gaussianFilter(5 / 6.0, 5), &convolve::findStrategy("local-tiled")};
+    spec.histogram = pipeline::HistogramStage{{context.options.bins}, &histogram::findStrategy("auto")};
+    // The bilinear rotation is within 1 of its CPU reference and the Gaussian carries that through, within 2
+    // (tests/engine/pipeline_test.cpp); the histogram is exact for the pixels the pipeline produced.
+    const ImageRGBA8 expected = pipeline::referencePipeline(frame, spec);
+    const auto withinTolerance = [&](const ImageRGBA8& processed) {
+        for (std::size_t i = 0; i < expected.pixels.size(); ++i) {
+            if (std::abs(int{processed.pixels[i]} - int{expected.pixels[i]}) > 2) return false;
+        }
+        return true;
+    };
+    PinnedFrame pinned(device, frame);
+
+    bool exact = true;
+    auto handOff = newRow("live", "copy hand-off", input, frame);
+    handOff.stats = measureHost(context.options.repetitions, [&] {
+        TimingLog log;
+        PixelSource pixels(device, pinned.upload(log), frame.width, frame.height);
+        auto result = pipeline::runPipeline(device, pixels, spec);
+        const ImageRGBA8 processed = result.readBack();
+        exact =
+            exact && processed.pixels.size() == expected.pixels.size() && withinTolerance(processed) &&
+            result.histogram == histogram::referenceHistogram(processed.pixels.data(), processed.pixelCount(),
+                                                              spec.histogram->params.bins);
+        log.collect();
+    });
+    if (!exact) handOff.detail = "WRONG RESULT (differs from the CPU references)";
+    handOff.detail +=
+        (handOff.detail.empty() ? "" : "; ") + std::string("rotate buffer, 5x5 local-tiled, auto");
+    context.report.add(std::move(handOff));
+
+    auto onDevice = newRow("live", "device time", input, frame);
+    onDevice.clock = "device";
+    onDevice.stats = measureDevice(context.options.repetitions, [&] {
+        TimingLog log;
+        PixelSource pixels(device, pinned.upload(log), frame.width, frame.height);
+        log.collect();  // the upload is not device work of the pipeline
+        std::vector<Timing> work = pipeline::runPipeline(device, pixels, spec).timings();
+        for (auto& timing : work) {
+            if (timing.stage == Stage::Other) timing.stage = Stage::Kernel;
+        }
+        return work;
+    });
+    context.report.add(std::move(onDevice));
+}
+
+// Runs `measure` on the frame of `input` once per pattern (see the top of this file); an Error becomes a
+// skipped row naming it.
+void runOnFrame(SuiteContext& context, Input& input, const std::string& suite,
+                std::set<std::string>& measured,
+                void (*measure)(SuiteContext&, const Input&, const ImageRGBA8&)) {
+    if (!context.options.raw && !measured.insert(input.name).second) return;
+    auto skipped = newRow(suite, suite == "frame" ? "pinned-upload" : "copy hand-off", input, input.image);
     if (context.device == nullptr) {
-        Measurement row;
-        row.suite = "frame";
-        row.subject = "pinned-upload";
-        row.input = input.name;
-        row.detail = context.deviceProblem;
-        context.report.add(std::move(row));
+        skipped.detail = context.deviceProblem;
+        context.report.add(std::move(skipped));
         return;
     }
     try {
-        withClErrors("device " + context.device->info().name + ": frame suite", [&] {
+        withClErrors("device " + context.device->info().name + ": " + suite + " suite", [&] {
             if (context.options.raw) {
-                measureFrame(context, input, input.image);
+                measure(context, input, input.image);
             } else {
-                measureFrame(context, input, makePattern(input.name, kFrameWidth, kFrameHeight));
+                measure(context, input, makePattern(input.name, kFrameWidth, kFrameHeight));
             }
         });
     } catch (const Error& error) {
-        auto row = newRow("pinned-upload", input, input.image);
-        row.detail = error.what();
-        context.report.add(std::move(row));
+        skipped.detail = error.what();
+        context.report.add(std::move(skipped));
     }
 }
 
+void runFrame(SuiteContext& context, Input& input) {
+    static std::set<std::string> measured;
+    runOnFrame(context, input, "frame", measured, measureFrame);
+}
+
+void runLive(SuiteContext& context, Input& input) {
+    static std::set<std::string> measured;
+    runOnFrame(context, input, "live", measured, measureLive);
+}
+
 const RegisterSuite frameSuite("frame", runFrame);
+const RegisterSuite liveSuite("live", runLive);
 
 }  // namespace
 
