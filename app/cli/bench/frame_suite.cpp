@@ -6,8 +6,8 @@
 //          histogram (auto), the processed frame handed off by copying it back to the host; beside it the
 //          pipeline's device time alone (its kernels and device copies, no transfers).
 //
-// Patterns are measured at 3840x2160 whatever --sizes says (once per pattern and suite), raw inputs at their
-// own size.
+// Patterns are measured at --frame's size (3840x2160) whatever --sizes says (once per pattern and suite), raw
+// inputs at their own size.
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -22,9 +22,6 @@
 namespace hs::bench {
 
 namespace {
-
-constexpr int kFrameWidth = 3840;
-constexpr int kFrameHeight = 2160;
 
 // Host memory the driver pins (CL_MEM_ALLOC_HOST_PTR, mapped), holding a copy of a frame, and a device
 // buffer of the same size to upload it to.
@@ -191,7 +188,8 @@ void runOnFrame(SuiteContext& context, Input& input, const std::string& suite,
             if (context.options.raw) {
                 measure(context, input, input.image);
             } else {
-                measure(context, input, makePattern(input.name, kFrameWidth, kFrameHeight));
+                measure(context, input,
+                        makePattern(input.name, context.options.frameWidth, context.options.frameHeight));
             }
         });
     } catch (const Error& error) {

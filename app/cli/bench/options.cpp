@@ -22,6 +22,7 @@ constexpr const char* kUsage =
     "  --bins N              histogram bins, 1..256 (default 256)\n"
     "  --repetitions N       timed repetitions after one untimed warm-up (default 10)\n"
     "  --quick               sizes 1,16 MiB and 5 repetitions, unless given explicitly\n"
+    "  --frame WxH           the frame and live suites' frame of a pattern (default 3840x2160)\n"
     "  --json FILE|-         also write the results as JSON (- : stdout; the table then goes to stderr)\n"
     "  --raw-rgba FILE --width W --height H\n"
     "                        measure on these raw RGBA8 pixels instead of generated patterns\n";
@@ -87,6 +88,12 @@ std::optional<Options> parseOptions(int argc, char** argv) {
         } else if (option == "--repetitions") {
             options.repetitions = parseNumber(option, argument(), 1, 100000);
             repetitionsGiven = true;
+        } else if (option == "--frame") {
+            const std::string size = argument();
+            const auto x = size.find('x');
+            if (x == std::string::npos) throw UsageError("--frame expects WxH, got '" + size + "'");
+            options.frameWidth = parseNumber(option, size.substr(0, x), 1, 1 << 15);
+            options.frameHeight = parseNumber(option, size.substr(x + 1), 1, 1 << 15);
         } else if (option == "--quick") {
             quick = true;
         } else if (option == "--json") {
