@@ -1,6 +1,6 @@
 cmake_minimum_required(VERSION 3.25)
 # Runs the bench small and checks its JSON with CMake's own parser (no Python or Qt needed on the GPU box).
-execute_process(COMMAND ${BENCH} --sizes 0.25 --patterns uniform,all-equal --repetitions 2 --json ${OUT}
+execute_process(COMMAND ${BENCH} --sizes 0.25 --frame 96x64 --patterns uniform,all-equal --repetitions 2 --json ${OUT}
                 RESULT_VARIABLE status OUTPUT_VARIABLE table ERROR_VARIABLE errors)
 if(NOT status EQUAL 0)
     message(FATAL_ERROR "histoscope-bench exited with ${status}:\n${errors}")

@@ -1,6 +1,8 @@
 // Hand-computed histograms, bin edges, luma rounding, parameter checks, device adaptation and timing records.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "histogram_test_images.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "runtime/error.hpp"
@@ -145,19 +147,23 @@ DeviceInfo describedDevice(DeviceType type, std::uint64_t localMemBytes, std::si
 }
 
 TEST(HistogramSupport, StrategiesNeedingMoreLocalMemoryThanTheDeviceHasSayWhy) {
+    // 256 bins: a local histogram alone is 5 * 256 * 4 bytes = 5 KiB; private-uchar's counters of one
+    // work-item 5 * 256 bytes, beside a 4-byte chunk index.
     const DeviceInfo tiny = describedDevice(DeviceType::Gpu, 4096, 256);
+    const DeviceInfo tinier = describedDevice(DeviceType::Gpu, 1024, 256);
     const DeviceInfo small = describedDevice(DeviceType::Gpu, 8192, 256);
     // The kernels count the 256 values whatever the bin count: a local histogram alone is 5 * 256 * 4 bytes
-    // = 5 KiB, at 64 bins too.
-    for (const char* name : {"local-atomic", "private-uchar", "partial-reduce"}) {
+    // = 5 KiB, private-uchar's counters for one work-item 1280 bytes, at 64 bins too.
+    for (const auto& [name, device, size] :
+         {std::tuple{"local-atomic", tiny, "4 KiB"}, std::tuple{"partial-reduce", tiny, "4 KiB"},
+          std::tuple{"private-uchar", tinier, "1 KiB"}}) {
         for (const int bins : {256, 64}) {
-            const Support support = findStrategy(name).supported(&tiny, Params{bins});
+            const Support support = findStrategy(name).supported(&device, Params{bins});
             EXPECT_FALSE(support.ok) << name;
             EXPECT_NE(support.reason.find("local memory"), std::string::npos)
                 << name << ": " << support.reason;
-            EXPECT_NE(support.reason.find("4 KiB"), std::string::npos) << name << ": " << support.reason;
+            EXPECT_NE(support.reason.find(size), std::string::npos) << name << ": " << support.reason;
         }
-        // 8 KiB fit: 5 KiB of uint counters; private-uchar needs 1280 * (1 + 4) bytes for one work-item.
         EXPECT_TRUE(findStrategy(name).supported(&small, Params{64}).ok) << name;
     }
     EXPECT_TRUE(findStrategy("global-atomic").supported(&tiny, Params{256}).ok);
@@ -168,8 +174,8 @@ TEST(HistogramSupport, StrategiesNeedingMoreLocalMemoryThanTheDeviceHasSayWhy) {
 
 TEST(HistogramSupport, KernelBuildsAdaptToLocalMemoryAndWorkGroupLimits) {
     const Strategy& privateUchar = findStrategy("private-uchar");
-    // 48 KiB: (WG + 4) * 1280 bytes must fit, so WG <= 34; halving from 256 gives 32, a multiple of 16, so
-    // the GPU's interleaved layout.
+    // 48 KiB: WG * 1280 bytes of uchar counters and 4 must fit, so WG <= 38; halving from 256 gives 32, a
+    // multiple of 16, so the GPU's interleaved layout.
     EXPECT_EQ(
         privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{256})->options,
         "-D BINS=256 -D WG=32 -D ITEM_QUADS=63 -D INTERLEAVED=1 -D LANES=1");
@@ -189,22 +195,34 @@ TEST(HistogramSupport, KernelBuildsAdaptToLocalMemoryAndWorkGroupLimits) {
         privateUchar.kernelBuild(describedDevice(DeviceType::Cpu, 1024 * 1024, 4096), Params{256})->options,
         "-D BINS=256 -D WG=4 -D ITEM_QUADS=255 -D INTERLEAVED=0 -D LANES=4");
 
-    const Strategy& partialReduce = findStrategy("partial-reduce");
-    // One 5 KiB sub-histogram per 32 work-items: 8 for 256 work-items; 16 KiB holds only 3.
-    EXPECT_EQ(
-        partialReduce.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{256})->options,
-        "-D BINS=256 -D WG=256 -D COPIES=8");
-    EXPECT_EQ(
-        partialReduce.kernelBuild(describedDevice(DeviceType::Gpu, 16 * 1024, 1024), Params{256})->options,
-        "-D BINS=256 -D WG=256 -D COPIES=3");
-
-    for (const char* name : {"global-atomic", "local-atomic"}) {
-        const auto build =
-            findStrategy(name).kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{64});
-        ASSERT_TRUE(build.has_value()) << name;
-        EXPECT_EQ(build->source, "histogram");
-        EXPECT_EQ(build->options, "-D BINS=256");
+    for (const char* name : {"partial-reduce", "local-atomic"}) {
+        const Strategy& subHistograms = findStrategy(name);
+        // A GPU: as many 5 KiB sub-histograms as half the local memory holds, a power of two: 4 in 24 KiB;
+        // 8 KiB holds 1; 64 bins count the 256 values too, so 4 again.
+        EXPECT_EQ(subHistograms.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{256})
+                      ->options,
+                  "-D BINS=256 -D WG=256 -D COPIES=4 -D CHUNK_QUADS=16")
+            << name;
+        EXPECT_EQ(subHistograms.kernelBuild(describedDevice(DeviceType::Gpu, 16 * 1024, 1024), Params{256})
+                      ->options,
+                  "-D BINS=256 -D WG=256 -D COPIES=1 -D CHUNK_QUADS=16")
+            << name;
+        EXPECT_EQ(
+            subHistograms.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 128), Params{64})->options,
+            "-D BINS=256 -D WG=128 -D COPIES=4 -D CHUNK_QUADS=16")
+            << name;
+        // A CPU: one histogram.
+        EXPECT_EQ(subHistograms.kernelBuild(describedDevice(DeviceType::Cpu, 1024 * 1024, 4096), Params{256})
+                      ->options,
+                  "-D BINS=256 -D WG=256 -D COPIES=1 -D CHUNK_QUADS=16")
+            << name;
     }
+
+    const auto build = findStrategy("global-atomic")
+                           .kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{64});
+    ASSERT_TRUE(build.has_value());
+    EXPECT_EQ(build->source, "histogram");
+    EXPECT_EQ(build->options, "-D BINS=256");
     EXPECT_FALSE(
         findStrategy("serial").kernelBuild(describedDevice(DeviceType::Cpu, 0, 0), Params{64}).has_value());
 }

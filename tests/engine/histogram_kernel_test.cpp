@@ -29,7 +29,10 @@ Histogram runPrivateUchar(DeviceContext& device, const ImageRGBA8& image, int bi
     const std::size_t histSize = kChannelCount * static_cast<std::size_t>(bins);
     cl::Buffer pixels(device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, image.byteCount(),
                       const_cast<std::uint8_t*>(image.pixels.data()));
-    cl::Buffer partials(device.context(), CL_MEM_READ_WRITE, groups * histSize * sizeof(cl_uint));
+    // One partial per group, then the ticket counter the kernel hands chunks out with, cleared.
+    const std::size_t partialBytes = groups * histSize * sizeof(cl_uint);
+    cl::Buffer partials(device.context(), CL_MEM_READ_WRITE, partialBytes + sizeof(cl_uint));
+    device.queue().enqueueFillBuffer(partials, cl_uint{0}, partialBytes, sizeof(cl_uint));
     cl::Buffer hist(device.context(), CL_MEM_READ_WRITE, histSize * sizeof(cl_uint));
 
     cl::Kernel count(program, "private_uchar");
@@ -38,11 +41,13 @@ Histogram runPrivateUchar(DeviceContext& device, const ImageRGBA8& image, int bi
     count.setArg(2, partials);
     device.queue().enqueueNDRangeKernel(count, cl::NullRange, cl::NDRange(groups * workGroup),
                                         cl::NDRange(workGroup));
+    // reduce_partials: groups of 256 work-items, 32 counters each.
     cl::Kernel reduce(program, "reduce_partials");
     reduce.setArg(0, partials);
     reduce.setArg(1, static_cast<cl_uint>(groups));
     reduce.setArg(2, hist);
-    device.queue().enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(histSize));
+    device.queue().enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange((histSize + 31) / 32 * 256),
+                                        cl::NDRange(256));
     std::vector<cl_uint> flat(histSize);
     device.queue().enqueueReadBuffer(hist, CL_TRUE, 0, histSize * sizeof(cl_uint), flat.data());
     return Histogram::fromFlat(flat, bins);
@@ -51,7 +56,7 @@ Histogram runPrivateUchar(DeviceContext& device, const ImageRGBA8& image, int bi
 TEST(PrivateUcharKernel, EveryLayoutAndGroupSizeCountsExactly) {
     Runtime runtime;
     auto& device = runtime.open("0:0");
-    // 1023 x 767 is 784641 pixels: 196160 uint4 loads and one pixel left over, several segments per group.
+    // 1023 x 767 is 784641 pixels: 196160 uint4 loads and one pixel left over, several chunks per group.
     // The half-transparent image is counted with IGNORE_TRANSPARENT.
     for (const auto pattern : {test_images::Pattern::Uniform, test_images::Pattern::AllEqual,
                                test_images::Pattern::HalfTransparent}) {

@@ -76,14 +76,18 @@ const std::vector<std::string>& patternNames() {
 }
 
 ImageRGBA8 makePattern(const std::string& name, std::uint64_t bytes) {
-    if (std::find(patternNames().begin(), patternNames().end(), name) == patternNames().end())
-        throw UsageError("unknown pattern '" + name + "' (known: uniform, all-equal, gaussian, gradient)");
     const std::size_t pixels = std::max<std::uint64_t>(1, bytes / 4);
     // Near-square, like a photograph: a strip would let a rotation sample mostly outside the image and
     // flatter its figures. The byte count is rounded down to whole rows; results report the actual bytes.
     const auto width =
         std::max<std::size_t>(1, static_cast<std::size_t>(std::sqrt(static_cast<double>(pixels))));
-    ImageRGBA8 image(static_cast<int>(width), static_cast<int>(pixels / width));
+    return makePattern(name, static_cast<int>(width), static_cast<int>(pixels / width));
+}
+
+ImageRGBA8 makePattern(const std::string& name, int width, int height) {
+    if (std::find(patternNames().begin(), patternNames().end(), name) == patternNames().end())
+        throw UsageError("unknown pattern '" + name + "' (known: uniform, all-equal, gaussian, gradient)");
+    ImageRGBA8 image(width, height);
     const auto gaussian = name == "gaussian" ? gaussianTable() : std::vector<std::uint8_t>();
     const int threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
     const int rowsPerThread = (image.height + threads - 1) / threads;

@@ -17,6 +17,8 @@ const std::vector<std::string>& patternNames();
 // An image of `bytes` bytes (rounded down to whole pixels, at least one); throws UsageError for an unknown
 // name.
 ImageRGBA8 makePattern(const std::string& name, std::uint64_t bytes);
+// The pattern at a given size.
+ImageRGBA8 makePattern(const std::string& name, int width, int height);
 
 // Throws InputError naming the file when it cannot be read or its size is not width * height * 4.
 ImageRGBA8 readRawRgba(const RawInput& raw);

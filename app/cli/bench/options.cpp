@@ -59,11 +59,12 @@ std::string usage() {
                     "Input sizes in MiB, comma-separated, fractions allowed. Default: 1,16,64,256.") +
            helpLine("--patterns LIST", "uniform, all-equal, gaussian, gradient. Default: all.") +
            helpLine("--strategies LIST", "Strategies to measure, in any case. Default: all.") +
-           helpLine("--suites LIST", "histogram, rotate, convolve. Default: all.") +
+           helpLine("--suites LIST", "histogram, rotate, convolve, frame, live. Default: all.") +
            sharedLine(options::kBins, options::kBins.defaultValue) + sharedLine(options::kAngle, "33.3") +
            sharedLine(options::kSampling, "both") +
            helpLine("--repetitions N", "Timed repetitions after one untimed warm-up. Default: 10.") +
            helpLine("--quick", "Sizes 1,16 MiB and 5 repetitions, unless given explicitly.") +
+           helpLine("--frame WxH", "The frame and live suites' frame of a pattern. Default: 3840x2160.") +
            helpLine("--json FILE|-",
                     "Also write the results as JSON (-: stdout; the table then goes to stderr).") +
            helpLine("--raw-rgba FILE --width W --height H",
@@ -137,6 +138,12 @@ std::optional<Options> parseOptions(int argc, char** argv) {
         } else if (option == "--repetitions") {
             options.repetitions = parseNumber(option, argument(), 1, 100000);
             repetitionsGiven = true;
+        } else if (option == "--frame") {
+            const std::string size = argument();
+            const auto x = size.find('x');
+            if (x == std::string::npos) throw UsageError("--frame expects WxH, got '" + size + "'");
+            options.frameWidth = parseNumber(option, size.substr(0, x), 1, 1 << 15);
+            options.frameHeight = parseNumber(option, size.substr(x + 1), 1, 1 << 15);
         } else if (option == "--quick") {
             quick = true;
         } else if (option == "--json") {

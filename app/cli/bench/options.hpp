@@ -27,6 +27,8 @@ struct Options {
     int repetitions = 10;
     std::optional<std::string> jsonPath;  // "-" for stdout
     std::optional<RawInput> raw;
+    int frameWidth = 3840;  // the frame and live suites' frame of a pattern
+    int frameHeight = 2160;
 
     // Whether `name` is selected (in any case) by a list that selects everything when empty.
     static bool selected(const std::vector<std::string>& list, const std::string& name);

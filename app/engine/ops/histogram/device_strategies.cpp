@@ -1,5 +1,6 @@
 // The OpenCL strategies: kernels/histogram.cl specialised per device and bin count.
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -32,11 +33,17 @@ std::size_t ceilDiv(std::size_t a, std::size_t b) {
     return (a + b - 1) / b;
 }
 
-// Work-groups to launch for a grid of `wanted` groups: enough to keep every compute unit busy and balanced,
-// few enough that per-group merging stays small beside the counting.
-std::size_t groupCount(const DeviceInfo& device, std::size_t wanted) {
-    const std::size_t perUnit = device.type == DeviceType::Gpu ? 16 : 8;
-    return std::clamp<std::size_t>(wanted, 1, std::max<std::size_t>(1, device.computeUnits) * perUnit);
+// The persistent kernels' ticket counter (kernels/histogram.cl) is the uint after their output.
+constexpr std::size_t kTicketBytes = sizeof(cl_uint);
+
+// Work-groups for a persistent launch of kernels that take chunks from the ticket counter: as many as a
+// device may hold at once (a GPU compute unit runs up to 2048 work-items, and more than 8 groups of such
+// local memory do not fit; a CPU core one group at a time, two keep it busy), and never more than the
+// chunks. Holding fewer at once costs nothing but partials: late groups find the chunks taken.
+std::size_t persistentGroups(const DeviceInfo& device, std::size_t local, std::size_t chunks) {
+    const std::size_t perUnit =
+        device.type == DeviceType::Gpu ? std::clamp<std::size_t>(2048 / local, 1, 8) : 2;
+    return std::clamp<std::size_t>(chunks, 1, std::max<std::size_t>(1, device.computeUnits) * perUnit);
 }
 
 std::string kibibytes(std::uint64_t bytes) {
@@ -91,7 +98,8 @@ class DeviceStrategy : public Strategy {
         const cl::Buffer& input = pixels.device(*device, log);
         const auto pixelCount = static_cast<cl_uint>(pixels.pixelCount());
         Histogram values = withClErrors(where, [&] {
-            cl::Buffer hist(device->context(), CL_MEM_READ_WRITE, histogramBytes(params));
+            // The counters and, after them, local_atomic's ticket.
+            cl::Buffer hist(device->context(), CL_MEM_READ_WRITE, histogramBytes(params) + kTicketBytes);
             count(*device, input, pixelCount, params, hist, log);
             std::vector<cl_uint> flat(histogramSize(params));
             device->queue().enqueueReadBuffer(hist, CL_TRUE, 0, histogramBytes(params), flat.data(), nullptr,
@@ -105,7 +113,7 @@ class DeviceStrategy : public Strategy {
     // The counting kernel in kernels/histogram.cl; its arguments are (pixels, pixel count, counters).
     virtual const char* kernelName() const = 0;
     // Enqueues the kernels that leave the histogram of `pixelCount` pixels in `hist` (uninitialised on
-    // entry).
+    // entry; histogramBytes() and the ticket).
     virtual void count(DeviceContext& device, const cl::Buffer& pixels, cl_uint pixelCount,
                        const Params& params, cl::Buffer& hist, TimingLog& log) const = 0;
 
@@ -118,89 +126,54 @@ class DeviceStrategy : public Strategy {
                                             log.track(Stage::Kernel, kernelName()));
     }
 
+    // Clears the histogram and the ticket after it.
     static void clear(DeviceContext& device, cl::Buffer& hist, const Params& params, TimingLog& log) {
-        device.queue().enqueueFillBuffer(hist, cl_uint{0}, 0, histogramBytes(params), nullptr,
+        device.queue().enqueueFillBuffer(hist, cl_uint{0}, 0, histogramBytes(params) + kTicketBytes, nullptr,
                                          log.track(Stage::Other, "clear histogram"));
     }
 
+    // reduce_partials: work-groups of 256 work-items, 32 counters each (REDUCE_WG, REDUCE_COUNTERS).
     static void reducePartials(DeviceContext& device, const cl::Program& program, const cl::Buffer& partials,
                                std::size_t partialCount, const Params& params, cl::Buffer& hist,
                                TimingLog& log) {
+        constexpr std::size_t kGroup = 256, kCounters = 32;
         cl::Kernel reduce(program, "reduce_partials");
         setKernelArgs(reduce, 0, partials, static_cast<cl_uint>(partialCount), hist);
-        const std::size_t local = std::min<std::size_t>(64, kernelWorkGroupLimit(reduce, device.device()));
         device.queue().enqueueNDRangeKernel(
-            reduce, cl::NullRange, cl::NDRange(ceilDiv(histogramSize(params), local) * local),
-            cl::NDRange(local), nullptr, log.track(Stage::Kernel, "reduce_partials"));
+            reduce, cl::NullRange, cl::NDRange(ceilDiv(histogramSize(params), kCounters) * kGroup),
+            cl::NDRange(kGroup), nullptr, log.track(Stage::Kernel, "reduce_partials"));
     }
 };
 
-// global_atomic and local_atomic size no local array by the work-group, so any work-group size works.
-class FreeGroupStrategy : public DeviceStrategy {
-  public:
-    std::optional<KernelBuild> kernelBuild(const DeviceInfo&, const Params& params) const override {
-        return KernelBuild{std::string(kSource), countingOptions(params)};
-    }
-
-  protected:
-    static constexpr std::size_t kPreferredGroup = 256;
-
-    // Work-groups of `local` work-items to launch for `pixelCount` pixels.
-    virtual std::size_t groups(const DeviceInfo& device, cl_uint pixelCount, std::size_t local) const = 0;
-
-    // The kernels add to the histogram with atomics, so it starts cleared.
-    void count(DeviceContext& device, const cl::Buffer& pixels, cl_uint pixelCount, const Params& params,
-               cl::Buffer& hist, TimingLog& log) const final {
-        clear(device, hist, params, log);
-        if (pixelCount == 0) return;
-        cl::Kernel kernel(device.program(kSource, countingOptions(params)), kernelName());
-        const std::size_t local = std::min(
-            {kPreferredGroup, device.info().maxWorkGroupSize, kernelWorkGroupLimit(kernel, device.device())});
-        launchCounting(device, kernel, pixels, pixelCount, hist, groups(device.info(), pixelCount, local),
-                       local, log);
-    }
-};
-
-class GlobalAtomicStrategy final : public FreeGroupStrategy {
+class GlobalAtomicStrategy final : public DeviceStrategy {
   public:
     std::string_view name() const override { return "global-atomic"; }
     std::string_view description() const override {
         return "one work-item per pixel, atomic_inc on the global histogram";
     }
     Support supported(const DeviceInfo*, const Params&) const override { return Support::yes(); }
+    std::optional<KernelBuild> kernelBuild(const DeviceInfo&, const Params& params) const override {
+        return KernelBuild{std::string(kSource), countingOptions(params)};
+    }
 
   protected:
     const char* kernelName() const override { return "global_atomic"; }
-    // One work-item per pixel.
-    std::size_t groups(const DeviceInfo&, cl_uint pixelCount, std::size_t local) const override {
-        return ceilDiv(pixelCount, local);
+    // The kernel sizes no local array by the work-group, so any work-group size works.
+    void count(DeviceContext& device, const cl::Buffer& pixels, cl_uint pixelCount, const Params& params,
+               cl::Buffer& hist, TimingLog& log) const override {
+        clear(device, hist, params, log);
+        if (pixelCount == 0) return;
+        cl::Kernel kernel(device.program(kSource, countingOptions(params)), kernelName());
+        const std::size_t local = std::min({std::size_t{256}, device.info().maxWorkGroupSize,
+                                            kernelWorkGroupLimit(kernel, device.device())});
+        launchCounting(device, kernel, pixels, pixelCount, hist, ceilDiv(pixelCount, local), local, log);
     }
 };
 
-class LocalAtomicStrategy final : public FreeGroupStrategy {
-  public:
-    std::string_view name() const override { return "local-atomic"; }
-    std::string_view description() const override {
-        return "a local-memory histogram per work-group with local atomics, merged with global atomics";
-    }
-    Support supported(const DeviceInfo* device, const Params& params) const override {
-        if (device->localMemBytes < histogramBytes(params))
-            return Support::no("needs " + kibibytes(histogramBytes(params)) + " of local memory for " +
-                               "the 256 values, the device has " + kibibytes(device->localMemBytes));
-        return Support::yes();
-    }
-
-  protected:
-    const char* kernelName() const override { return "local_atomic"; }
-    // Each work-item strides over the pixels, so the grid need not cover them one to one.
-    std::size_t groups(const DeviceInfo& device, cl_uint pixelCount, std::size_t local) const override {
-        return groupCount(device, ceilDiv(pixelCount, local));
-    }
-};
-
-// Strategies whose local arrays are sized by the work-group size (-D WG): a plan from the device's limits,
-// checked against the compiled kernel's CL_KERNEL_WORK_GROUP_SIZE and rebuilt smaller when the kernel allows
-// less than the device.
+// Strategies whose kernels size local arrays by the work-group size (-D WG) and take chunks of
+// quadsPerItem() uint4 loads per work-item from the ticket counter (persistent work-groups): a plan from the
+// device's limits, checked against the compiled kernel's CL_KERNEL_WORK_GROUP_SIZE and rebuilt smaller when
+// the kernel allows less than the device.
 class SizedGroupStrategy : public DeviceStrategy {
   public:
     Support supported(const DeviceInfo* device, const Params& params) const override {
@@ -221,9 +194,11 @@ class SizedGroupStrategy : public DeviceStrategy {
     virtual std::size_t preferredWorkGroup(const DeviceInfo& device) const = 0;
     virtual std::string options(const DeviceInfo& device, const Params& params,
                                 std::size_t workGroup) const = 0;
-    // Work-groups of `local` work-items that `pixelCount` pixels ask for, before groupCount() caps them.
-    virtual std::size_t groupsWanted(const DeviceInfo& device, cl_uint pixelCount,
-                                     std::size_t local) const = 0;
+    // uint4 loads per work-item in one chunk.
+    virtual std::size_t quadsPerItem(const DeviceInfo& device) const = 0;
+    // Whether the kernel adds its groups' counts to the histogram with global atomics; otherwise it writes
+    // one partial histogram per group, which reduce_partials adds up.
+    virtual bool mergesWithAtomics() const = 0;
 
     std::size_t workGroupSize(const DeviceInfo& device, const Params& params) const {
         std::size_t size = std::min({preferredWorkGroup(device), device.maxWorkGroupSize,
@@ -243,18 +218,68 @@ class SizedGroupStrategy : public DeviceStrategy {
         }
     }
 
-    // One partial histogram per work-group, summed on the device.
     void count(DeviceContext& device, const cl::Buffer& pixels, cl_uint pixelCount, const Params& params,
                cl::Buffer& hist, TimingLog& log) const final {
         auto [kernel, local] = SizedGroupStrategy::kernel(device, params);
-        const std::size_t groups = groupCount(device.info(), groupsWanted(device.info(), pixelCount, local));
-        cl::Buffer partials(device.context(), CL_MEM_READ_WRITE, groups * histogramBytes(params));
+        const std::size_t chunks = ceilDiv(pixelCount / 4, local * quadsPerItem(device.info()));
+        const std::size_t groups = persistentGroups(device.info(), local, chunks);
+        if (mergesWithAtomics()) {
+            clear(device, hist, params, log);
+            launchCounting(device, kernel, pixels, pixelCount, hist, groups, local, log);
+            return;
+        }
+        // One partial histogram per group, then the ticket.
+        const std::size_t partialBytes = groups * histogramBytes(params);
+        cl::Buffer partials(device.context(), CL_MEM_READ_WRITE, partialBytes + kTicketBytes);
+        device.queue().enqueueFillBuffer(partials, cl_uint{0}, partialBytes, kTicketBytes, nullptr,
+                                         log.track(Stage::Other, "clear ticket"));
         launchCounting(device, kernel, pixels, pixelCount, partials, groups, local, log);
         reducePartials(device, kernel.getInfo<CL_KERNEL_PROGRAM>(), partials, groups, params, hist, log);
     }
 };
 
-class PartialReduceStrategy final : public SizedGroupStrategy {
+// local_atomic and partial_reduce: COPIES interleaved sub-histograms per work-group counted with local
+// atomics (count_chunks in the kernel); they differ in how a group's counts reach the histogram.
+class SubHistogramStrategy : public SizedGroupStrategy {
+  protected:
+    // A GPU: as many copies as half the local memory a work-group may have holds, up to one per lane of a
+    // 32-wide warp, a power of two. Half, so that a compute unit (whose local memory is several times a
+    // group's limit) holds enough groups to keep 2048 work-items busy. A CPU runs a work-group's items one
+    // after another: one histogram, no contention to spread.
+    static constexpr std::uint64_t kLocalMemoryShare = 2;
+    static std::size_t copies(const DeviceInfo& device, const Params& params) {
+        if (device.type == DeviceType::Cpu) return 1;
+        const std::uint64_t budget = device.localMemBytes / kLocalMemoryShare;
+        const std::size_t fit = (std::max(budget, kTicketBytes) - kTicketBytes) / histogramBytes(params);
+        return std::bit_floor(std::clamp<std::size_t>(fit, 1, 32));
+    }
+    std::uint64_t localBytes(const DeviceInfo& device, const Params& params, std::size_t) const override {
+        return copies(device, params) * histogramBytes(params) + kTicketBytes;
+    }
+    std::size_t preferredWorkGroup(const DeviceInfo&) const override { return 256; }
+    std::size_t quadsPerItem(const DeviceInfo&) const override { return 16; }
+    std::string options(const DeviceInfo& device, const Params& params,
+                        std::size_t workGroup) const override {
+        return countingOptions(params) + " -D WG=" + std::to_string(workGroup) +
+               " -D COPIES=" + std::to_string(copies(device, params)) +
+               " -D CHUNK_QUADS=" + std::to_string(quadsPerItem(device));
+    }
+};
+
+class LocalAtomicStrategy final : public SubHistogramStrategy {
+  public:
+    std::string_view name() const override { return "local-atomic"; }
+    std::string_view description() const override {
+        return "local-memory sub-histograms per work-group with local atomics, uint4 loads, merged with "
+               "global atomics";
+    }
+
+  protected:
+    const char* kernelName() const override { return "local_atomic"; }
+    bool mergesWithAtomics() const override { return true; }
+};
+
+class PartialReduceStrategy final : public SubHistogramStrategy {
   public:
     std::string_view name() const override { return "partial-reduce"; }
     std::string_view description() const override {
@@ -262,26 +287,8 @@ class PartialReduceStrategy final : public SizedGroupStrategy {
     }
 
   protected:
-    // One sub-histogram per this many work-items (a GPU warp's worth), as local memory allows.
-    static constexpr std::size_t kItemsPerCopy = 32;
-
-    static std::size_t copies(const DeviceInfo& device, const Params& params, std::size_t workGroup) {
-        const std::size_t fit = device.localMemBytes / histogramBytes(params);
-        return std::clamp<std::size_t>(std::min(ceilDiv(workGroup, kItemsPerCopy), fit), 1, workGroup);
-    }
-    std::uint64_t localBytes(const DeviceInfo&, const Params& params, std::size_t) const override {
-        return histogramBytes(params);
-    }
-    std::size_t preferredWorkGroup(const DeviceInfo&) const override { return 256; }
-    std::string options(const DeviceInfo& device, const Params& params,
-                        std::size_t workGroup) const override {
-        return countingOptions(params) + " -D WG=" + std::to_string(workGroup) +
-               " -D COPIES=" + std::to_string(copies(device, params, workGroup));
-    }
     const char* kernelName() const override { return "partial_reduce"; }
-    std::size_t groupsWanted(const DeviceInfo&, cl_uint pixelCount, std::size_t local) const override {
-        return ceilDiv(pixelCount, local);
-    }
+    bool mergesWithAtomics() const override { return false; }
 };
 
 class PrivateUcharStrategy final : public SizedGroupStrategy {
@@ -302,16 +309,21 @@ class PrivateUcharStrategy final : public SizedGroupStrategy {
     static std::size_t lanes(const DeviceInfo& device) { return device.type == DeviceType::Cpu ? 4 : 1; }
     // The most uint4 loads between flushes: a row takes 4 / lanes counts per load, a uchar at most 255.
     static std::size_t itemQuads(const DeviceInfo& device) { return 255 * lanes(device) / 4; }
-    // Counter rows are padded to 16-byte blocks (HIST_PAD in the kernel).
-    static std::size_t paddedSize(const Params& params) { return ceilDiv(histogramSize(params), 16) * 16; }
+    // A row's counters: each channel's padded to 16-byte blocks (BINS_PAD in the kernel).
+    static std::size_t rowBytes(const Params&) {
+        return kChannelCount * ceilDiv(static_cast<std::size_t>(kMaxBins), 16) * 16;
+    }
+    // The uchar rows and the chunk index (the group's uint counts stay in registers).
     std::uint64_t localBytes(const DeviceInfo& device, const Params& params,
                              std::size_t workGroup) const override {
-        return paddedSize(params) * (workGroup * lanes(device) + sizeof(cl_uint));
+        return rowBytes(params) * workGroup * lanes(device) + kTicketBytes;
     }
     // On a CPU, 4 work-items of 4 rows at 256 bins are 20 KiB of counters: they stay in the L1 cache.
     std::size_t preferredWorkGroup(const DeviceInfo& device) const override {
         return device.type == DeviceType::Cpu ? 4 : 256;
     }
+    std::size_t quadsPerItem(const DeviceInfo& device) const override { return itemQuads(device); }
+    bool mergesWithAtomics() const override { return false; }
     std::string options(const DeviceInfo& device, const Params& params,
                         std::size_t workGroup) const override {
         return countingOptions(params) + " -D WG=" + std::to_string(workGroup) +
@@ -320,10 +332,6 @@ class PrivateUcharStrategy final : public SizedGroupStrategy {
                " -D LANES=" + std::to_string(lanes(device));
     }
     const char* kernelName() const override { return "private_uchar"; }
-    // A work-group takes segments of `local` work-items times itemQuads() uint4 loads of four pixels each.
-    std::size_t groupsWanted(const DeviceInfo& device, cl_uint pixelCount, std::size_t local) const override {
-        return ceilDiv(pixelCount / 4, local * itemQuads(device));
-    }
 };
 
 }  // namespace
