@@ -246,7 +246,7 @@ class ExportTest : public QObject {
     }
 
     void pngSizeFollowsTheChosenSizeAndResolution() {
-        histogramView_->setHistogram(handMadeHistogram());
+        test::showBins(*histogramView_, handMadeHistogram());
         QTemporaryDir dir;
         for (const auto& [size, expected] :
              {std::pair{PlotExportSize{640, 360, 96}, QSize(640, 360)},
@@ -264,7 +264,7 @@ class ExportTest : public QObject {
     }
 
     void plotCarriesTitleAndLegend() {
-        histogramView_->setHistogram(handMadeHistogram());
+        test::showBins(*histogramView_, handMadeHistogram());
         histogramView_->setChannelVisible(Channel::A, false);
         settings_->setPlotExportSize({900, 500, 96});
         QTemporaryDir dir;
@@ -317,7 +317,7 @@ class ExportTest : public QObject {
     }
 
     void finishedExportsAreAnnouncedWithThePath() {
-        histogramView_->setHistogram(handMadeHistogram());
+        test::showBins(*histogramView_, handMadeHistogram());
         timingView_->addRun(run(0), QStringLiteral("serial"));
         QTemporaryDir dir;
         QSignalSpy announced(exports_.get(), &ExportActions::exported);

@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "io/image_io.hpp"
+#include "ui/app_settings.hpp"
 #include "ui/export_actions.hpp"
 #include "ui/histogram_view.hpp"
 #include "ui/kernel_view.hpp"
@@ -268,7 +269,11 @@ class TimelineViewTest : public QObject {
         TimingView timings;
         TimelineView timeline;
         QVERIFY(test::showExposed(timeline, {900, 260}));
-        ExportActions exports(&histogram, &timings, &timeline, nullptr);
+        QTemporaryDir dir;
+        AppSettings settings(dir.filePath(QStringLiteral("export.ini")));
+        // The timeline is laid out at the remembered plot export size, as the histogram plot is.
+        settings.setPlotExportSize({700, 300, 96});
+        ExportActions exports(&histogram, &timings, &timeline, settings, nullptr);
         const QAction* timelineAction = exports.actions().back();
         QVERIFY(!timelineAction->isEnabled());
         timings.addRun(handMadeRun(), QStringLiteral("histogram local-atomic"), kDevice,
@@ -276,12 +281,11 @@ class TimelineViewTest : public QObject {
         timeline.setRuns(timings.keptRuns());
         QVERIFY(timelineAction->isEnabled());
         QCOMPARE(timeline.shownRun(), 1);
-        QTemporaryDir dir;
 
         const QString png = dir.filePath(QStringLiteral("timeline.png"));
         exports.exportTimeline(png);
         const QImage image(png);
-        QCOMPARE(image.size(), timeline.plot()->size());
+        QCOMPARE(image.size(), QSize(700, 300));
         const QString svg = dir.filePath(QStringLiteral("timeline.svg"));
         exports.exportTimeline(svg);
         const QByteArray svgText = readAll(svg);
