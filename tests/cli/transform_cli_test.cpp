@@ -203,7 +203,7 @@ TEST_F(TransformCli, PipelineIgnoresTheTransparentPaddingWhenAsked) {
     // nowhere transparent (alpha >= 255 - 55 - 12).
     for (const bool ignore : {false, true}) {
         QStringList arguments{"pipeline",      path("in.png"),     "--angle", "90",
-                              "--filter-mode", "nearest",          "--bins",  "256",
+                              "--sampling", "nearest",          "--bins",  "256",
                               "--out",         path("turned.png"), "--json"};
         if (ignore) arguments << "--ignore-transparent";
         const Outcome outcome = runCli(arguments);
