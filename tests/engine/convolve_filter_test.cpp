@@ -7,22 +7,14 @@
 #include <numeric>
 #include <random>
 
+#include "expect_error.hpp"
 #include "ops/convolve/filter.hpp"
 #include "runtime/error.hpp"
 
 namespace hs::convolve {
 namespace {
 
-template <typename Exception>
-std::string messageOf(const std::function<void()>& action) {
-    try {
-        action();
-    } catch (const Exception& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected an exception";
-    return {};
-}
+using test::messageOf;
 
 std::string usageProblem(std::string_view text) {
     return messageOf<UsageError>([&] { parseFilterText(text); });

@@ -9,22 +9,14 @@
 #include <functional>
 #include <random>
 
+#include "expect_error.hpp"
 #include "ops/convolve/filter.hpp"
 #include "runtime/error.hpp"
 
 namespace hs::convolve {
 namespace {
 
-template <typename Exception>
-std::string messageOf(const std::function<void()>& action) {
-    try {
-        action();
-    } catch (const Exception& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected an exception";
-    return {};
-}
+using test::messageOf;
 
 bool mentions(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;

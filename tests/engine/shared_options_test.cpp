@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "expect_error.hpp"
 #include "ops/convolve/convolve.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/rotate/rotate.hpp"
@@ -14,15 +15,8 @@ namespace hs::options {
 namespace {
 
 // The UsageError's message, or a test failure when `parse` accepts.
-template <typename Parse>
-std::string refusal(Parse&& parse) {
-    try {
-        parse();
-    } catch (const UsageError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "accepted";
-    return {};
+std::string refusal(const std::function<void()>& parse) {
+    return test::messageOf<UsageError>(parse);
 }
 
 TEST(SharedOptions, AnglesAreAnyFiniteNumberReducedIntoTheHalfOpenTurn) {

@@ -2,11 +2,33 @@
 // Image files written byte by byte from the format specifications, so the tests control exactly what a file
 // claims (bit depth, colour type, a header size that no data backs) independently of Qt's encoders.
 
+#include <gtest/gtest.h>
+
 #include <QByteArray>
+#include <QFile>
+#include <QString>
+#include <QTemporaryDir>
 #include <cstdint>
 #include <vector>
 
 namespace hs::test {
+
+// A test with a temporary folder of its own, removed afterwards, to write hand-made files into.
+class FileFolder : public ::testing::Test {
+  protected:
+    // Writes `bytes` to `name` in the folder; returns its path.
+    QString write(const QString& name, const QByteArray& bytes) {
+        const QString path = directory_.filePath(name);
+        QFile file(path);
+        EXPECT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
+        return path;
+    }
+    QString path(const QString& name) const { return directory_.filePath(name); }
+
+  private:
+    QTemporaryDir directory_;
+};
 
 enum class PngColour : std::uint8_t { Grey = 0, Rgb = 2, Palette = 3, GreyAlpha = 4, Rgba = 6 };
 

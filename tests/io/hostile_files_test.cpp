@@ -15,17 +15,8 @@
 namespace hs {
 namespace {
 
-class HostileFiles : public ::testing::Test {
+class HostileFiles : public test::FileFolder {
   protected:
-    QString write(const QString& name, const QByteArray& bytes) {
-        const QString path = directory_.filePath(name);
-        QFile file(path);
-        EXPECT_TRUE(file.open(QIODevice::WriteOnly));
-        file.write(bytes);
-        return path;
-    }
-    QString path(const QString& name) const { return directory_.filePath(name); }
-
     // The one line loadImage() throws for `file`; fails the test when it loads.
     static std::string refusal(const QString& file, const io::LoadOptions& options = {}) {
         try {
@@ -38,9 +29,6 @@ class HostileFiles : public ::testing::Test {
         }
         return {};
     }
-
-  private:
-    QTemporaryDir directory_;
 };
 
 bool mentions(const std::string& text, const std::string& part) {

@@ -47,17 +47,8 @@ QImage::Format formatQtReads(const QString& path) {
     return QImageReader(path).imageFormat();
 }
 
-class ImageFiles : public ::testing::Test {
+class ImageFiles : public test::FileFolder {
   protected:
-    QString write(const QString& name, const QByteArray& bytes) {
-        const QString path = directory_.filePath(name);
-        QFile file(path);
-        EXPECT_TRUE(file.open(QIODevice::WriteOnly));
-        file.write(bytes);
-        return path;
-    }
-    QString path(const QString& name) const { return directory_.filePath(name); }
-
     // Asserts that loading fails with one line that begins with the path and contains `reason`.
     void expectRefused(const QString& file, const std::string& reason, const io::LoadOptions& options = {}) {
         try {
@@ -70,9 +61,6 @@ class ImageFiles : public ::testing::Test {
             EXPECT_EQ(message.find('\n'), std::string::npos) << message;
         }
     }
-
-  private:
-    QTemporaryDir directory_;
 };
 
 void expectPixels(const ImageRGBA8& image, int width, int height,
