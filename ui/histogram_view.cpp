@@ -473,7 +473,8 @@ int HistogramView::binAt(double pixelX) const {
 void HistogramView::updateReadout(double pixelX) {
     hoverPixelX_ = pixelX;
     const double value = plot_->xAxis->pixelToCoord(pixelX);
-    // The margins beside the first and last bars read those bars (binAt clamps), as the pointer is on the plot.
+    // The margins beside the first and last bars read those bars (binAt clamps), as the pointer is on the
+    // plot.
     if (!hasHistogram_ || value < -kValueAxisMargin || value >= kValueAxisEnd + kValueAxisMargin) {
         readout_->setFullText({});
         return;

@@ -18,9 +18,7 @@ namespace {
 
 using test::messageOf;
 
-bool mentions(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+using test::mentions;
 
 TEST(FilterLimits, HugeGaussianSigmaIsAUsageErrorNamingTheLimit) {
     for (const std::string spec : {"gaussian:1e9", "gaussian:7e8", "gaussian:1e300", "gaussian:16",

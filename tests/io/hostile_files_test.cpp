@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+#include "expect_error.hpp"
 #include "handmade_files.hpp"
 #include "io/image_io.hpp"
 #include "runtime/error.hpp"
@@ -31,9 +32,7 @@ class HostileFiles : public test::FileFolder {
     }
 };
 
-bool mentions(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+using test::mentions;
 
 TEST_F(HostileFiles, GifLogicalScreenCountsAgainstTheLimit) {
     // A 4x4 frame on a 12000x12000 screen: Qt's decoder allocates the whole screen. With 64 MiB allowed the

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <functional>
 
+#include "expect_error.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
 #include "runtime/error.hpp"
@@ -26,20 +27,9 @@ QByteArray contentsOf(const QString& path) {
     return file.readAll();
 }
 
-template <typename Exception>
-std::string messageOf(const std::function<void()>& action) {
-    try {
-        action();
-    } catch (const Exception& error) {
-        return error.what();
-    }
-    ADD_FAILURE() << "expected an exception";
-    return {};
-}
+using test::messageOf;
 
-bool mentions(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+using test::mentions;
 
 QStringList everyEntry(const QTemporaryDir& directory) {
     return QDir(directory.path()).entryList(QDir::Files | QDir::Hidden | QDir::System, QDir::Name);

@@ -1,5 +1,6 @@
 #pragma once
-// The message of the exception an action throws, for tests that check what a refusal says.
+// The message of the exception an action throws, for tests (engine and io alike) that check what a refusal
+// says.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -17,6 +18,11 @@ std::string messageOf(const std::function<void()>& action) {
     }
     ADD_FAILURE() << "expected an exception";
     return {};
+}
+
+// Whether `text` contains `part`.
+inline bool mentions(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
 }
 
 }  // namespace hs::test
