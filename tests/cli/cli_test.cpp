@@ -455,8 +455,8 @@ TEST_F(Cli, HelpExitsWithZero) {
     EXPECT_EQ(overview.exitCode, 0);
     EXPECT_TRUE(overview.out.startsWith("Usage: histoscope-cli COMMAND [options]"))
         << overview.out.toStdString();
-    EXPECT_EQ(commandsOf(overview.out),
-              QStringList({"convolve", "devices", "histogram", "pipeline", "rotate", "strategies"}));
+    EXPECT_EQ(commandsOf(overview.out), QStringList({"convolve", "devices", "histogram", "pipeline",
+                                                     "produce-consume", "rotate", "strategies"}));
 }
 
 TEST_F(Cli, EachCommandsHelpNamesItselfAndStatesTheDefaults) {
@@ -465,11 +465,14 @@ TEST_F(Cli, EachCommandsHelpNamesItselfAndStatesTheDefaults) {
         {"convolve [options] IMAGE", {"--filter <SPEC>", "Default: local-tiled."}},
         {"devices [options]", {"--json"}},
         {"histogram [options] IMAGE",
-         {"--strategy <NAME>", "Default: auto.", "--bins <N>", "Default: 256.", "--repeat <K>",
-          "Default: 1.", "--device <SEL>", "$HISTOSCOPE_DEVICE"}},
+         {"--strategy <NAME>", "Default: auto.", "--bins <N>", "Default: 256.", "--repeat <K>", "Default: 1.",
+          "--device <SEL>", "$HISTOSCOPE_DEVICE"}},
         {"pipeline [options] IMAGE",
          {"--angle <DEG>", "reduced into (-180, 180]", "--sampling <MODE>", "Default: linear.",
           "Default: image-sampler.", "Default: local-tiled.", "Default: auto.", "Default: 256."}},
+        {"produce-consume [options] IMAGE",
+         {"--devices <SEL,SEL>", "--mode <MODE>", "Default: auto.", "--chunks <N>", "Default: 4.",
+          "Default: local-tiled.", "Default: 256."}},
         {"rotate [options] IMAGE",
          {"--angle <DEG>", "--sampling <MODE>", "Default: linear.", "Default: image-sampler."}},
         {"strategies [options]", {"--bins <N>", "Default: 256."}},
