@@ -3,7 +3,6 @@
 #include <QMetaObject>
 #include <QThread>
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 #ifdef __linux__
@@ -12,6 +11,7 @@
 #endif
 
 #include "image/pixel_source.hpp"
+#include "measure/compare.hpp"
 #include "ops/histogram/auto_strategy.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/timing.hpp"
@@ -19,19 +19,6 @@
 namespace hs::ui {
 
 namespace {
-
-// Issue 3 states compare speed-ups relative to the golden reference strategy.
-constexpr std::string_view kBaselineStrategy = "serial";
-
-double kernelMs(const std::vector<Timing>& timings) {
-    return static_cast<double>(totalNs(timings, Stage::Kernel)) / 1e6;
-}
-
-// Median of a sorted, non-empty list; the mean of the middle two for an even count (as TimingView does).
-double medianOfSorted(const std::vector<double>& sorted) {
-    const std::size_t middle = sorted.size() / 2;
-    return sorted.size() % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 // The worker, and the OpenCL runtime's threads it starts (PoCL creates its pool in the thread that first
 // touches the platform, and threads inherit their creator's niceness), run below the GUI thread: when the
@@ -329,64 +316,16 @@ std::shared_ptr<const ImageRGBA8> Controller::processedImage(DeviceContext* devi
 
 void Controller::executeCompare(const Job& job) {
     DeviceContext* device = openDevice(job.request.device);
-    const DeviceInfo* info = device ? &device->info() : nullptr;
-    const histogram::Params params = job.request.histogramParams();
     // The histogram strategies are compared on what the histogram stage sees: the processed image.
     const auto processed = processedImage(device, job.request);
-    const ImageRGBA8& image = *processed;
-
-    QVector<CompareView::Entry> entries;
-    for (const auto* strategy : histogram::strategies()) {
-        CompareView::Entry entry{QString::fromUtf8(strategy->name()), {}, 0, 0, 0, 0, 0};
-        const auto support = strategy->runsOnDevice() && !info ? Support::no("needs an OpenCL device")
-                                                               : strategy->supported(info, params);
-        if (!support.ok) entry.unsupportedReason = QString::fromStdString(support.reason);
-        entries.push_back(entry);
-    }
-    const int total =
-        static_cast<int>(std::count_if(entries.begin(), entries.end(),
-                                       [](const auto& entry) { return entry.unsupportedReason.isEmpty(); })) *
-        job.count;
-    int done = 0;
-    for (auto& entry : entries) {
-        if (!entry.unsupportedReason.isEmpty()) continue;
-        const auto& strategy = histogram::findStrategy(entry.strategy.toStdString());
-        const int doneBefore = done;
-        try {
-            // Untimed warm-up: program builds and first-enqueue costs are not what is being compared.
-            PixelSource warmUpPixels(image);
-            const auto warmUp = histogram::computeHistogram(device, warmUpPixels, params, strategy);
-            if (warmUp.strategy != strategy.name())
-                entry.strategy += " → " + QString::fromStdString(warmUp.strategy);
-            std::vector<double> kernelTimes;
-            for (int repetition = 0; repetition < job.count; ++repetition) {
-                if (!stillWanted(job)) return;
-                PixelSource pixels(image);
-                kernelTimes.push_back(
-                    kernelMs(histogram::computeHistogram(device, pixels, params, strategy).timings));
-                post(job.id, [this, done = ++done, total] { emit progress(done, total); });
-            }
-            std::sort(kernelTimes.begin(), kernelTimes.end());
-            entry.minMs = kernelTimes.front();
-            entry.medianMs = medianOfSorted(kernelTimes);
-            entry.maxMs = kernelTimes.back();
-            if (entry.medianMs > 0)
-                entry.gbPerS = static_cast<double>(image.byteCount()) / (entry.medianMs * 1e6);
-        } catch (const Error& e) {
-            entry.unsupportedReason = QString::fromStdString(e.what());
-            done = doneBefore + job.count;
-        }
-    }
-    const auto baseline = std::find_if(entries.begin(), entries.end(), [](const auto& entry) {
-        return entry.strategy == QString::fromUtf8(kBaselineStrategy) && entry.unsupportedReason.isEmpty();
-    });
-    for (auto& entry : entries) {
-        const bool measured = entry.unsupportedReason.isEmpty() && entry.medianMs > 0;
-        entry.speedupOverSerial = measured && baseline != entries.end()
-                                      ? baseline->medianMs / entry.medianMs
-                                      : std::numeric_limits<double>::quiet_NaN();
-    }
-    post(job.id, [this, entries] { emit compareReady(entries); });
+    const measure::CompareHooks hooks{[this, &job] { return stillWanted(job); },
+                                      [this, id = job.id](int done, int total) {
+                                          post(id, [this, done, total] { emit progress(done, total); });
+                                      }};
+    auto comparison = measure::compareHistogramStrategies(device, *processed, job.request.histogramParams(),
+                                                          job.count, hooks);
+    if (!comparison) return;  // superseded or cancelled
+    post(job.id, [this, comparison = std::move(*comparison)] { emit compareReady(comparison); });
 }
 
 }  // namespace hs::ui

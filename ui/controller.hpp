@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "image/image.hpp"
+#include "measure/compare.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/pipeline/pipeline.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/error.hpp"
-#include "ui/compare_view.hpp"
 #include "ui/display_link.hpp"
 
 class QThread;
@@ -102,8 +102,8 @@ class Controller : public QObject {
     quint64 runHistogram(const RunRequest& request);
     // `count` measured runs, each reported by histogramReady() and progress().
     quint64 runRepeated(const RunRequest& request, int count);
-    // Every strategy of the registry on the request's image and device: one untimed warm-up, then
-    // `repetitions` measured runs each.
+    // Every strategy of the registry on the request's image and device (measure::compareHistogramStrategies:
+    // the pixels uploaded once, one untimed warm-up, then `repetitions` measured runs each).
     quint64 runCompare(const RunRequest& request, int repetitions);
     // Stops the current Run ×N or Compare at the next repetition.
     void cancel();
@@ -126,7 +126,8 @@ class Controller : public QObject {
     void progress(int done, int total);
     // The latest request's `auto` trial is about to try `candidate` (1-based) of `candidates`.
     void autoTrialProgress(int candidate, int candidates, const QString& strategy);
-    void compareReady(const QVector<CompareView::Entry>& entries);
+    // Compare's measurements, for the views to present.
+    void compareReady(const hs::measure::Comparison& comparison);
     void failed(const hs::ui::RunFailure& failure);
     void busyChanged(bool busy);
 

@@ -103,8 +103,8 @@ MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
     connect(controller_, &Controller::histogramReady, this, &MainWindow::onHistogramReady);
     connect(controller_, &Controller::failed, this, &MainWindow::onRunFailed);
     connect(controller_, &Controller::busyChanged, this, &MainWindow::onBusyChanged);
-    connect(controller_, &Controller::compareReady, this, [this](const QVector<CompareView::Entry>& entries) {
-        compareView_->setEntries(entries);
+    connect(controller_, &Controller::compareReady, this, [this](const measure::Comparison& comparison) {
+        compareView_->showComparison(comparison);
         compareDock_->raise();
     });
     connect(controller_, &Controller::autoTrialProgress, this,
@@ -489,7 +489,7 @@ void MainWindow::showImage(std::shared_ptr<const ImageRGBA8> image, const QStrin
     imageLabel_->setText(image_ ? QStringLiteral("%1 × %2").arg(image_->width).arg(image_->height)
                                 : tr("no image"));
     // Measurements of another image are not comparable.
-    compareView_->setEntries({});
+    compareView_->clear();
     refreshSupport();
     runHistogram();
 }
@@ -558,7 +558,7 @@ void MainWindow::onDeviceChanged() {
     if (const auto device = devicePanel_->currentDevice())
         deviceLabel_->setText(QString::fromStdString(device->name));
     // Measurements from another device are not comparable.
-    compareView_->setEntries({});
+    compareView_->clear();
     refreshSupport();
     runHistogram();
 }

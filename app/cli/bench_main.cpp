@@ -46,7 +46,7 @@ void writeDevice(JsonWriter& json, const DeviceInfo& info) {
 }
 
 void writeJson(std::ostream& out, const Options& options, const DeviceContext* device, const Report& report,
-               const Baselines* baselines) {
+               const measure::Baselines* baselines) {
     JsonWriter json(out);
     json.beginObject();
     json.field("tool", "histoscope-bench");
@@ -67,8 +67,8 @@ void writeJson(std::ostream& out, const Options& options, const DeviceContext* d
             const auto& [kernel, bytes] = key;
             const std::uint64_t moved = kernel == "copy" ? 2 * bytes : bytes;
             json.beginObject().field("kernel", kernel).field("bytes", bytes).field("bytes_moved", moved);
-            writeStats(json, baseline);
-            json.field("gbps", gigabytesPerSecond(moved, baseline.medianNs));
+            writeSummary(json, baseline);
+            json.field("gbps", measure::gigabytesPerSecond(moved, baseline.median));
             json.field("shape", baseline.shape).endObject();
         }
     }
@@ -88,8 +88,8 @@ int run(const Options& options) {
     } catch (const OpenClError& error) {
         deviceProblem = error.what();
     }
-    std::unique_ptr<Baselines> baselines;
-    if (device) baselines = std::make_unique<Baselines>(*device, options.repetitions);
+    std::unique_ptr<measure::Baselines> baselines;
+    if (device) baselines = std::make_unique<measure::Baselines>(*device, options.repetitions);
     Report report;
     SuiteContext context{options, device, deviceProblem, baselines.get(), report};
     const bool jsonOnStdout = options.jsonPath && *options.jsonPath == "-";
@@ -121,13 +121,13 @@ int run(const Options& options) {
     if (baselines) {
         for (const auto& [key, baseline] : baselines->measured()) {
             const std::uint64_t moved = key.first == "copy" ? 2 * key.second : key.second;
-            const Stats& stats = baseline;
+            const measure::Summary& stats = baseline;
             char line[256];
             std::snprintf(line, sizeof line,
                           "baseline %-11s %9.2f MiB  min %.3f  median %.3f  max %.3f ms  %.3f GB/s  (%s)\n",
                           key.first.c_str(), static_cast<double>(key.second) / (1024.0 * 1024.0),
-                          stats.minNs / 1e6, stats.medianNs / 1e6, stats.maxNs / 1e6,
-                          gigabytesPerSecond(moved, stats.medianNs), baseline.shape.c_str());
+                          stats.min / 1e6, stats.median / 1e6, stats.max / 1e6,
+                          measure::gigabytesPerSecond(moved, stats.median), baseline.shape.c_str());
             table << line;
         }
     }

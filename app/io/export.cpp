@@ -11,10 +11,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <limits>
 
+#include "measure/measure.hpp"
 #include "ops/histogram/statistics.hpp"
 #include "runtime/error.hpp"
 
@@ -310,6 +312,18 @@ QJsonArray timingsJson(const std::vector<std::vector<Timing>>& runs, int firstRu
         }
     }
     return array;
+}
+
+QJsonObject kernelSummaryJson(const std::vector<std::vector<Timing>>& runs) {
+    const measure::Summary summary = measure::kernelSummary(runs);
+    // Sums of integer durations: only the mean of two middle values can have a fraction.
+    const auto ns = [](double value) {
+        return value == std::floor(value) ? QJsonValue(static_cast<qint64>(value)) : QJsonValue(value);
+    };
+    return QJsonObject{{"runs", static_cast<qint64>(runs.size())},
+                       {"kernel_ns", QJsonObject{{"min", ns(summary.min)},
+                                                 {"median", ns(summary.median)},
+                                                 {"max", ns(summary.max)}}}};
 }
 
 QByteArray timingsCsv(const std::vector<std::vector<Timing>>& runs, int firstRun) {

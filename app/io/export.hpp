@@ -80,6 +80,10 @@ QJsonArray timingsJson(const std::vector<Timing>& timings);
 // The same for repeated runs, each record with its "run" number; runs are numbered from 1 everywhere (the
 // GUI's #N, the CLI's "run N of K"), and `firstRun` is the number of runs[0].
 QJsonArray timingsJson(const std::vector<std::vector<Timing>>& runs, int firstRun = 1);
+// {"runs": N, "kernel_ns": {"min", "median", "max"}}: the engine's kernel-time summary of `runs`
+// (measure::kernelSummary, whose median of an even count is the mean of the middle two). A median that falls
+// between two nanoseconds is written with its .5; every other figure is an integer. `runs` must not be empty.
+QJsonObject kernelSummaryJson(const std::vector<std::vector<Timing>>& runs);
 // Header "run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns"; runs numbered as in timingsJson.
 QByteArray timingsCsv(const std::vector<std::vector<Timing>>& runs, int firstRun = 1);
 

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <map>
 
+#include "handmade_timings.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
 #include "runtime/error.hpp"
@@ -212,6 +213,28 @@ TEST(TimingExport, JsonKeepsNanosecondsExactly) {
     EXPECT_EQ(kept[0].toObject()["run"].toInt(), 7);
     EXPECT_EQ(kept[3].toObject()["run"].toInt(), 8);
     EXPECT_EQ(repeated[3].toObject()["end_ns"].toInteger(), static_cast<qint64>(kEpochNs + 2250002));
+}
+
+// Issue 8: the `summary` of `histoscope-cli histogram --repeat` for the hand-made log of 4 runs (kernel times
+// 7, 1, 100, 2 µs) has the engine's median, 4.5 µs, read back from the written JSON.
+TEST(TimingExport, KernelSummaryOfTheHandmadeLog) {
+    const QJsonObject summary =
+        QJsonDocument::fromJson(QJsonDocument(io::kernelSummaryJson(test::handmadeFourRuns())).toJson())
+            .object();
+    EXPECT_EQ(summary["runs"].toInt(), 4);
+    const QJsonObject kernel = summary["kernel_ns"].toObject();
+    EXPECT_EQ(kernel["min"].toInteger(), 1'000);
+    EXPECT_EQ(kernel["median"].toDouble(), test::kHandmadeMedianNs);
+    EXPECT_EQ(kernel["max"].toInteger(), 100'000);
+}
+
+TEST(TimingExport, KernelSummaryKeepsAHalfNanosecondMedian) {
+    const auto kernel = [](std::uint64_t ns) {
+        return std::vector<Timing>{{Stage::Kernel, "k", 0, 0, 10, 10 + ns}};
+    };
+    const QByteArray text =
+        QJsonDocument(io::kernelSummaryJson({kernel(3), kernel(4)})).toJson(QJsonDocument::Compact);
+    EXPECT_EQ(text, R"({"kernel_ns":{"max":4,"median":3.5,"min":3},"runs":2})");
 }
 
 TEST(TimingExport, CsvHasARowPerCommand) {

@@ -29,6 +29,7 @@
 #include "ops/histogram/histogram.hpp"
 #include "ops/rotate/rotate.hpp"
 #include "ui/app_settings.hpp"
+#include "ui/compare_view.hpp"
 #include "ui/device_panel.hpp"
 #include "ui/export_actions.hpp"
 #include "ui/histogram_view.hpp"

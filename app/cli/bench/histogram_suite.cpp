@@ -14,7 +14,7 @@ using histogram::Params;
 using histogram::Strategy;
 
 void measureStrategy(SuiteContext& context, Input& input, const Strategy& strategy,
-                     const histogram::Histogram& expected, Measurement& row) {
+                     const histogram::Histogram& expected, Row& row) {
     const Params params{context.options.bins};
     if (strategy.runsOnDevice() && context.device == nullptr) {
         row.detail = context.deviceProblem;
@@ -34,17 +34,16 @@ void measureStrategy(SuiteContext& context, Input& input, const Strategy& strate
         ranAs = result.strategy;
         return std::move(result.timings);
     };
+    const auto measured = measure::measure({row.clock, 1, context.options.repetitions, row.bytes}, runOnce);
+    row.summary = measured.summary;
     if (strategy.runsOnDevice()) {
-        row.stats = measureDevice(context.options.repetitions, runOnce);
         TimingLog noTransfer;  // the runs above left the pixels on the device
         const auto& read =
             context.baselines->streamRead(input.pixels.device(*context.device, noTransfer), row.bytes);
-        row.baselineRatio = row.gbps() / gigabytesPerSecond(row.bytes, read.medianNs);
+        row.baselineRatio = measure::ratioToBaseline(measured.summary, read);
         const Strategy& built = histogram::findStrategy(ranAs);
         if (const auto build = built.kernelBuild(context.device->info(), params)) row.detail = build->options;
         if (ranAs != strategy.name()) row.detail = "chose " + ranAs + ": " + row.detail;
-    } else {
-        row.stats = measureHost(context.options.repetitions, [&] { runOnce(); });
     }
     if (!exact) row.detail = "WRONG RESULT (differs from serial); " + row.detail;
 }
@@ -55,17 +54,17 @@ void runHistogram(SuiteContext& context, Input& input) {
         histogram::referenceHistogram(image.pixels.data(), image.pixelCount(), context.options.bins);
     for (const Strategy* strategy : histogram::strategies()) {
         if (!Options::selected(context.options.strategies, std::string(strategy->name()))) continue;
-        Measurement row;
+        Row row;
         row.suite = "histogram";
         row.subject = std::string(strategy->name());
         row.input = input.name;
         row.bytes = image.byteCount();
-        row.clock = strategy->runsOnDevice() ? "device" : "host";
+        row.clock = strategy->runsOnDevice() ? measure::Clock::Kernel : measure::Clock::Wall;
         row.extra["bins"] = context.options.bins;
         try {
             measureStrategy(context, input, *strategy, expected, row);
         } catch (const Error& error) {
-            row.stats.reset();
+            row.summary.reset();
             row.baselineRatio.reset();
             row.detail = error.what();
         }

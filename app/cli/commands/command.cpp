@@ -147,8 +147,8 @@ QString text(std::string_view value) {
     return QString::fromUtf8(value.data(), static_cast<qsizetype>(value.size()));
 }
 
-QString milliseconds(std::uint64_t ns) {
-    return QString::number(static_cast<double>(ns) / 1e6, 'f', 3) + " ms";
+QString milliseconds(double ns) {
+    return QString::number(ns / 1e6, 'f', 3) + " ms";
 }
 
 QString imageAndDeviceLines(const QString& path, const ImageRGBA8& image, const DeviceInfo& device) {

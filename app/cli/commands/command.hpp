@@ -86,8 +86,8 @@ void printText(const QString& text);
 
 // The engine's UTF-8 text for Qt.
 QString text(std::string_view value);
-// "1.234 ms".
-QString milliseconds(std::uint64_t ns);
+// "1.234 ms" from nanoseconds.
+QString milliseconds(double ns);
 
 // The head of a command's report: the image it read and the device it ran on.
 QString imageAndDeviceLines(const QString& path, const ImageRGBA8& image, const DeviceInfo& device);

@@ -2,12 +2,12 @@
 // K]
 //                           [--json|--csv]
 #include <QJsonArray>
-#include <algorithm>
 
 #include "commands/command.hpp"
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
+#include "measure/measure.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/histogram/statistics.hpp"
 #include "runtime/runtime.hpp"
@@ -17,19 +17,6 @@ namespace hs::cli {
 namespace {
 
 using Runs = std::vector<std::vector<Timing>>;
-
-struct KernelSummary {
-    std::uint64_t minNs = 0;
-    std::uint64_t medianNs = 0;  // nearest rank: the lower middle for an even count
-    std::uint64_t maxNs = 0;
-};
-
-KernelSummary summarize(const Runs& runs) {
-    std::vector<std::uint64_t> kernelNs;
-    for (const auto& run : runs) kernelNs.push_back(totalNs(run, Stage::Kernel));
-    std::sort(kernelNs.begin(), kernelNs.end());
-    return {kernelNs.front(), kernelNs[(kernelNs.size() - 1) / 2], kernelNs.back()};
-}
 
 QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& device,
               const histogram::Params& params, const histogram::Result& result, const Runs& runs,
@@ -52,10 +39,10 @@ QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& de
         out += '\n';
     }
     out += QString("\ntimings of run 1 of %1\n").arg(runs.size()) + timingLines(runs.front(), 28);
-    const auto summary = summarize(runs);
+    const measure::Summary summary = measure::kernelSummary(runs);
     out += QString("kernel time over %1 run(s): min %2, median %3, max %4\n")
                .arg(runs.size())
-               .arg(milliseconds(summary.minNs), milliseconds(summary.medianNs), milliseconds(summary.maxNs));
+               .arg(milliseconds(summary.min), milliseconds(summary.median), milliseconds(summary.max));
     out += QString("program cache: %1 hit(s), %2 miss(es)\n").arg(cache.hits).arg(cache.misses);
     return out;
 }
@@ -64,7 +51,6 @@ QJsonObject json(const QString& path, const ImageRGBA8& image, const DeviceInfo&
                  const histogram::Strategy& requested, const histogram::Params& params,
                  const histogram::Result& result, const io::HistogramContext& context, const Runs& runs,
                  const ProgramCache::Stats& cache) {
-    const auto summary = summarize(runs);
     const auto ns = [](std::uint64_t value) { return QJsonValue(static_cast<qint64>(value)); };
     return QJsonObject{
         {"image", imageJson(path, image.width, image.height)},
@@ -75,10 +61,7 @@ QJsonObject json(const QString& path, const ImageRGBA8& image, const DeviceInfo&
         {"ignore_transparent", params.ignoreTransparent},
         {"histograms", io::histogramJson(result.histogram)},
         {"timings", io::timingsJson(runs)},
-        {"summary", QJsonObject{{"runs", static_cast<qint64>(runs.size())},
-                                {"kernel_ns", QJsonObject{{"min", ns(summary.minNs)},
-                                                          {"median", ns(summary.medianNs)},
-                                                          {"max", ns(summary.maxNs)}}}}},
+        {"summary", io::kernelSummaryJson(runs)},
         {"program_cache", QJsonObject{{"hits", ns(cache.hits)}, {"misses", ns(cache.misses)}}},
         {"context", io::histogramContextJson(context, result.histogram.bins)},
     };
@@ -107,11 +90,11 @@ int run(const QStringList& arguments) {
     DeviceContext& device = runtime.open(parser.value("device").toStdString());
     PixelSource pixels(image);
     histogram::Result result;
-    Runs runs;
-    for (int k = 0; k < repeat; ++k) {
-        result = histogram::computeHistogram(&device, pixels, params, strategy);
-        runs.push_back(std::move(result.timings));
-    }
+    // No warm-up: every run is reported, the first one with its program build (or cache hit).
+    const Runs runs = measure::measure({measure::Clock::Kernel, 0, repeat, image.byteCount()}, [&] {
+                          result = histogram::computeHistogram(&device, pixels, params, strategy);
+                          return result.timings;
+                      }).runs;
     const auto cache = runtime.programCache().stats();
     const auto context =
         io::histogramContext(path, image.width, image.height, &device.info(), result.strategy,
