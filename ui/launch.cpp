@@ -27,10 +27,6 @@ namespace {
 // Long enough for the docks' plots to lay out and repaint after the result arrived.
 constexpr int kSettleMs = 200;
 
-QString qtText(std::string_view text) {
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
-
 QString strategyNames() {
     QStringList names;
     for (const auto* strategy : histogram::strategies()) names << QString::fromUtf8(strategy->name());
@@ -48,12 +44,9 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
                                   QStringLiteral("Open IMAGE."), QStringLiteral("IMAGE"));
     const QCommandLineOption device = io::sharedOption(options::kDevice);
     // Without these options the app keeps the choices the user made last time.
-    const QString lastUsed = QStringLiteral(" Default: as last used.");
     const QCommandLineOption strategy =
-        io::option(QStringLiteral("strategy"), QStringLiteral("NAME"),
-                   QStringLiteral("Histogram strategy, in any case: %1.").arg(strategyNames()) + lastUsed);
-    const QCommandLineOption bins =
-        io::option(QStringLiteral("bins"), QStringLiteral("N"), qtText(options::kBins.help) + lastUsed);
+        io::rememberedOption(options::kStrategy, QStringLiteral("Known: %1.").arg(strategyNames()));
+    const QCommandLineOption bins = io::rememberedOption(options::kBins);
     const QCommandLineOption angle = io::sharedOption(options::kAngle);
     const QCommandLineOption sampling = io::sharedOption(options::kSampling);
     const QCommandLineOption filter = io::sharedOption(options::kFilter);

@@ -8,6 +8,7 @@
 
 #include "bench/inputs.hpp"
 #include "bench/suite.hpp"
+#include "runtime/device_properties.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 #include "util/atomic_file.hpp"
@@ -33,28 +34,21 @@ void runSuites(SuiteContext& context, const std::string& name, const ImageRGBA8&
     }
 }
 
-void writeDevice(JsonWriter& json, const DeviceInfo& info) {
-    json.beginObject();
-    json.field("selector", info.selector()).field("platform", info.platformName).field("name", info.name);
-    json.field("vendor", info.vendor)
-        .field("driver", info.driverVersion)
-        .field("version", info.openclVersion);
-    json.field("type", deviceTypeName(info.type)).field("compute_units", info.computeUnits);
-    json.field("max_clock_mhz", info.maxClockMHz).field("local_mem_bytes", info.localMemBytes);
-    json.field("max_work_group_size", static_cast<std::uint64_t>(info.maxWorkGroupSize));
-    json.endObject();
-}
-
 void writeJson(std::ostream& out, const Options& options, const DeviceContext* device, const Report& report,
                const measure::Baselines* baselines) {
     JsonWriter json(out);
     json.beginObject();
     json.field("tool", "histoscope-bench");
     json.key("device");
-    if (device)
-        writeDevice(json, device->info());
-    else
+    if (device) {
+        json.beginObject();
+        writeDeviceMembers(json, device->info());
+        // The schema calls it "opencl"; results recorded before the schema (bench/results) call it "version".
+        json.field("version", device->info().openclVersion);
+        json.endObject();
+    } else {
         json.null();
+    }
     json.key("settings").beginObject();
     json.field("repetitions", options.repetitions).field("warmup_runs", 1).field("bins", options.bins);
     json.field("kernel_time",

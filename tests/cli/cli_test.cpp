@@ -14,6 +14,7 @@
 #include "measure/measure.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "runtime/device_info.hpp"
+#include "runtime/device_properties.hpp"
 
 namespace hs {
 namespace {
@@ -353,7 +354,51 @@ TEST_F(Cli, DevicesListsEveryPoclDevice) {
     const Outcome plain = runCli({"devices"});
     ASSERT_EQ(plain.exitCode, 0);
     EXPECT_TRUE(plain.out.contains("0:1"));
-    EXPECT_TRUE(plain.out.contains("max work-group size"));
+    // Every property of the schema, as "Label:" and its value for people, in the block of each device.
+    for (const auto& device : devices()) {
+        const qsizetype start =
+            plain.out.indexOf(QByteArray::fromStdString(device.selector() + "  " + device.name));
+        ASSERT_GE(start, 0) << device.selector();
+        for (const auto& property : deviceProperties()) {
+            const QByteArray label = QByteArray::fromStdString(std::string(property.label) + ":");
+            const qsizetype at = plain.out.indexOf("    " + label, start);
+            ASSERT_GE(at, 0) << property.key;
+            const QByteArray line = plain.out.mid(at, plain.out.indexOf('\n', at) - at);
+            EXPECT_TRUE(line.simplified().endsWith(
+                QByteArray::fromStdString(displayValue(property, device)).simplified()))
+                << line.toStdString();
+        }
+    }
+}
+
+// One property schema renders the "device" object of every JSON front end: the same keys (the schema's, which
+// the io tests hold against a hand-written list) with the same values, so a property dropped from one of them
+// fails here.
+TEST_F(Cli, EveryDeviceObjectCarriesTheWholeSchema) {
+    QStringList schemaKeys;
+    for (const auto& property : deviceProperties())
+        schemaKeys += QString::fromUtf8(property.key.data(), static_cast<qsizetype>(property.key.size()));
+    schemaKeys.sort();
+    const Outcome listed = runCli({"devices", "--json"});
+    ASSERT_EQ(listed.exitCode, 0) << listed.err.toStdString();
+    const QJsonObject second = listed.json()["devices"].toArray().at(1).toObject();
+    EXPECT_EQ(second.keys(), schemaKeys);
+    EXPECT_EQ(second["selector"].toString(), "0:1");
+    EXPECT_EQ(second["device_index"].toInt(), 1);
+
+    QTemporaryDir out;
+    const std::vector<QStringList> commands{
+        {"histogram", imagePath(), "--json", "--device", "0:1", "--strategy", "serial"},
+        {"strategies", "--json", "--device", "0:1"},
+        {"pipeline", imagePath(), "--device", "0:1", "--angle", "10", "--out", out.filePath("p.png"),
+         "--json"},
+    };
+    for (const auto& command : commands) {
+        SCOPED_TRACE(command.join(' ').toStdString());
+        const Outcome outcome = runCli(command);
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+        EXPECT_EQ(outcome.json()["device"].toObject(), second);
+    }
 }
 
 TEST_F(Cli, StrategiesListsTheRegistryWithSupport) {

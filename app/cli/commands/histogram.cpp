@@ -1,7 +1,6 @@
 // histoscope-cli histogram IMAGE [--device SEL] [--strategy NAME] [--bins N] [--ignore-transparent] [--repeat
 // K]
 //                           [--json|--csv]
-#include <QJsonArray>
 
 #include "commands/command.hpp"
 #include "image/pixel_source.hpp"
@@ -10,6 +9,7 @@
 #include "measure/measure.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/histogram/statistics.hpp"
+#include "runtime/device_properties.hpp"
 #include "runtime/runtime.hpp"
 
 namespace hs::cli {
@@ -47,24 +47,31 @@ QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& de
     return out;
 }
 
-QJsonObject json(const QString& path, const ImageRGBA8& image, const DeviceInfo& device,
-                 const histogram::Strategy& requested, const histogram::Params& params,
-                 const histogram::Result& result, const io::HistogramContext& context, const Runs& runs,
-                 const ProgramCache::Stats& cache) {
-    const auto ns = [](std::uint64_t value) { return QJsonValue(static_cast<qint64>(value)); };
-    return QJsonObject{
-        {"image", imageJson(path, image.width, image.height)},
-        {"device", io::deviceJson(device)},
-        {"strategy", text(result.strategy)},
-        {"requested_strategy", text(requested.name())},
-        {"bins", result.histogram.bins},
-        {"ignore_transparent", params.ignoreTransparent},
-        {"histograms", io::histogramJson(result.histogram)},
-        {"timings", io::timingsJson(runs)},
-        {"summary", io::kernelSummaryJson(runs)},
-        {"program_cache", QJsonObject{{"hits", ns(cache.hits)}, {"misses", ns(cache.misses)}}},
-        {"context", io::histogramContextJson(context, result.histogram.bins)},
-    };
+void writeJson(JsonWriter& json, const QString& path, const ImageRGBA8& image, const DeviceInfo& device,
+               const histogram::Strategy& requested, const histogram::Params& params,
+               const histogram::Result& result, const io::HistogramContext& context, const Runs& runs,
+               const ProgramCache::Stats& cache) {
+    json.beginObject();
+    json.key("image");
+    writeImageJson(json, path, image.width, image.height);
+    json.key("device");
+    writeDeviceJson(json, device);
+    json.field("strategy", result.strategy).field("requested_strategy", requested.name());
+    json.field("bins", result.histogram.bins).field("ignore_transparent", params.ignoreTransparent);
+    json.key("histograms");
+    io::writeHistogramJson(json, result.histogram);
+    json.key("timings");
+    io::writeTimingsJson(json, runs);
+    json.key("summary");
+    io::writeKernelSummaryJson(json, runs);
+    json.key("program_cache")
+        .beginObject()
+        .field("hits", cache.hits)
+        .field("misses", cache.misses)
+        .endObject();
+    json.key("context");
+    io::writeHistogramContextJson(json, context, result.histogram.bins);
+    json.endObject();
 }
 
 int run(const QStringList& arguments) {
@@ -80,14 +87,15 @@ int run(const QStringList& arguments) {
     parser.addFlag("csv", "Print the histogram as CSV, after '# key: value' lines saying what it counts.");
     if (!parser.parse(arguments)) return 0;
     parser.requireAtMostOne({"json", "csv"});
-    const histogram::Params params{parser.bins(), parser.isSet(text(options::kIgnoreTransparent.name))};
+    const histogram::Params params{parser.bins(), parser.isSet(options::kIgnoreTransparent)};
     const int repeat = parser.integer("repeat", 1, 1'000'000);
-    const histogram::Strategy& strategy = histogram::findStrategy(parser.value("strategy").toStdString());
+    const histogram::Strategy& strategy =
+        histogram::findStrategy(parser.value(options::kStrategy).toStdString());
     const QString path = parser.positional(0);
 
     const ImageRGBA8 image = io::loadImage(path);
     Runtime runtime;
-    DeviceContext& device = runtime.open(parser.value("device").toStdString());
+    DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
     PixelSource pixels(image);
     histogram::Result result;
     // No warm-up: every run is reported, the first one with its program build (or cache hit).
@@ -101,7 +109,9 @@ int run(const QStringList& arguments) {
                              strategy.name(), std::nullopt, std::nullopt, params.ignoreTransparent);
 
     if (parser.isSet("json"))
-        printJson(json(path, image, device.info(), strategy, params, result, context, runs, cache));
+        printJson([&](JsonWriter& json) {
+            writeJson(json, path, image, device.info(), strategy, params, result, context, runs, cache);
+        });
     else if (parser.isSet("csv"))
         printText(QString::fromUtf8(io::histogramCsv(result.histogram, context)));
     else

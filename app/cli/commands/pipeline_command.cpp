@@ -2,11 +2,10 @@
 // [--histogram-strategy S] --out OUT [--json], and the parts rotate and convolve share with it.
 #include "commands/pipeline_command.hpp"
 
-#include <QJsonArray>
-
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
+#include "runtime/device_properties.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 
@@ -22,28 +21,26 @@ QString namesOf(const Strategies& strategies) {
     return names.join(", ");
 }
 
-QJsonObject stageJson(const pipeline::StageReport& report, const pipeline::Spec& spec) {
-    QJsonObject object{{"stage", text(report.stage)}};
-    if (!report.strategy.empty()) object["strategy"] = text(report.strategy);
-    if (!report.note.empty()) object["note"] = text(report.note);
+void writeStageJson(JsonWriter& json, const pipeline::StageReport& report, const pipeline::Spec& spec) {
+    json.beginObject().field("stage", report.stage);
+    if (!report.strategy.empty()) json.field("strategy", report.strategy);
+    if (!report.note.empty()) json.field("note", report.note);
     if (report.stage == "rotate") {
-        object["requested_strategy"] = text(spec.rotation->strategy->name());
-        object["angle_degrees"] = spec.rotation->params.angleDegrees;
-        object["sampling"] = text(rotate::filterModeName(spec.rotation->params.filterMode));
-        object["fit_canvas"] = spec.rotation->params.fitCanvas;
+        json.field("requested_strategy", spec.rotation->strategy->name());
+        json.field("angle_degrees", spec.rotation->params.angleDegrees);
+        json.field("sampling", rotate::filterModeName(spec.rotation->params.filterMode));
+        json.field("fit_canvas", spec.rotation->params.fitCanvas);
     } else if (report.stage == "convolve") {
         const auto& filter = spec.convolution->filter;
-        object["requested_strategy"] = text(spec.convolution->strategy->name());
-        object["filter"] = QJsonObject{{"label", text(filter.label)},
-                                       {"width", filter.width},
-                                       {"height", filter.height},
-                                       {"integer", filter.isInteger()}};
+        json.field("requested_strategy", spec.convolution->strategy->name());
+        json.key("filter").beginObject().field("label", filter.label).field("width", filter.width);
+        json.field("height", filter.height).field("integer", filter.isInteger()).endObject();
     } else if (report.stage == "histogram") {
-        object["requested_strategy"] = text(spec.histogram->strategy->name());
-        object["bins"] = spec.histogram->params.bins;
-        object["ignore_transparent"] = spec.histogram->params.ignoreTransparent;
+        json.field("requested_strategy", spec.histogram->strategy->name());
+        json.field("bins", spec.histogram->params.bins);
+        json.field("ignore_transparent", spec.histogram->params.ignoreTransparent);
     }
-    return object;
+    json.endObject();
 }
 
 QString summary(const QString& path, const ImageRGBA8& image, const QString& out, const DeviceInfo& device,
@@ -114,7 +111,7 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
     const QString path = parser.positional(0);
     const ImageRGBA8 image = io::loadImage(path);
     Runtime runtime;
-    DeviceContext& device = runtime.open(parser.value("device").toStdString());
+    DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
     PixelSource pixels(image);
     pipeline::Result result = pipeline::runPipeline(device, pixels, spec);
     io::saveImage(out, result.readBack());
@@ -123,30 +120,36 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
         printText(summary(path, image, out, device.info(), result, spec));
         return 0;
     }
-    QJsonArray stages;
-    for (const auto& report : result.stages) stages.append(stageJson(report, spec));
-    QJsonObject object{
-        {"image", imageJson(path, image.width, image.height)},
-        {"output", imageJson(out, result.image.width(), result.image.height())},
-        {"device", io::deviceJson(device.info())},
-        {"stages", stages},
-        {"timings", io::timingsJson(result.timings())},
-    };
-    if (result.histogram) {
-        object["bins"] = result.histogram->bins;
-        object["ignore_transparent"] = spec.histogram->params.ignoreTransparent;
-        object["histograms"] = io::histogramJson(*result.histogram);
-        std::string ran;
-        for (const auto& report : result.stages) {
-            if (report.stage == "histogram") ran = report.strategy;
+    printJson([&](JsonWriter& json) {
+        json.beginObject().key("image");
+        writeImageJson(json, path, image.width, image.height);
+        json.key("output");
+        writeImageJson(json, out, result.image.width(), result.image.height());
+        json.key("device");
+        writeDeviceJson(json, device.info());
+        json.key("stages").beginArray();
+        for (const auto& report : result.stages) writeStageJson(json, report, spec);
+        json.endArray().key("timings");
+        io::writeTimingsJson(json, result.timings());
+        if (result.histogram) {
+            json.field("bins", result.histogram->bins);
+            json.field("ignore_transparent", spec.histogram->params.ignoreTransparent);
+            json.key("histograms");
+            io::writeHistogramJson(json, *result.histogram);
+            std::string ran;
+            for (const auto& report : result.stages) {
+                if (report.stage == "histogram") ran = report.strategy;
+            }
+            json.key("context");
+            io::writeHistogramContextJson(
+                json,
+                io::histogramContext(path, image.width, image.height, &device.info(), ran,
+                                     spec.histogram->strategy->name(), spec.rotation, spec.convolution,
+                                     spec.histogram->params.ignoreTransparent),
+                result.histogram->bins);
         }
-        object["context"] = io::histogramContextJson(
-            io::histogramContext(path, image.width, image.height, &device.info(), ran,
-                                 spec.histogram->strategy->name(), spec.rotation, spec.convolution,
-                                 spec.histogram->params.ignoreTransparent),
-            result.histogram->bins);
-    }
-    printJson(object);
+        json.endObject();
+    });
     return 0;
 }
 
@@ -167,9 +170,9 @@ int runPipelineCommand(const QStringList& arguments) {
     if (!parser.parse(arguments)) return 0;
     pipeline::Spec spec;
     spec.rotation = rotationFrom(parser, "rotate-strategy");
-    if (parser.isSet("filter")) spec.convolution = convolutionFrom(parser, "convolve-strategy");
+    if (parser.isSet(options::kFilter)) spec.convolution = convolutionFrom(parser, "convolve-strategy");
     spec.histogram =
-        pipeline::HistogramStage{{parser.bins(), parser.isSet(text(options::kIgnoreTransparent.name))},
+        pipeline::HistogramStage{{parser.bins(), parser.isSet(options::kIgnoreTransparent)},
                                  &histogram::findStrategy(parser.value("histogram-strategy").toStdString())};
     return runSpec(parser, spec);
 }
