@@ -6,6 +6,7 @@
 
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
+#include "io/files/filter_file.hpp"
 #include "io/image_io.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
@@ -90,7 +91,7 @@ void addRotationOptions(ArgumentParser& parser, const QString& strategyOption) {
 }
 
 void addConvolutionOptions(ArgumentParser& parser, const QString& strategyOption) {
-    parser.addOption(options::kFilter);
+    parser.addOption(options::filterOption());
     parser.addOption(strategyOption, "S", "Convolution strategy: " + namesOf(convolve::strategies()) + ".",
                      "local-tiled");
 }
@@ -105,7 +106,7 @@ std::optional<pipeline::RotateStage> rotationFrom(const ArgumentParser& parser,
 pipeline::ConvolveStage convolutionFrom(const ArgumentParser& parser, const QString& strategyOption) {
     const std::string spec = parser.required("filter", "SPEC").toStdString();
     const auto& strategy = convolve::findStrategy(parser.value(strategyOption).toStdString());
-    return {convolve::filterFromSpec(spec), &strategy};
+    return {io::filterFromSpec(spec), &strategy};
 }
 
 int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
