@@ -5,12 +5,12 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QPixmap>
-#include <QSaveFile>
 #include <QTimer>
 #include <iostream>
 
 #include "io/command_line.hpp"
-#include "ops/convolve/filter.hpp"
+#include "io/files/filter_file.hpp"
+#include "io/image_io.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/shared_options.hpp"
 #include "ui/app_settings.hpp"
@@ -49,7 +49,7 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
     const QCommandLineOption bins = io::rememberedOption(options::kBins);
     const QCommandLineOption angle = io::sharedOption(options::kAngle);
     const QCommandLineOption sampling = io::sharedOption(options::kSampling);
-    const QCommandLineOption filter = io::sharedOption(options::kFilter);
+    const QCommandLineOption filter = io::sharedOption(options::filterOption());
     const QCommandLineOption ignoreTransparent = io::sharedOption(options::kIgnoreTransparent);
     const QCommandLineOption fitCanvas = io::sharedOption(options::kFitCanvas);
     const QCommandLineOption screenshot(
@@ -98,7 +98,7 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
     }
     if (parser.isSet(filter)) {
         options.filter = parser.value(filter);
-        convolve::filterFromSpec(options.filter.toStdString());  // throws UsageError or InputError, in words
+        io::filterFromSpec(options.filter.toStdString());  // throws UsageError or InputError, in words
     }
     options.screenshot = parser.value(screenshot);
     if (!options.screenshot.isEmpty() &&
@@ -176,11 +176,11 @@ void Launcher::firstResult() {
 }
 
 void Launcher::saveScreenshot() {
-    const QImage shot = window_.grab().toImage();
-    QSaveFile file(options_.screenshot);
-    if (!file.open(QIODevice::WriteOnly) || !shot.save(&file, "PNG") || !file.commit())
-        fail(ErrorKind::Input, tr("Screenshot not saved"),
-             QStringLiteral("%1: %2").arg(options_.screenshot, file.errorString()));
+    try {
+        io::saveImage(options_.screenshot, window_.grab().toImage());
+    } catch (const Error& e) {
+        fail(ErrorKind::Input, tr("Screenshot not saved"), QString::fromUtf8(e.what()));
+    }
 }
 
 void Launcher::fail(ErrorKind kind, const QString& title, const QString& message) {

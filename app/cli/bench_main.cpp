@@ -5,13 +5,14 @@
 #include <iostream>
 #include <memory>
 #include <new>
+#include <sstream>
 
 #include "bench/inputs.hpp"
 #include "bench/suite.hpp"
+#include "io/files/files.hpp"
 #include "runtime/device_properties.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
-#include "util/atomic_file.hpp"
 #include "util/json_writer.hpp"
 
 namespace hs::bench {
@@ -100,7 +101,7 @@ int run(const Options& options) {
                              "' (known: uniform, all-equal, gaussian, gradient)");
     }
     if (options.raw) {
-        const ImageRGBA8 image = readRawRgba(*options.raw);
+        const ImageRGBA8 image = io::readRawRgba(options.raw->path, options.raw->width, options.raw->height);
         runSuites(context, options.raw->path.substr(options.raw->path.find_last_of('/') + 1), image);
     } else {
         for (const double mib : options.sizesMiB) {
@@ -129,10 +130,9 @@ int run(const Options& options) {
         if (jsonOnStdout) {
             writeJson(std::cout, options, device, report, baselines.get());
         } else {
-            const std::string problem = writeFileAtomically(*options.jsonPath, [&](std::ostream& out) {
-                writeJson(out, options, device, report, baselines.get());
-            });
-            if (!problem.empty()) throw InputError(*options.jsonPath + ": " + problem);
+            std::ostringstream json;
+            writeJson(json, options, device, report, baselines.get());
+            io::writeFileAtomically(*options.jsonPath, json.str());
         }
     }
     return 0;

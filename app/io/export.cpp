@@ -1,20 +1,12 @@
 #include "io/export.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <algorithm>
-#include <atomic>
-#include <cerrno>
-#include <cmath>
-#include <csignal>
-#include <cstring>
+#include <filesystem>
 #include <limits>
 
+#include "io/files/files.hpp"
 #include "measure/measure.hpp"
 #include "ops/histogram/statistics.hpp"
 #include "runtime/error.hpp"
@@ -38,35 +30,6 @@ QByteArray csvField(std::string_view value) {
 
 constexpr int kTraceProcess = 1;
 
-// Temporaries are ".<name>.<pid>.<n>.histoscope-tmp" beside the target: hidden, tied to their writer.
-constexpr const char* kTemporarySuffix = ".histoscope-tmp";
-std::atomic<unsigned> temporaryCounter{0};
-
-QString temporaryPrefix(const QFileInfo& target) {
-    return "." + target.fileName() + ".";
-}
-
-// Removes the temporaries of `target` whose writer no longer runs (killed mid-write).
-void removeStaleTemporaries(const QFileInfo& target) {
-    QDir folder = target.dir();
-    const QString prefix = temporaryPrefix(target);
-    const QStringList candidates =
-        folder.entryList({prefix + "*" + kTemporarySuffix}, QDir::Files | QDir::Hidden | QDir::System);
-    for (const QString& name : candidates) {
-        bool isPid = false;
-        const auto writer = static_cast<pid_t>(name.mid(prefix.size()).section('.', 0, 0).toLong(&isPid));
-        if (isPid && writer > 0 && ::kill(writer, 0) != 0 && errno == ESRCH) folder.remove(name);
-    }
-}
-
-QString fileKind(mode_t mode) {
-    if (S_ISDIR(mode)) return "a folder";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISSOCK(mode)) return "a socket";
-    if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device node";
-    return "a special file";
-}
-
 // The members of one timing record, inside an object the caller opened.
 void writeTimingMembers(JsonWriter& json, const Timing& timing) {
     json.field("stage", stageName(timing.stage)).field("name", timing.name);
@@ -89,58 +52,12 @@ QByteArray bytes(const std::string& text) {
 }  // namespace
 
 void checkReplaceable(const QString& path) {
-    struct stat status;
-    if (::stat(QFile::encodeName(path).constData(), &status) != 0 || S_ISREG(status.st_mode)) return;
-    throw InputError((path + ": is " + fileKind(status.st_mode) + ", not a regular file; it is left as it is")
-                         .toStdString());
+    io::checkReplaceable(std::filesystem::path(QFile::encodeName(path).toStdString()));
 }
 
 void writeFileAtomically(const QString& path, const QByteArray& data) {
-    const auto failed = [&](int error) {
-        return InputError(
-            (path + ": cannot write: " + QString::fromLocal8Bit(std::strerror(error))).toStdString());
-    };
-    if (path.isEmpty()) throw InputError("cannot write: an empty path names no file");
-    checkReplaceable(path);
-    // A symbolic link stays one: its target gets the new contents, as a plain write would give it.
-    const QFileInfo named(path);
-    const QString canonical = named.isSymLink() ? named.canonicalFilePath() : QString();
-    const QFileInfo target(canonical.isEmpty() ? path : canonical);
-    removeStaleTemporaries(target);
-    const QByteArray temporary = QFile::encodeName(target.dir().filePath(
-        temporaryPrefix(target) +
-        QString("%1.%2%3").arg(getpid()).arg(temporaryCounter.fetch_add(1)).arg(kTemporarySuffix)));
-    // The umask applies as to any new file; a file being replaced passes its permissions on.
-    const int fd = ::open(temporary.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) throw failed(errno);
-    const auto abandon = [&](int error) {
-        ::close(fd);
-        ::unlink(temporary.constData());
-        return failed(error);
-    };
-    const QByteArray destination = QFile::encodeName(target.filePath());
-    struct stat previous;
-    if (::stat(destination.constData(), &previous) == 0 && ::fchmod(fd, previous.st_mode & 07777) != 0)
-        throw abandon(errno);
-    for (qsizetype written = 0; written < data.size();) {
-        const ssize_t count =
-            ::write(fd, data.constData() + written, static_cast<std::size_t>(data.size() - written));
-        if (count < 0 && errno == EINTR) continue;
-        if (count < 0) throw abandon(errno);
-        written += count;
-    }
-    // A full disk or quota often shows only when the data reaches the disk.
-    if (::fdatasync(fd) != 0) throw abandon(errno);
-    if (::close(fd) != 0) {
-        const int error = errno;
-        ::unlink(temporary.constData());
-        throw failed(error);
-    }
-    if (::rename(temporary.constData(), destination.constData()) != 0) {
-        const int error = errno;
-        ::unlink(temporary.constData());
-        throw failed(error);
-    }
+    io::writeFileAtomically(std::filesystem::path(QFile::encodeName(path).toStdString()),
+                            std::string_view(data.constData(), static_cast<std::size_t>(data.size())));
 }
 
 void writeHistogramJson(JsonWriter& json, const histogram::Histogram& histogram) {

@@ -1,6 +1,7 @@
 #pragma once
 // Results to files and to the machine-readable forms the CLI prints. Every file is written through
-// QSaveFile: a failed write leaves the previous file untouched and throws hs::InputError "<path>: <reason>".
+// io/files' writeFileAtomically: a failed write leaves the previous file untouched and throws
+// hs::InputError "<path>: <reason>".
 
 #include <QByteArray>
 #include <QString>
@@ -17,14 +18,8 @@
 
 namespace hs::io {
 
-// Writes `data` to a temporary file beside `path` and renames it over `path`, so a reader, a failed write and
-// a writer killed mid-way all leave the previous file whole. Throws hs::InputError naming the path and the
-// system's reason in words ("No space left on device"). Refuses to replace anything but a regular file (a
-// FIFO or device node at `path` stays as it is). Temporaries that killed writers left beside `path` go at
-// the next write to it.
+// io/files' writeFileAtomically and checkReplaceable (see there) for Qt's strings.
 void writeFileAtomically(const QString& path, const QByteArray& data);
-// Throws hs::InputError when something other than a regular file (a folder, FIFO, socket, device) is at
-// `path`, which writeFileAtomically() would refuse to replace: for checking outputs before work starts.
 void checkReplaceable(const QString& path);
 
 // What a histogram was computed from and how, written with it by every histogram export (GUI and CLI), so a

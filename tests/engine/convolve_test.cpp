@@ -43,6 +43,23 @@ ImageRGBA8 dot4x4() {
     return image;
 }
 
+// A step edge along x in an 8x2 image: R = 50 left of x = 4, 150 from there; G = B = 0, alpha 255.
+ImageRGBA8 stepEdge8x2() {
+    ImageRGBA8 image(8, 2);
+    for (int y = 0; y < 2; ++y) {
+        for (int x = 0; x < 8; ++x) {
+            image.pixel(x, y)[0] = x < 4 ? 50 : 150;
+            image.pixel(x, y)[3] = 255;
+        }
+    }
+    return image;
+}
+
+// The registry's unsharp mask (the filter has no function of its own: it is added through the registry).
+Filter unsharp(std::string_view spec) {
+    return namedFilterFromSpec(spec).value();
+}
+
 // The hand-computed expectations of the cases above; each line shows the sum.
 void expectHandComputedResults(const std::function<ImageRGBA8(const ImageRGBA8&, const Filter&)>& apply) {
     const auto box3 = apply(known4x4(), boxFilter(3));
@@ -74,6 +91,22 @@ void expectHandComputedResults(const std::function<ImageRGBA8(const ImageRGBA8&,
     EXPECT_EQ(laplacian.pixel(1, 1)[0], 0);   // -4 * 10 saturates to 0
     EXPECT_EQ(laplacian.pixel(2, 1)[0], 10);  // one neighbour
     EXPECT_EQ(laplacian.pixel(2, 2)[0], 0);   // diagonal: no tap
+
+    // unsharp:1:1 = 2 * identity - Gaussian(sigma 1, 7x7); the rows are equal, so the Gaussian acts along x
+    // with weights c0..c3 = 0.39905, 0.24204, 0.05401, 0.00443 (exp(-d^2 / 2) / 2.50595).
+    const auto sharpened = apply(stepEdge8x2(), unsharp("unsharp:1:1"));
+    // x = 0: every tap reaches 50 (clamped border): 2 * 50 - 50 = 50.
+    EXPECT_EQ(sharpened.pixel(0, 0)[0], 50);
+    // x = 2: blur = 50 (c0 + 2 c1 + c2 + c3) + 150 (c2 + c3) = 55.84; 100 - 55.84 = 44.16 -> 44 (the dip).
+    EXPECT_EQ(sharpened.pixel(2, 1)[0], 44);
+    // x = 3: blur = 50 (c0 + c1 + c2 + c3) + 150 (c1 + c2 + c3) = 80.05; 100 - 80.05 = 19.95 -> 20
+    // (undershoot).
+    EXPECT_EQ(sharpened.pixel(3, 0)[0], 20);
+    // x = 4: the mirror image: 300 - 119.95 = 180.05 -> 180 (overshoot above 150).
+    EXPECT_EQ(sharpened.pixel(4, 0)[0], 180);
+    EXPECT_EQ(sharpened.pixel(5, 1)[0], 156);  // 300 - 144.16 = 155.84
+    EXPECT_EQ(sharpened.pixel(7, 0)[0], 150);
+    EXPECT_EQ(sharpened.pixel(4, 0)[3], 255) << "alpha kept";
 }
 
 TEST(ConvolveReference, HandComputedCases) {
@@ -103,7 +136,9 @@ std::vector<Filter> everyFilter() {
             sobelFilter(),
             random15x15(),
             parseFilterText("0.5 -0.25 1 0.125\n0.3 0.1 -0.2 0.7\n/ 1.5"),
-            parseFilterText("1 2 1\n2 4 2\n1 2 1\n/ 16")};
+            parseFilterText("1 2 1\n2 4 2\n1 2 1\n/ 16"),
+            unsharp("unsharp:1.5:2"),
+            unsharp("unsharp:5:0.5")};
 }
 
 class ConvolveStrategy : public ::testing::TestWithParam<std::string> {};

@@ -195,8 +195,7 @@ class LaunchTest : public QObject {
         const int bins = window.binsBox()->value();
         QCOMPARE(window.histogramView()->histogram(), test::referenceOf(expected, bins));
         QVERIFY(window.transformPanel()->rotationGroup()->isChecked());
-        QCOMPARE(window.transformPanel()->filterBox()->currentData().toInt(),
-                 static_cast<int>(TransformPanel::FilterKind::Sharpen));
+        QCOMPARE(window.transformPanel()->filterBox()->currentData().toString(), QStringLiteral("sharpen"));
     }
 
     // A quarter turn of the 120 x 80 image leaves 2 x 20 x 80 transparent pixels of padding: with

@@ -534,12 +534,12 @@ class MainWindowTest : public QObject {
             panel.rotateStrategyBox()->setCurrentIndex(panel.rotateStrategyBox()->count() - 1);
             rotateStrategy = panel.rotateStrategyBox()->currentText();
             panel.convolutionGroup()->setChecked(true);
-            panel.boxSizeBox()->setValue(5);
+            panel.parameterBox(QStringLiteral("box"), QStringLiteral("size"))->setValue(5);
             panel.customEditor()->setPlainText(matrix);
-            panel.filterBox()->setCurrentIndex(
-                panel.filterBox()->findData(static_cast<int>(TransformPanel::FilterKind::Gaussian)));
-            panel.sigmaBox()->setValue(2.25);
-            panel.gaussianSizeBox()->setValue(7);
+            panel.filterBox()->setCurrentIndex(panel.filterBox()->findData(QStringLiteral("gaussian")));
+            panel.parameterBox(QStringLiteral("gaussian"), QStringLiteral("sigma"))->setValue(2.25);
+            panel.parameterBox(QStringLiteral("gaussian"), QStringLiteral("size"))->setValue(7);
+            panel.parameterBox(QStringLiteral("unsharp"), QStringLiteral("amount"))->setValue(2.5);
             panel.convolveStrategyBox()->setCurrentIndex(panel.convolveStrategyBox()->count() - 1);
             convolveStrategy = panel.convolveStrategyBox()->currentText();
             window.close();
@@ -554,9 +554,10 @@ class MainWindowTest : public QObject {
         QCOMPARE(panel.samplingBox()->currentText(), QStringLiteral("nearest"));
         QCOMPARE(panel.rotateStrategyBox()->currentText(), rotateStrategy);
         QVERIFY(panel.convolutionGroup()->isChecked());
-        QCOMPARE(panel.boxSizeBox()->value(), 5);
-        QCOMPARE(panel.sigmaBox()->value(), 2.25);
-        QCOMPARE(panel.gaussianSizeBox()->value(), 7);
+        QCOMPARE(panel.parameterBox(QStringLiteral("box"), QStringLiteral("size"))->value(), 5.0);
+        QCOMPARE(panel.parameterBox(QStringLiteral("gaussian"), QStringLiteral("sigma"))->value(), 2.25);
+        QCOMPARE(panel.parameterBox(QStringLiteral("gaussian"), QStringLiteral("size"))->value(), 7.0);
+        QCOMPARE(panel.parameterBox(QStringLiteral("unsharp"), QStringLiteral("amount"))->value(), 2.5);
         QCOMPARE(panel.customEditor()->toPlainText(), matrix);
         QCOMPARE(panel.convolveStrategyBox()->currentText(), convolveStrategy);
         // What the pipeline is asked for, against filters built here.
@@ -571,7 +572,7 @@ class MainWindowTest : public QObject {
         QCOMPARE(convolution->filter.taps, convolve::gaussianFilter(2.25, 7).taps);
         QCOMPARE(QString::fromUtf8(convolution->strategy->name()), convolveStrategy);
         panel.filterBox()->setCurrentIndex(
-            panel.filterBox()->findData(static_cast<int>(TransformPanel::FilterKind::Custom)));
+            panel.filterBox()->findData(QString::fromLatin1(TransformPanel::kCustomFilter)));
         QCOMPARE(panel.filter().taps, convolve::parseFilterText(matrix.toStdString()).taps);
     }
 
@@ -584,7 +585,7 @@ class MainWindowTest : public QObject {
             odd.setValue(QStringLiteral("transform/sampling"), QStringLiteral("cubic"));
             odd.setValue(QStringLiteral("transform/rotateStrategy"), QStringLiteral("gone"));
             odd.setValue(QStringLiteral("transform/filter"), QStringLiteral("median"));
-            odd.setValue(QStringLiteral("transform/boxSize"), 99);
+            odd.setValue(QStringLiteral("transform/box/size"), 99);
             odd.setValue(QStringLiteral("transform/customMatrix"), QStringLiteral("1 x\n"));
         }
         AppSettings settings(file);
@@ -594,15 +595,17 @@ class MainWindowTest : public QObject {
         QCOMPARE(panel.angle(), 0.0);
         QCOMPARE(panel.samplingBox()->currentIndex(), 0);
         QCOMPARE(panel.rotateStrategyBox()->currentIndex(), 0);
-        QCOMPARE(panel.filterBox()->currentData().toInt(), static_cast<int>(TransformPanel::FilterKind::Box));
-        QCOMPARE(panel.boxSizeBox()->value(), convolve::kMaxFilterSize);  // clamped like a typed value
+        QCOMPARE(panel.filterBox()->currentData().toString(), QStringLiteral("box"));
+        // clamped like a typed value
+        QCOMPARE(panel.parameterBox(QStringLiteral("box"), QStringLiteral("size"))->value(),
+                 double(convolve::kMaxFilterSize));
         // A matrix that does not parse says so, and the default matrix stays in use.
         QVERIFY(!panel.customError()->isHidden());
         QVERIFY2(panel.customError()->text().contains(QStringLiteral("'x'")),
                  qPrintable(panel.customError()->text()));
         QCOMPARE(panel.customEditor()->toPlainText(), QStringLiteral("1 x\n"));
         panel.filterBox()->setCurrentIndex(
-            panel.filterBox()->findData(static_cast<int>(TransformPanel::FilterKind::Custom)));
+            panel.filterBox()->findData(QString::fromLatin1(TransformPanel::kCustomFilter)));
         QCOMPARE(panel.filter().taps,
                  convolve::parseFilterText(TransformSettings{}.customMatrix.toStdString()).taps);
     }

@@ -108,7 +108,7 @@ class TransformPipelineTest : public QObject {
         QTest::keyClick(group, Qt::Key_Space);
     }
 
-    void selectData(QComboBox* box, int data) { box->setCurrentIndex(box->findData(data)); }
+    void selectData(QComboBox* box, const QVariant& data) { box->setCurrentIndex(box->findData(data)); }
 
     // Where the kernel view's `stage` tab differs from what the engine builds for `strategy` on the device:
     // the options and source displayed against kernelBuild()'s; empty when they agree.
@@ -198,7 +198,7 @@ class TransformPipelineTest : public QObject {
                      QString::fromUtf8(rotate::strategies()[i]->name()));
 
         // Sharpen has rank 3: a strategy that needs a separable filter must be disabled, with the reason.
-        selectData(panel().filterBox(), static_cast<int>(TransformPanel::FilterKind::Sharpen));
+        selectData(panel().filterBox(), QStringLiteral("sharpen"));
         const auto device = window_->devicePanel()->currentDevice();
         QVERIFY(device);
         QComboBox* convolveBox = panel().convolveStrategyBox();
@@ -326,7 +326,7 @@ class TransformPipelineTest : public QObject {
     void customFilterErrorsShowInlineAndKeepTheResult() {
         toggle(panel().convolutionGroup());
         QVERIFY(panel().convolutionGroup()->isChecked());
-        selectData(panel().filterBox(), static_cast<int>(TransformPanel::FilterKind::Custom));
+        selectData(panel().filterBox(), QString::fromLatin1(TransformPanel::kCustomFilter));
         QPlainTextEdit* editor = panel().customEditor();
         QVERIFY(editor->isVisible());
 
@@ -536,7 +536,7 @@ class TransformPipelineTest : public QObject {
         QTest::keyClick(angle, Qt::Key_Return);
         QCOMPARE(panel().angleSlider()->value(), 330);
         selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Linear));
-        selectData(panel().filterBox(), static_cast<int>(TransformPanel::FilterKind::Gaussian));
+        selectData(panel().filterBox(), QStringLiteral("gaussian"));
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
         const auto& outcome = *window_->lastOutcome();
         QCOMPARE(outcome.request.rotation->params.angleDegrees, 33.0);

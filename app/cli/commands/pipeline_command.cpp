@@ -4,6 +4,7 @@
 
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
+#include "io/files/filter_file.hpp"
 #include "io/image_io.hpp"
 #include "runtime/device_properties.hpp"
 #include "runtime/error.hpp"
@@ -87,7 +88,7 @@ void addRotationOptions(ArgumentParser& parser, const QString& strategyOption) {
 }
 
 void addConvolutionOptions(ArgumentParser& parser, const QString& strategyOption) {
-    parser.addOption(options::kFilter);
+    parser.addOption(options::filterOption());
     parser.addOption(strategyOption, "S", "Convolution strategy: " + namesOf(convolve::strategies()) + ".",
                      "local-tiled");
 }
@@ -102,7 +103,7 @@ std::optional<pipeline::RotateStage> rotationFrom(const ArgumentParser& parser,
 pipeline::ConvolveStage convolutionFrom(const ArgumentParser& parser, const QString& strategyOption) {
     const std::string spec = parser.required("filter", "SPEC").toStdString();
     const auto& strategy = convolve::findStrategy(parser.value(strategyOption).toStdString());
-    return {convolve::filterFromSpec(spec), &strategy};
+    return {io::filterFromSpec(spec), &strategy};
 }
 
 int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {

@@ -16,9 +16,9 @@ std::string failure(std::string_view what, int error) {
 
 }  // namespace
 
-std::string writeFileAtomically(const std::filesystem::path& path,
-                                const std::function<void(std::ostream&)>& write,
-                                std::optional<std::filesystem::perms> permissions) {
+std::string replaceCacheFile(const std::filesystem::path& path,
+                             const std::function<void(std::ostream&)>& write,
+                             std::optional<std::filesystem::perms> permissions) {
     // Unique per writer, so two processes replacing the same file never write into each other's temporary.
     auto temporary = path;
     temporary += ".tmp" + std::to_string(std::random_device{}());

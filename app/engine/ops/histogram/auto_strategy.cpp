@@ -108,7 +108,7 @@ class ChoiceMemory {
                            const std::map<std::string, std::string>& lines) {
         std::error_code ec;
         std::filesystem::create_directories(directory, ec);
-        writeFileAtomically(directory / kAutoChoicesFile, [&](std::ostream& out) {
+        replaceCacheFile(directory / kAutoChoicesFile, [&](std::ostream& out) {
             for (const auto& [key, strategy] : lines) out << key << '\t' << strategy << '\n';
         });
     }
