@@ -186,12 +186,6 @@ void MainWindow::buildActions() {
                tr("Measure the current work several times; the count is set in the Timings dock"), [this] {
                    // The Timings dock holds the count and shows the progress.
                    dockOf(timingView_)->raise();
-                   // What the views show of the controller's reports (the window adds what it derives in
-                   // onHistogramReady).
-                   connect(controller_, &Controller::histogramReady, histogramView_,
-                           [this](const RunOutcome& outcome) {
-                               histogramView_->setHistogram(outcome.result.values, outcome.request.bins);
-                           });
                    runRepeated(timingView_->repeatCount());
                });
     addCommand(Command::Compare, themed("view-statistics", QStyle::SP_FileDialogDetailedView),
@@ -705,6 +699,7 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
     for (const auto& stage : outcome.stages)
         stages << QStringLiteral("%1 %2").arg(stage.stage, stage.strategy);
     const QString pipeline = stages.join(QStringLiteral(" → "));
+    histogramView_->setHistogram(outcome.result.values, outcome.request.bins);
     // The device's selector beside its name tells two identical devices apart.
     const QString device =
         outcome.device ? QStringLiteral("%1 (%2)").arg(QString::fromStdString(outcome.device->name),
