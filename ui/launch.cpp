@@ -14,11 +14,8 @@
 #include "ops/histogram/histogram.hpp"
 #include "ops/shared_options.hpp"
 #include "ui/app_settings.hpp"
-#include "ui/device_panel.hpp"
-#include "ui/image_view.hpp"
+#include "ui/export_actions.hpp"
 #include "ui/main_window.hpp"
-#include "ui/strategy_box.hpp"
-#include "ui/transform_panel.hpp"
 
 namespace hs::ui {
 
@@ -55,12 +52,17 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("After the first result, save the window to FILE (PNG)."), QStringLiteral("FILE"));
+    const QCommandLineOption histogramExport(
+        QStringLiteral("export-histogram"),
+        QStringLiteral("After the first result, export the histogram to FILE (.csv or .json), as File ▸ "
+                       "Export ▸ Histogram does."),
+        QStringLiteral("FILE"));
     const QCommandLineOption quit(
         QStringLiteral("quit"),
         QStringLiteral("Exit after the first result (and the screenshot); problems go "
                        "to stderr and set the exit code."));
     parser.addOptions({helpOption, versionOption, open, device, strategy, bins, ignoreTransparent, angle,
-                       sampling, fitCanvas, filter, screenshot, quit});
+                       sampling, fitCanvas, filter, screenshot, histogramExport, quit});
     parser.addPositionalArgument(QStringLiteral("IMAGE"), QStringLiteral("Image to open."),
                                  QStringLiteral("[IMAGE]"));
 
@@ -105,6 +107,12 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
         QFileInfo(options.screenshot).suffix().toLower() != QLatin1String("png"))
         throw UsageError("--screenshot writes PNG files: '" + options.screenshot.toStdString() +
                          "' does not end in .png");
+    options.histogramExport = parser.value(histogramExport);
+    if (const QString suffix = QFileInfo(options.histogramExport).suffix().toLower();
+        !options.histogramExport.isEmpty() && suffix != QLatin1String("csv") &&
+        suffix != QLatin1String("json"))
+        throw UsageError("--export-histogram writes .csv or .json files: '" +
+                         options.histogramExport.toStdString() + "' ends in neither");
     options.quit = parser.isSet(quit);
     return options;
 }
@@ -121,22 +129,21 @@ Launcher::Launcher(MainWindow& window, LaunchOptions options, QObject* parent)
     if (options_.quit)
         window_.setErrorReporter(
             [this](const ErrorReport& problem) { finish(exitCodeFor(problem.kind), problem.message); });
-    if (!options_.device.isEmpty()) window_.preferDevice(options_.device);
-    if (!options_.strategy.isEmpty()) window_.strategyBox()->setCurrentStrategy(options_.strategy);
-    if (options_.bins) window_.binsBox()->setValue(*options_.bins);
-    if (options_.ignoreTransparent) window_.ignoreTransparentBox()->setChecked(true);
+    if (!options_.device.isEmpty()) window_.chooseDevice(options_.device);
+    if (!options_.strategy.isEmpty()) window_.chooseStrategy(options_.strategy);
+    if (options_.bins) window_.setBins(*options_.bins);
+    if (options_.ignoreTransparent) window_.setIgnoreTransparent(true);
     connect(&window_, &MainWindow::devicesShown, this, &Launcher::checkStrategy);
     connect(&window_, &MainWindow::resultShown, this, &Launcher::firstResult);
-    connect(window_.imageView(), &ImageView::imageDisplayed, this, &Launcher::firstResult);
+    connect(&window_, &MainWindow::imageOnScreenChanged, this, &Launcher::firstResult);
 }
 
 void Launcher::start(const QString& image) {
-    if (options_.rotation)
-        window_.transformPanel()->setRotation(*options_.rotation, options_.sampling, options_.fitCanvas);
+    if (options_.rotation) window_.setRotation(*options_.rotation, options_.sampling, options_.fitCanvas);
     if (!options_.filter.isEmpty()) {
         try {
             // Checked by parseLaunchOptions already; a filter file may have gone since.
-            window_.transformPanel()->applyFilterSpec(options_.filter);
+            window_.setFilter(options_.filter);
         } catch (const Error& e) {
             return fail(e.kind(), tr("Filter not available"), QString::fromUtf8(e.what()));
         }
@@ -151,20 +158,26 @@ void Launcher::start(const QString& image) {
 
 void Launcher::checkStrategy() {
     // The strategy box falls back to a supported strategy; a scripted run must not silently measure another.
-    const StrategyBox& box = *window_.strategyBox();
-    if (options_.strategy.isEmpty() || box.currentStrategy() == options_.strategy) return;
-    const auto device = window_.devicePanel()->currentDevice();
+    if (options_.strategy.isEmpty() || window_.currentRequest().strategy == options_.strategy) return;
+    const auto device = window_.currentDevice();
     const QString where =
         device ? tr("device %1").arg(QString::fromStdString(device->name)) : tr("no OpenCL device");
     fail(ErrorKind::OpenCl, tr("Strategy not available"),
          tr("%1: strategy %2 unsupported: %3")
-             .arg(where, options_.strategy, box.unsupportedReason(options_.strategy)));
+             .arg(where, options_.strategy, window_.strategyUnsupportedReason(options_.strategy)));
 }
 
 void Launcher::firstResult() {
     // The first result and the image on screen, in either order.
-    if (done_ || shot_ || !window_.lastOutcome() || !window_.imageView()->imageReady()) return;
+    if (done_ || shot_ || !window_.lastOutcome() || !window_.imageOnScreen()) return;
     shot_ = true;
+    if (!options_.histogramExport.isEmpty()) {
+        try {
+            window_.exports().exportHistogram(options_.histogramExport);
+        } catch (const Error& e) {
+            return fail(e.kind(), tr("Histogram not exported"), QString::fromUtf8(e.what()));
+        }
+    }
     if (options_.screenshot.isEmpty()) {
         if (options_.quit) finish(0);
         return;

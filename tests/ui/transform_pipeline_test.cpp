@@ -98,7 +98,7 @@ class TransformPipelineTest : public QObject {
     std::unique_ptr<MainWindow> window_;
     QList<ErrorReport> reports_;
 
-    TransformPanel& panel() { return *window_->transformPanel(); }
+    TransformPanel& panel() { return *test::part<TransformPanel>(*window_); }
     bool settled() const { return !window_->controller().busy() && window_->lastOutcome().has_value(); }
     int bins() const { return window_->lastOutcome()->request.bins; }
 
@@ -114,9 +114,9 @@ class TransformPipelineTest : public QObject {
     // the options and source displayed against kernelBuild()'s; empty when they agree.
     template <typename Strategy, typename Params>
     QString kernelTabMismatch(const QString& stage, const Strategy& strategy, const Params& params) {
-        KernelView* view = window_->kernelView();
+        KernelView* view = test::part<KernelView>(*window_);
         if (!view->showStage(stage)) return stage + QStringLiteral(": no tab");
-        const auto device = window_->devicePanel()->currentDevice();
+        const auto device = test::part<DevicePanel>(*window_)->currentDevice();
         const auto built = strategy.kernelBuild(*device, params);
         const auto& build = builtKernel(built);
         const QString shownOptions = view->findChild<QLabel*>(QStringLiteral("kernelBuildOptions"))->text();
@@ -140,13 +140,14 @@ class TransformPipelineTest : public QObject {
     // auto).
     QString kernelViewMismatches() {
         const RunOutcome& outcome = *window_->lastOutcome();
-        const QString shown = window_->kernelView()->currentStage();
+        const QString shown = test::part<KernelView>(*window_)->currentStage();
         QStringList stages;
-        for (const auto& kernel : window_->kernelView()->kernels()) stages << kernel.stage;
+        for (const auto& kernel : test::part<KernelView>(*window_)->kernels()) stages << kernel.stage;
         if (stages != QStringList{"rotate", "convolve", "histogram"}) return stages.join(QLatin1Char(','));
-        const QString histogramStrategy = window_->strategyBox()->currentStrategy() == QLatin1String("auto")
-                                              ? QString::fromStdString(outcome.result.strategy)
-                                              : window_->strategyBox()->currentStrategy();
+        const QString histogramStrategy =
+            test::part<StrategyBox>(*window_)->currentStrategy() == QLatin1String("auto")
+                ? QString::fromStdString(outcome.result.strategy)
+                : test::part<StrategyBox>(*window_)->currentStrategy();
         const auto& histogram = histogram::findStrategy(histogramStrategy.toStdString());
         const QString mismatches[] = {
             kernelTabMismatch(QStringLiteral("rotate"),
@@ -159,7 +160,7 @@ class TransformPipelineTest : public QObject {
             histogram.kernelBuild(*outcome.device, histogram::Params{bins()})
                 ? kernelTabMismatch(QStringLiteral("histogram"), histogram, histogram::Params{bins()})
                 : QString()};
-        window_->kernelView()->showStage(shown);
+        test::part<KernelView>(*window_)->showStage(shown);
         QStringList wrong;
         for (const QString& mismatch : mismatches) {
             if (!mismatch.isEmpty()) wrong << mismatch;
@@ -169,7 +170,7 @@ class TransformPipelineTest : public QObject {
 
     // The processed pixels shown, which on the copy path come back to the host with the frame.
     const ImageRGBA8& shownPixels() {
-        const ImageRGBA8* pixels = window_->imageView()->image();
+        const ImageRGBA8* pixels = test::part<ImageView>(*window_)->image();
         if (!pixels) qFatal("the view shows no host pixels");
         return *pixels;
     }
@@ -186,8 +187,9 @@ class TransformPipelineTest : public QObject {
         window_->openImage(path);
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kResultTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
-        QVERIFY(window_->imageView()->usesOpenGl());
-        QVERIFY2(window_->imageView()->displayLink(), "the OpenGL view presents through a display link");
+        QVERIFY(test::part<ImageView>(*window_)->usesOpenGl());
+        QVERIFY2(test::part<ImageView>(*window_)->displayLink(),
+                 "the OpenGL view presents through a display link");
     }
 
     void strategyListsFollowTheRegistries() {
@@ -199,7 +201,7 @@ class TransformPipelineTest : public QObject {
 
         // Sharpen has rank 3: a strategy that needs a separable filter must be disabled, with the reason.
         selectData(panel().filterBox(), QStringLiteral("sharpen"));
-        const auto device = window_->devicePanel()->currentDevice();
+        const auto device = test::part<DevicePanel>(*window_)->currentDevice();
         QVERIFY(device);
         QComboBox* convolveBox = panel().convolveStrategyBox();
         const auto* model = qobject_cast<QStandardItemModel*>(convolveBox->model());
@@ -223,7 +225,7 @@ class TransformPipelineTest : public QObject {
     }
 
     void draggingTheSliderRotatesImageAndHistogram() {
-        const auto original = window_->histogramView()->histogram();
+        const auto original = test::part<HistogramView>(*window_)->histogram();
         toggle(panel().rotationGroup());
         QVERIFY(panel().rotationGroup()->isChecked());
         selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Linear));
@@ -250,8 +252,8 @@ class TransformPipelineTest : public QObject {
                  qPrintable(QString::number(maxAbsDifference(shownPixels(), expected))));
         // The histogram is the processed image's: exactly that of the pixels shown, and no longer the
         // original's.
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(shownPixels(), bins()));
-        QVERIFY(window_->histogramView()->histogram() != original);
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(shownPixels(), bins()));
+        QVERIFY(test::part<HistogramView>(*window_)->histogram() != original);
         QVERIFY(reports_.isEmpty());
     }
 
@@ -268,7 +270,7 @@ class TransformPipelineTest : public QObject {
         const ImageRGBA8 expected =
             pipeline::referencePipeline(card_, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, {}));
         QCOMPARE(shownPixels(), expected);
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(expected, bins()));
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(expected, bins()));
         // Counter-clockwise on screen, by hand: the right edge (red 255) is now the top row, the top edge
         // (green 0) the left column.
         const int last = card_.width - 1;
@@ -317,7 +319,7 @@ class TransformPipelineTest : public QObject {
         const ImageRGBA8 expected =
             pipeline::referencePipeline(*big, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, {}));
         QCOMPARE(shownPixels(), expected);
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(expected, bins()));
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(expected, bins()));
 
         window_->showImage(std::make_shared<const ImageRGBA8>(card_), QStringLiteral("card"));
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
@@ -344,7 +346,7 @@ class TransformPipelineTest : public QObject {
         const ImageRGBA8 expected = pipeline::referencePipeline(
             card_, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, shift));
         QCOMPARE(shownPixels(), expected);
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(expected, bins()));
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(expected, bins()));
         const quint64 lastShown = window_->lastOutcome()->requestId;
 
         // A typo: the error in words, under the editor; no run, and the result stays.
@@ -391,21 +393,21 @@ class TransformPipelineTest : public QObject {
         const ImageRGBA8 expected = pipeline::referencePipeline(
             card_, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, convolve::boxFilter(3)));
         QCOMPARE(shownPixels(), expected);
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(expected, bins()));
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(expected, bins()));
     }
 
     void statusBarAndTimingsShowTheDisplayPath() {
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
         // Mesa's llvmpipe and PoCL cannot share: the copy path, with the driver's reason naming the platform.
-        const auto device = window_->devicePanel()->currentDevice();
-        QCOMPARE(window_->displayLabel()->text(), QStringLiteral("display: copy"));
-        const QString why = window_->displayLabel()->toolTip();
+        const auto device = test::part<DevicePanel>(*window_)->currentDevice();
+        QCOMPARE(test::part<QLabel>(*window_, "displayLabel")->text(), QStringLiteral("display: copy"));
+        const QString why = test::part<QLabel>(*window_, "displayLabel")->toolTip();
         QVERIFY2(why.contains(QString::fromStdString(device->platformName)), qPrintable(why));
         QVERIFY(window_->statusSummary().contains(QStringLiteral("display: copy")));
         QCOMPARE(window_->lastOutcome()->display->path, QStringLiteral("copy"));
 
         // Every stage's commands, named by stage, the copy path's readback and texture upload among them.
-        const auto& timings = window_->timingView()->runs().back();
+        const auto& timings = test::part<TimingView>(*window_)->runs().back();
         QCOMPARE(timings.size(), window_->lastOutcome()->result.timings.size());
         QVERIFY(anyNameStartsWith(timings, "rotate: ", Stage::Kernel));
         QVERIFY(anyNameStartsWith(timings, "convolve: ", Stage::Kernel));
@@ -422,13 +424,13 @@ class TransformPipelineTest : public QObject {
     void kernelViewShowsEveryStageAsBuilt() {
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
         const auto reportsBefore = reports_.size();
-        const auto device = window_->devicePanel()->currentDevice();
+        const auto device = test::part<DevicePanel>(*window_)->currentDevice();
         QString wrong = kernelViewMismatches();
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
 
         // Reading the convolution's kernel, the user picks another convolution strategy: the tab stays and
         // shows the new strategy's kernel as built on the device.
-        KernelView* view = window_->kernelView();
+        KernelView* view = test::part<KernelView>(*window_);
         QTabBar* tabs = view->stageTabs();
         QTest::mouseClick(tabs, Qt::LeftButton, Qt::NoModifier, tabs->tabRect(1).center());
         QCOMPARE(view->currentStage(), QStringLiteral("convolve"));
@@ -453,8 +455,8 @@ class TransformPipelineTest : public QObject {
 
         // Sampling and bins are build options: the rotate and histogram tabs follow them.
         selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Linear));
-        const int binsBefore = window_->binsBox()->value();
-        window_->binsBox()->setValue(64);
+        const int binsBefore = test::part<QSpinBox>(*window_, "bins")->value();
+        window_->setBins(64);
         QTRY_VERIFY_WITH_TIMEOUT(
             settled() && bins() == 64 &&
                 window_->lastOutcome()->request.rotation->params.filterMode == rotate::FilterMode::Linear,
@@ -464,7 +466,7 @@ class TransformPipelineTest : public QObject {
 
         // Every histogram strategy the device runs, chosen in the strategy box; host ones say they have no
         // kernel.
-        QComboBox* strategies = window_->strategyBox()->comboBox();
+        QComboBox* strategies = test::part<StrategyBox>(*window_)->comboBox();
         const QString histogramBefore = strategies->currentText();
         for (const auto* strategy : histogram::strategies()) {
             const QString name = QString::fromUtf8(strategy->name());
@@ -490,20 +492,20 @@ class TransformPipelineTest : public QObject {
         strategies->setCurrentIndex(strategies->findText(histogramBefore));
         convolveBox->setCurrentIndex(convolveBox->findText(convolveBefore));
         selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Nearest));
-        window_->binsBox()->setValue(binsBefore);
+        window_->setBins(binsBefore);
         window_->findChild<QDockWidget*>(QStringLiteral("timingDock"))->raise();
         QTRY_VERIFY_WITH_TIMEOUT(settled() && bins() == binsBefore, kResultTimeoutMs);
         QVERIFY2(reports_.size() == reportsBefore, test::messagesOf(reports_).constData());
     }
 
     void imagesBeyondTheImageLimitsFallBackWithANote() {
-        const auto device = window_->devicePanel()->currentDevice();
+        const auto device = test::part<DevicePanel>(*window_)->currentDevice();
         const auto reportsBefore = reports_.size();
         // The image strategies first, while the image fits.
         QComboBox* rotateBox = panel().rotateStrategyBox();
         rotateBox->setCurrentIndex(rotateBox->findText(QStringLiteral("image-sampler")));
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
-        QVERIFY(window_->noteLabel()->isHidden());
+        QVERIFY(test::part<QLabel>(*window_, "noteLabel")->isHidden());
 
         const auto wide = std::make_shared<const ImageRGBA8>(
             test::randomImage(static_cast<int>(device->image2dMaxWidth) + 1, 3, 31));
@@ -515,17 +517,20 @@ class TransformPipelineTest : public QObject {
         QCOMPARE(reports_.size(), reportsBefore);
         const auto& stages = window_->lastOutcome()->stages;
         QCOMPARE(stages.front().strategy, QString::fromUtf8(rotate::bufferStrategy().name()));
-        QVERIFY(window_->noteLabel()->isVisible());
+        QVERIFY(test::part<QLabel>(*window_, "noteLabel")->isVisible());
         QVERIFY2(
-            window_->noteLabel()->toolTip().startsWith(QStringLiteral("rotate: ")) &&
-                window_->noteLabel()->toolTip().contains(QString::fromUtf8(rotate::bufferStrategy().name())),
-            qPrintable(window_->noteLabel()->toolTip()));
+            test::part<QLabel>(*window_, "noteLabel")->toolTip().startsWith(QStringLiteral("rotate: ")) &&
+                test::part<QLabel>(*window_, "noteLabel")
+                    ->toolTip()
+                    .contains(QString::fromUtf8(rotate::bufferStrategy().name())),
+            qPrintable(test::part<QLabel>(*window_, "noteLabel")->toolTip()));
         const ImageRGBA8 expected = pipeline::referencePipeline(
             *wide, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, convolve::boxFilter(3)));
         QCOMPARE(shownPixels(), expected);
 
         window_->showImage(std::make_shared<const ImageRGBA8>(card_), QStringLiteral("card"));
-        QTRY_VERIFY_WITH_TIMEOUT(settled() && window_->noteLabel()->isHidden(), kResultTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && test::part<QLabel>(*window_, "noteLabel")->isHidden(),
+                                 kResultTimeoutMs);
     }
 
     void screenshotRotated33WithGaussian() {
@@ -544,8 +549,8 @@ class TransformPipelineTest : public QObject {
             card_, specOf(rotate::Params{33.0, rotate::FilterMode::Linear}, convolve::gaussianFilter(1.5)));
         QVERIFY2(maxAbsDifference(shownPixels(), expected) <= 2,
                  qPrintable(QString::number(maxAbsDifference(shownPixels(), expected))));
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(shownPixels(), bins()));
-        QTRY_VERIFY_WITH_TIMEOUT(window_->imageView()->imageReady(), kResultTimeoutMs);
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(shownPixels(), bins()));
+        QTRY_VERIFY_WITH_TIMEOUT(test::part<ImageView>(*window_)->imageReady(), kResultTimeoutMs);
         test::replotNow(*window_);
         QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("transform_rotate33_gaussian.png"))));
     }
@@ -574,7 +579,7 @@ class TransformPipelineTest : public QObject {
         const ImageRGBA8 expected = pipeline::referencePipeline(card_, specOf(params, {}));
         QVERIFY2(maxAbsDifference(shownPixels(), expected) <= 1,
                  qPrintable(QString::number(maxAbsDifference(shownPixels(), expected))));
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(shownPixels(), bins()));
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(shownPixels(), bins()));
         QCOMPARE(panel().settings().fitCanvas, true);
 
         QTest::mouseClick(fit, Qt::LeftButton, Qt::NoModifier, QPoint(8, fit->height() / 2));
