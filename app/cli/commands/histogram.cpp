@@ -35,7 +35,7 @@ QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& de
               const histogram::Params& params, const histogram::Result& result, const Runs& runs,
               const ProgramCache::Stats& cache) {
     QString out = imageAndDeviceLines(path, image, device);
-    out += "strategy  " + text(result.strategy) + "\n";
+    out += "strategy  " + text(result.strategy->name()) + "\n";
     out += QString("bins      %1\n").arg(result.histogram.bins);
     if (params.ignoreTransparent) out += "pixels of alpha 0 left out of r, g, b and luma\n";
     out += '\n';
@@ -69,7 +69,7 @@ QJsonObject json(const QString& path, const ImageRGBA8& image, const DeviceInfo&
     return QJsonObject{
         {"image", imageJson(path, image.width, image.height)},
         {"device", io::deviceJson(device)},
-        {"strategy", text(result.strategy)},
+        {"strategy", text(result.strategy->name())},
         {"requested_strategy", text(requested.name())},
         {"bins", result.histogram.bins},
         {"ignore_transparent", params.ignoreTransparent},
@@ -113,9 +113,9 @@ int run(const QStringList& arguments) {
         runs.push_back(std::move(result.timings));
     }
     const auto cache = runtime.programCache().stats();
-    const auto context =
-        io::histogramContext(path, image.width, image.height, &device.info(), result.strategy,
-                             strategy.name(), std::nullopt, std::nullopt, params.ignoreTransparent);
+    const auto context = io::histogramContext(path, image.width, image.height, &device.info(),
+                                              std::string(result.strategy->name()), strategy.name(),
+                                              std::nullopt, std::nullopt, params.ignoreTransparent);
 
     if (parser.isSet("json"))
         printJson(json(path, image, device.info(), strategy, params, result, context, runs, cache));

@@ -23,25 +23,34 @@ QString namesOf(const Strategies& strategies) {
 }
 
 QJsonObject stageJson(const pipeline::StageReport& report, const pipeline::Spec& spec) {
-    QJsonObject object{{"stage", text(report.stage)}};
-    if (!report.strategy.empty()) object["strategy"] = text(report.strategy);
+    QJsonObject object{{"stage", text(pipeline::stageKindName(report.stage))}};
+    if (report.strategy) object["strategy"] = text(report.strategy->name());
     if (!report.note.empty()) object["note"] = text(report.note);
-    if (report.stage == "rotate") {
-        object["requested_strategy"] = text(spec.rotation->strategy->name());
-        object["angle_degrees"] = spec.rotation->params.angleDegrees;
-        object["sampling"] = text(rotate::filterModeName(spec.rotation->params.filterMode));
-        object["fit_canvas"] = spec.rotation->params.fitCanvas;
-    } else if (report.stage == "convolve") {
-        const auto& filter = spec.convolution->filter;
-        object["requested_strategy"] = text(spec.convolution->strategy->name());
-        object["filter"] = QJsonObject{{"label", text(filter.label)},
-                                       {"width", filter.width},
-                                       {"height", filter.height},
-                                       {"integer", filter.isInteger()}};
-    } else if (report.stage == "histogram") {
-        object["requested_strategy"] = text(spec.histogram->strategy->name());
-        object["bins"] = spec.histogram->params.bins;
-        object["ignore_transparent"] = spec.histogram->params.ignoreTransparent;
+    switch (report.stage) {
+        case pipeline::StageKind::Rotate:
+            object["requested_strategy"] = text(spec.rotation->strategy->name());
+            object["angle_degrees"] = spec.rotation->params.angleDegrees;
+            object["sampling"] = text(rotate::filterModeName(spec.rotation->params.filterMode));
+            object["fit_canvas"] = spec.rotation->params.fitCanvas;
+            break;
+        case pipeline::StageKind::Convolve: {
+            const auto& filter = spec.convolution->filter;
+            object["requested_strategy"] = text(spec.convolution->strategy->name());
+            object["filter"] = QJsonObject{{"label", text(filter.label)},
+                                           {"width", filter.width},
+                                           {"height", filter.height},
+                                           {"integer", filter.isInteger()}};
+            break;
+        }
+        case pipeline::StageKind::Histogram:
+            object["requested_strategy"] = text(spec.histogram->strategy->name());
+            object["bins"] = spec.histogram->params.bins;
+            object["ignore_transparent"] = spec.histogram->params.ignoreTransparent;
+            break;
+        case pipeline::StageKind::Upload:
+        case pipeline::StageKind::Readback:
+        case pipeline::StageKind::Display:
+            break;
     }
     return object;
 }
@@ -50,20 +59,28 @@ QString summary(const QString& path, const ImageRGBA8& image, const QString& out
                 pipeline::Result& result, const pipeline::Spec& spec) {
     QString lines = imageAndDeviceLines(path, image, device);
     for (const auto& report : result.stages) {
-        if (report.strategy.empty()) continue;
+        if (!report.strategy) continue;  // transfers
         QString what;
-        if (report.stage == "rotate")
-            what = QString("%1 degrees, %2%3")
-                       .arg(spec.rotation->params.angleDegrees)
-                       .arg(text(rotate::filterModeName(spec.rotation->params.filterMode)))
-                       .arg(spec.rotation->params.fitCanvas ? ", fit canvas" : "");
-        else if (report.stage == "convolve")
-            what = text(spec.convolution->filter.label);
-        else
-            what = QString("%1 bins%2 (the counts: --json)")
-                       .arg(spec.histogram->params.bins)
-                       .arg(spec.histogram->params.ignoreTransparent ? ", alpha 0 ignored" : "");
-        lines += QString("%1 %2 %3\n").arg(text(report.stage), -9).arg(text(report.strategy), -15).arg(what);
+        switch (report.strategy->operation()) {
+            case OperationKind::Rotate:
+                what = QString("%1 degrees, %2%3")
+                           .arg(spec.rotation->params.angleDegrees)
+                           .arg(text(rotate::filterModeName(spec.rotation->params.filterMode)))
+                           .arg(spec.rotation->params.fitCanvas ? ", fit canvas" : "");
+                break;
+            case OperationKind::Convolve:
+                what = text(spec.convolution->filter.label);
+                break;
+            case OperationKind::Histogram:
+                what = QString("%1 bins%2 (the counts: --json)")
+                           .arg(spec.histogram->params.bins)
+                           .arg(spec.histogram->params.ignoreTransparent ? ", alpha 0 ignored" : "");
+                break;
+        }
+        lines += QString("%1 %2 %3\n")
+                     .arg(text(pipeline::stageKindName(report.stage)), -9)
+                     .arg(text(report.strategy->name()), -15)
+                     .arg(what);
         if (!report.note.empty()) lines += "note      " + text(report.note) + "\n";
     }
     lines += "timings\n" + timingLines(result.timings(), 36);
@@ -136,10 +153,7 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
         object["bins"] = result.histogram->bins;
         object["ignore_transparent"] = spec.histogram->params.ignoreTransparent;
         object["histograms"] = io::histogramJson(*result.histogram);
-        std::string ran;
-        for (const auto& report : result.stages) {
-            if (report.stage == "histogram") ran = report.strategy;
-        }
+        const std::string ran(result.stage(pipeline::StageKind::Histogram)->strategy->name());
         object["context"] = io::histogramContextJson(
             io::histogramContext(path, image.width, image.height, &device.info(), ran,
                                  spec.histogram->strategy->name(), spec.rotation, spec.convolution,

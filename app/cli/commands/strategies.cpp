@@ -31,7 +31,7 @@ int run(const QStringList& arguments) {
     QString table = device ? "device " + text(device->selector()) + "  " + text(device->name) + "\n"
                            : QString("no OpenCL device: only host strategies can run\n");
     for (const auto* strategy : histogram::strategies()) {
-        const auto support = device || !strategy->runsOnDevice() ? strategy->supported(device, params)
+        const auto support = device || !strategy->runsOnDevice() ? strategy->supported(device, {}, params)
                                                                  : Support::no("no OpenCL device");
         list.append(QJsonObject{{"name", text(strategy->name())},
                                 {"description", text(strategy->description())},

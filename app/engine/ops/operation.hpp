@@ -58,6 +58,9 @@ struct RunRecord {
     std::string note;                        // why it is not the requested one; empty when it is
     std::vector<Timing> timings;             // every command, in order
     std::vector<KernelBuild> builds;         // the programs it built (none on the host)
+
+    // The name of the strategy that ran; empty when none did (a transfer).
+    std::string strategyName() const { return strategy ? std::string(strategy->name()) : std::string(); }
 };
 
 template <class Op>
