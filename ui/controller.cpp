@@ -35,6 +35,11 @@ DeviceContext& requireDevice(DeviceContext* device) {
     return *device;
 }
 
+const histogram::Strategy& histogramStrategy(const RunRequest& request) {
+    if (!request.strategy) throw UsageError("no histogram strategy is chosen");
+    return *request.strategy;
+}
+
 pipeline::Spec imageStages(const RunRequest& request) {
     return pipeline::Spec{request.rotation, request.convolution, std::nullopt};
 }
@@ -267,18 +272,17 @@ RunOutcome Controller::measure(const Job& job) {
     }
     // Only the histogram: the pixels go to the device, if at all, inside the histogram strategy.
     PixelSource pixels(*request.image);
-    outcome.result = histogram::computeHistogram(device, pixels, request.histogramParams(),
-                                                 histogram::findStrategy(request.strategy.toStdString()));
+    outcome.result =
+        histogram::computeHistogram(device, pixels, request.histogramParams(), histogramStrategy(request));
     for (auto& timing : outcome.result.timings) timing.name = "histogram: " + timing.name;
-    outcome.stages.push_back(
-        {QStringLiteral("histogram"), QString::fromStdString(outcome.result.strategy), {}});
+    outcome.stages.push_back({pipeline::StageKind::Histogram, outcome.result.strategy,
+                              QString::fromStdString(outcome.result.note), outcome.result.builds});
     return outcome;
 }
 
 void Controller::runImageStages(DeviceContext& device, const RunRequest& request, RunOutcome& outcome) {
     pipeline::Spec spec = imageStages(request);
-    spec.histogram = pipeline::HistogramStage{request.histogramParams(),
-                                              &histogram::findStrategy(request.strategy.toStdString())};
+    spec.histogram = pipeline::HistogramStage{request.histogramParams(), &histogramStrategy(request)};
     // On the shared display path the stages run in the display's GL-sharing context of the same device, so
     // that the last stage's buffer can be copied into the texture on the device.
     DeviceContext& runOn = display_ ? display_->pipelineDevice() : device;
@@ -292,15 +296,21 @@ void Controller::runImageStages(DeviceContext& device, const RunRequest& request
         outcome.frame = DisplayFrame{result.image.width(), result.image.height(),
                                      std::make_shared<const ImageRGBA8>(result.readBack()), false, 0};
     }
-    if (auto timings = displayLog.collect(); !timings.empty())
-        result.stages.push_back({"display", {}, {}, std::move(timings)});
+    if (auto timings = displayLog.collect(); !timings.empty()) {
+        pipeline::StageReport display;
+        display.stage = pipeline::StageKind::Display;
+        display.timings = std::move(timings);
+        result.stages.push_back(std::move(display));
+    }
 
     for (const auto& stage : result.stages) {
-        if (stage.strategy.empty()) continue;  // transfers
-        outcome.stages.push_back({QString::fromStdString(stage.stage), QString::fromStdString(stage.strategy),
-                                  QString::fromStdString(stage.note)});
-        if (stage.stage == "histogram") outcome.result.strategy = stage.strategy;
+        if (!stage.strategy) continue;  // transfers
+        outcome.stages.push_back(
+            {stage.stage, stage.strategy, QString::fromStdString(stage.note), stage.builds});
     }
+    const pipeline::StageReport& counted = *result.stage(pipeline::StageKind::Histogram);
+    outcome.result.strategy = counted.strategy;
+    outcome.result.builds = counted.builds;
     outcome.result.histogram = std::move(*result.histogram);
     outcome.result.values = std::move(*result.values);
     outcome.result.timings = result.timings();

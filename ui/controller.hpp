@@ -32,7 +32,7 @@ namespace hs::ui {
 struct RunRequest {
     std::shared_ptr<const ImageRGBA8> image;
     QString device;  // selector "P:D"; empty runs host strategies without a device (and no image stage)
-    QString strategy;
+    const histogram::Strategy* strategy = nullptr;  // a registered histogram strategy
     int bins = histogram::kMaxBins;
     std::optional<pipeline::RotateStage> rotation;
     std::optional<pipeline::ConvolveStage> convolution;
@@ -42,18 +42,20 @@ struct RunRequest {
     bool processesImage() const { return rotation || convolution; }
 };
 
-// One stage as it ran: the strategy that ran, and why it is not the requested one (empty when it is).
+// One stage as it ran: the strategy that ran, why it is not the requested one (empty when it is), and the
+// programs it built.
 struct StageOutcome {
-    QString stage;
-    QString strategy;
+    pipeline::StageKind stage = pipeline::StageKind::Histogram;
+    const StrategyInfo* strategy = nullptr;
     QString note;
+    std::vector<KernelBuild> builds;
 };
 
 struct RunOutcome {
     quint64 requestId = 0;
     RunRequest request;
     std::optional<DeviceInfo> device;
-    // The histogram of the processed image; result.strategy names the histogram strategy that ran (auto's
+    // The histogram of the processed image; result.strategy is the histogram strategy that ran (auto's
     // choice) and result.timings holds every command of every stage, named "stage: command".
     histogram::Result result;
     std::vector<StageOutcome> stages;

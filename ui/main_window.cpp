@@ -51,6 +51,11 @@ constexpr std::string_view kPreferredDefaultStrategy = "auto";
 constexpr int kDefaultRepetitions = 10;  // Compare, per strategy
 constexpr int kNoteWidth = 420;          // pixels of the status bar for a stage's fallback note
 
+// "rotate", "convolve", "histogram": how the status bar, the timings and the kernel view name a stage.
+QString stageText(pipeline::StageKind stage) {
+    return QString::fromUtf8(pipeline::stageKindName(stage));
+}
+
 QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
     return QIcon::fromTheme(QLatin1String(name), QApplication::style()->standardIcon(fallback));
 }
@@ -633,7 +638,7 @@ bool MainWindow::canRun() const {
 RunRequest MainWindow::currentRequest() const {
     return RunRequest{image_,
                       devicePanel_->currentSelector(),
-                      strategyBox_->currentStrategy(),
+                      strategyBox_->selected(),
                       bins_->value(),
                       transformPanel_->rotation(),
                       transformPanel_->convolution(),
@@ -693,11 +698,13 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
         previousSettingsDelay_->stop();
         markPreviousSettings(false);
     }
-    const QString ran = QString::fromStdString(outcome.result.strategy);
+    const QString ran = QString::fromUtf8(outcome.result.strategy->name());
+    const QString requested = QString::fromUtf8(outcome.request.strategy->name());
     // Every stage that ran, in order: "rotate image-sampler → convolve separable → histogram private-uchar".
     QStringList stages;
     for (const auto& stage : outcome.stages)
-        stages << QStringLiteral("%1 %2").arg(stage.stage, stage.strategy);
+        stages << QStringLiteral("%1 %2").arg(stageText(stage.stage),
+                                              QString::fromUtf8(stage.strategy->name()));
     const QString pipeline = stages.join(QStringLiteral(" → "));
     histogramView_->setHistogram(outcome.result.values, outcome.request.bins);
     // The device's selector beside its name tells two identical devices apart.
@@ -707,16 +714,15 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
                        : QString();
     timingView_->addRun(outcome.result.timings, pipeline, device, showKernelSource(outcome));
     strategyBox_->showStrategyThatRan(ran);
-    strategyLabel_->setText(
-        ran == outcome.request.strategy ? ran : QStringLiteral("%1 → %2").arg(outcome.request.strategy, ran));
+    strategyLabel_->setText(ran == requested ? ran : QStringLiteral("%1 → %2").arg(requested, ran));
     strategyLabel_->setToolTip(tr("Strategies that ran: %1").arg(pipeline));
     const double kernelMs = static_cast<double>(totalNs(outcome.result.timings, Stage::Kernel)) / 1e6;
     kernelTimeLabel_->setText(tr("kernel %1").arg(millisecondsText(kernelMs)));
     if (outcome.device) exportActions_->setDeviceName(QString::fromStdString(outcome.device->name));
     exportActions_->setHistogramContext(
         io::histogramContext(imagePath_, outcome.request.image->width, outcome.request.image->height,
-                             outcome.device ? &*outcome.device : nullptr, outcome.result.strategy,
-                             outcome.request.strategy.toStdString(), outcome.request.rotation,
+                             outcome.device ? &*outcome.device : nullptr, outcome.result.strategy->name(),
+                             outcome.request.strategy->name(), outcome.request.rotation,
                              outcome.request.convolution, outcome.request.ignoreTransparent));
     devicePanel_->clearFailure(outcome.request.device);
     showProcessedImage(outcome);
@@ -740,7 +746,7 @@ void MainWindow::showProcessedImage(const RunOutcome& outcome) {
     // Where a stage ran another strategy than the one chosen (an image beyond the device's image limits).
     QStringList notes;
     for (const auto& stage : outcome.stages) {
-        if (!stage.note.isEmpty()) notes << QStringLiteral("%1: %2").arg(stage.stage, stage.note);
+        if (!stage.note.isEmpty()) notes << QStringLiteral("%1: %2").arg(stageText(stage.stage), stage.note);
     }
     const QString note = notes.join(QStringLiteral("; "));
     noteLabel_->setText(noteLabel_->fontMetrics().elidedText(note, Qt::ElideMiddle, kNoteWidth));
@@ -751,37 +757,23 @@ void MainWindow::showProcessedImage(const RunOutcome& outcome) {
 std::map<QString, QString> MainWindow::showKernelSource(const RunOutcome& outcome) {
     const QString device = outcome.device ? QString::fromStdString(outcome.device->name) : QString();
     QVector<KernelView::Kernel> kernels;
-    // `build` is null for a strategy that runs on the host.
-    const auto add = [&](const QString& stage, const auto& strategy, const auto* build) {
-        KernelView::Kernel kernel{
-            stage, QString::fromUtf8(strategy.name()), QString::fromUtf8(strategy.description()), {}, {}, {},
-            device};
-        if (build) {
-            kernel.sourceName = QString::fromStdString(build->source);
-            kernel.source = QString::fromUtf8(kernelSource(build->source));
-            kernel.buildOptions = QString::fromStdString(build->options);
+    // The strategies that ran (a fallback or auto's choice included), with the programs they built; a host
+    // strategy built none. A stage builds one program (its kernels come from one source).
+    for (const auto& stage : outcome.stages) {
+        KernelView::Kernel kernel{stageText(stage.stage),
+                                  QString::fromUtf8(stage.strategy->name()),
+                                  QString::fromUtf8(stage.strategy->description()),
+                                  {},
+                                  {},
+                                  {},
+                                  device};
+        if (!stage.builds.empty()) {
+            const KernelBuild& build = stage.builds.front();
+            kernel.sourceName = QString::fromStdString(build.source);
+            kernel.source = QString::fromUtf8(kernelSource(build.source));
+            kernel.buildOptions = QString::fromStdString(build.options);
         }
         kernels << kernel;
-    };
-    // The strategies that ran (a fallback or auto's choice included), built as they were on the device.
-    for (const auto& stage : outcome.stages) {
-        const std::string name = stage.strategy.toStdString();
-        if (stage.stage == QLatin1String("rotate") && outcome.request.rotation && outcome.device) {
-            const auto& strategy = rotate::findStrategy(name);
-            const auto build = strategy.kernelBuild(*outcome.device, outcome.request.rotation->params);
-            add(stage.stage, strategy, &build);
-        } else if (stage.stage == QLatin1String("convolve") && outcome.request.convolution &&
-                   outcome.device) {
-            const auto& strategy = convolve::findStrategy(name);
-            const auto build = strategy.kernelBuild(*outcome.device, outcome.request.convolution->filter);
-            add(stage.stage, strategy, &build);
-        } else if (stage.stage == QLatin1String("histogram")) {
-            const auto& strategy = histogram::findStrategy(name);
-            const auto build = outcome.device
-                                   ? strategy.kernelBuild(*outcome.device, outcome.request.histogramParams())
-                                   : std::nullopt;
-            add(stage.stage, strategy, build ? &*build : nullptr);
-        }
     }
     kernelView_->setKernels(kernels);
     std::map<QString, QString> buildOptions;

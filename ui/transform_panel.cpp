@@ -38,14 +38,20 @@ void selectText(QComboBox* box, const QString& text) {
     box->setCurrentIndex(std::max(0, box->findText(text)));
 }
 
-template <typename Strategy>
-void fillStrategies(QComboBox* box, const std::vector<const Strategy*>& strategies) {
-    for (const auto* strategy : strategies) {
+// One entry per registered strategy of `Op`, in the registry's order: entry i is strategyAt<Op>(i).
+template <class Op>
+void fillStrategies(QComboBox* box) {
+    for (const auto* strategy : Registry<Op>::list()) {
         const QString description = QString::fromUtf8(strategy->description());
         box->addItem(QString::fromUtf8(strategy->name()));
         box->setItemData(box->count() - 1, description, kDescriptionRole);
         box->setItemData(box->count() - 1, description, Qt::ToolTipRole);
     }
+}
+
+template <class Op>
+const Strategy<Op>& strategyAt(int index) {
+    return *Registry<Op>::list().at(static_cast<std::size_t>(index));
 }
 
 // Enables entry `index` when `reason` is empty; otherwise disables it with the reason as its tooltip.
@@ -56,10 +62,6 @@ void setSupport(QComboBox* box, int index, const QString& reason) {
                      reason.isEmpty() ? box->itemData(index, kDescriptionRole).toString()
                                       : TransformPanel::tr("Not available here: %1").arg(reason),
                      Qt::ToolTipRole);
-}
-
-QString noDeviceReason() {
-    return TransformPanel::tr("needs an OpenCL device");
 }
 
 QString number(double value) {
@@ -155,7 +157,7 @@ QWidget* TransformPanel::buildRotation() {
     sampling_->setItemData(0, tr("Bilinear: weighs the four nearest pixels"), Qt::ToolTipRole);
     sampling_->setItemData(1, tr("Nearest: takes the pixel whose centre is closest"), Qt::ToolTipRole);
     rotateStrategy_ = new QComboBox;
-    fillStrategies(rotateStrategy_, rotate::strategies());
+    fillStrategies<rotate::Operation>(rotateStrategy_);
 
     auto* form = new QFormLayout(rotationGroup_);
     form->addRow(tr("Angle"), angleRow);
@@ -212,7 +214,7 @@ QWidget* TransformPanel::buildConvolution() {
     filterPages_->addWidget(customPage_);
 
     convolveStrategy_ = new QComboBox;
-    fillStrategies(convolveStrategy_, convolve::strategies());
+    fillStrategies<convolve::Operation>(convolveStrategy_);
 
     auto* form = new QFormLayout(convolutionGroup_);
     form->addRow(tr("Filter"), filterKind_);
@@ -506,39 +508,36 @@ std::optional<pipeline::RotateStage> TransformPanel::rotation() const {
     if (!rotationGroup_->isChecked()) return std::nullopt;
     const auto mode = static_cast<rotate::FilterMode>(sampling_->currentData().toInt());
     return pipeline::RotateStage{rotate::Params{angle(), mode, fitCanvas_->isChecked()},
-                                 &rotate::findStrategy(rotateStrategy_->currentText().toStdString())};
+                                 &strategyAt<rotate::Operation>(rotateStrategy_->currentIndex())};
 }
 
 std::optional<pipeline::ConvolveStage> TransformPanel::convolution() const {
     if (!convolutionGroup_->isChecked()) return std::nullopt;
     return pipeline::ConvolveStage{filter(),
-                                   &convolve::findStrategy(convolveStrategy_->currentText().toStdString())};
+                                   &strategyAt<convolve::Operation>(convolveStrategy_->currentIndex())};
 }
 
 void TransformPanel::updateSupport(const DeviceInfo* device, QSize imageSize) {
     device_ = device ? std::optional<DeviceInfo>(*device) : std::nullopt;
     // Before any image, judge by a single pixel: only what the device lacks entirely shows.
     imageSize_ = imageSize.isEmpty() ? QSize(1, 1) : imageSize;
+    const ImageShape shape{imageSize_.width(), imageSize_.height()};
+    const rotate::Params params;  // the rotate strategies' support does not depend on the angle
     for (int i = 0; i < rotateStrategy_->count(); ++i) {
-        const auto& strategy = rotate::findStrategy(rotateStrategy_->itemText(i).toStdString());
-        setSupport(rotateStrategy_, i,
-                   device_ ? QString::fromStdString(
-                                 strategy.supported(*device_, imageSize_.width(), imageSize_.height()).reason)
-                           : noDeviceReason());
+        const auto support =
+            supportOn(device_ ? &*device_ : nullptr, shape, params, strategyAt<rotate::Operation>(i));
+        setSupport(rotateStrategy_, i, QString::fromStdString(support.reason));
     }
     refreshConvolveSupport();
 }
 
 void TransformPanel::refreshConvolveSupport() {
     const convolve::Filter current = filter();
+    const ImageShape shape{imageSize_.width(), imageSize_.height()};
     for (int i = 0; i < convolveStrategy_->count(); ++i) {
-        const auto& strategy = convolve::findStrategy(convolveStrategy_->itemText(i).toStdString());
-        setSupport(
-            convolveStrategy_, i,
-            device_
-                ? QString::fromStdString(
-                      strategy.supported(*device_, current, imageSize_.width(), imageSize_.height()).reason)
-                : noDeviceReason());
+        const auto support =
+            supportOn(device_ ? &*device_ : nullptr, shape, current, strategyAt<convolve::Operation>(i));
+        setSupport(convolveStrategy_, i, QString::fromStdString(support.reason));
     }
 }
 

@@ -90,8 +90,8 @@ class Cli : public ::testing::Test {
     // A strategy that builds OpenCL programs (the registry is iterated, never named here).
     static const histogram::Strategy* deviceStrategy() {
         for (const auto* strategy : histogram::strategies()) {
-            if (strategy->runsOnDevice() && strategy->kernelBuild(devices().front(), {}) &&
-                strategy->supported(&devices().front(), {}).ok)
+            if (strategy->runsOnDevice() && strategy->kernelBuild(devices().front(), {}, {}) &&
+                strategy->supported(&devices().front(), {}, {}).ok)
                 return strategy;
         }
         return nullptr;
@@ -160,7 +160,7 @@ TEST_F(Cli, EveryStrategyMatchesAnIndependentCount) {
         const QString name =
             QString::fromUtf8(strategy->name().data(), static_cast<qsizetype>(strategy->name().size()));
         SCOPED_TRACE(name.toStdString());
-        if (!strategy->supported(&devices().front(), {7}).ok) {
+        if (!strategy->supported(&devices().front(), {}, {7}).ok) {
             const Outcome refused = runCli({"histogram", imagePath(), "--strategy", name, "--bins", "7"});
             expectOneErrorLine(refused, 4, "unsupported");
             continue;

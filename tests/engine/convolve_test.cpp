@@ -147,11 +147,11 @@ class ConvolveStrategy : public ::testing::TestWithParam<std::string> {};
 ImageRGBA8 convolveOnDevice(const ImageRGBA8& image, const Filter& filter, const Strategy& strategy) {
     PixelSource source(image);
     Result result = convolve(testDevice(), source, filter, strategy);
-    if (strategy.supported(testDevice().info(), filter, image.width, image.height).ok) {
-        EXPECT_EQ(result.strategy, strategy.name());
+    if (strategy.supported(&testDevice().info(), {image.width, image.height}, filter).ok) {
+        EXPECT_EQ(result.strategyName(), strategy.name());
         EXPECT_EQ(result.note, "");
     } else {
-        EXPECT_EQ(result.strategy, "buffer-naive");
+        EXPECT_EQ(result.strategyName(), "buffer-naive");
         EXPECT_NE(result.note.find("unsupported"), std::string::npos) << result.note;
     }
     return readBack(result.image);
@@ -217,34 +217,36 @@ DeviceInfo handMadeDevice() {
 TEST(ConvolveChoice, UnsupportedStrategiesFallBackToTheBufferAndSayWhy) {
     const auto device = handMadeDevice();
     const auto& imageSampler = findStrategy("image-sampler");
-    EXPECT_EQ(chooseStrategy(device, boxFilter(3), 100, 100, imageSampler).strategy, &imageSampler);
-    const auto beyond = chooseStrategy(device, boxFilter(3), 100, 101, imageSampler);
+    EXPECT_EQ(chooseRunnable<Operation>(&device, {100, 100}, boxFilter(3), imageSampler).strategy,
+              &imageSampler);
+    const auto beyond = chooseRunnable<Operation>(&device, {100, 101}, boxFilter(3), imageSampler);
     EXPECT_EQ(beyond.strategy, &bufferStrategy());
     EXPECT_NE(beyond.note.find("100x101, beyond the device's 2-D image limit of 100x100"), std::string::npos)
         << beyond.note;
 
     const auto& separable = findStrategy("separable");
-    EXPECT_EQ(chooseStrategy(device, gaussianFilter(2.0), 64, 64, separable).strategy, &separable);
-    const auto sharpen = chooseStrategy(device, sharpenFilter(), 64, 64, separable);
+    EXPECT_EQ(chooseRunnable<Operation>(&device, {64, 64}, gaussianFilter(2.0), separable).strategy,
+              &separable);
+    const auto sharpen = chooseRunnable<Operation>(&device, {64, 64}, sharpenFilter(), separable);
     EXPECT_EQ(sharpen.strategy, &bufferStrategy());
     EXPECT_NE(sharpen.note.find("not separable"), std::string::npos) << sharpen.note;
-    const auto sobel = chooseStrategy(device, sobelFilter(), 64, 64, separable);
+    const auto sobel = chooseRunnable<Operation>(&device, {64, 64}, sobelFilter(), separable);
     EXPECT_NE(sobel.note.find("not one correlation"), std::string::npos) << sobel.note;
 
     const auto& tiled = findStrategy("local-tiled");
-    EXPECT_NE(tiled.kernelBuild(device, boxFilter(3)).options.find("-D TILE_X=16 -D TILE_Y=16"),
+    EXPECT_NE(tiled.kernelBuild(device, boxFilter(3), {})->options.find("-D TILE_X=16 -D TILE_Y=16"),
               std::string::npos);
     auto small = device;
     small.maxWorkGroupSize = 64;
-    EXPECT_NE(tiled.kernelBuild(small, boxFilter(3)).options.find("-D TILE_X=8 -D TILE_Y=8"),
+    EXPECT_NE(tiled.kernelBuild(small, boxFilter(3), {})->options.find("-D TILE_X=8 -D TILE_Y=8"),
               std::string::npos);
     // A 15x15 filter on a 16x16 tile needs 30 * 30 * 4 = 3600 bytes; with 1 KiB only a 2x2 tile fits
     // (16 * 16 * 4 = 1024 bytes).
     small.localMemBytes = 1024;
-    EXPECT_NE(tiled.kernelBuild(small, boxFilter(15)).options.find("-D TILE_X=2 -D TILE_Y=2"),
+    EXPECT_NE(tiled.kernelBuild(small, boxFilter(15), {})->options.find("-D TILE_X=2 -D TILE_Y=2"),
               std::string::npos);
     small.localMemBytes = 512;
-    const auto none = chooseStrategy(small, boxFilter(15), 64, 64, tiled);
+    const auto none = chooseRunnable<Operation>(&small, {64, 64}, boxFilter(15), tiled);
     EXPECT_EQ(none.strategy, &bufferStrategy());
     EXPECT_NE(none.note.find("local memory"), std::string::npos) << none.note;
 }

@@ -51,7 +51,8 @@ constexpr int kResultTimeoutMs = 120000;
 bool showsResultFor(const MainWindow& window, const QString& device, const QString& strategy, int bins,
                     const ImageRGBA8* image) {
     const auto& outcome = window.lastOutcome();
-    return outcome && outcome->request.device == device && outcome->request.strategy == strategy &&
+    return outcome && outcome->request.device == device &&
+           QString::fromUtf8(outcome->request.strategy->name()) == strategy &&
            outcome->request.bins == bins && outcome->request.image.get() == image;
 }
 
@@ -116,7 +117,7 @@ class MainWindowTest : public QObject {
             const QString name = QString::fromUtf8(strategy->name());
             const int index = test::part<StrategyBox>(*window_)->comboBox()->findText(name);
             QVERIFY2(index >= 0, qPrintable(name));
-            const auto support = strategy->supported(&*device, histogram::Params{256});
+            const auto support = strategy->supported(&*device, {}, histogram::Params{256});
             QCOMPARE(model->item(index)->isEnabled(), support.ok);
             if (!support.ok) {
                 QVERIFY(model->item(index)->toolTip().contains(QString::fromStdString(support.reason)));
@@ -131,7 +132,7 @@ class MainWindowTest : public QObject {
             QCOMPARE(test::part<TimingView>(*window_)->runs().back().size(),
                      window_->lastOutcome()->result.timings.size());
             // The kernel view shows the source of device strategies and says so for host ones.
-            const auto build = strategy->kernelBuild(*device, histogram::Params{256});
+            const auto build = strategy->kernelBuild(*device, histogram::Params{256}, {});
             const QString ranName = QString::fromStdString(window_->lastOutcome()->result.strategy);
             if (ranName == name)
                 QCOMPARE(test::part<KernelView>(*window_)->source().isEmpty(), !build.has_value());
@@ -205,7 +206,8 @@ class MainWindowTest : public QObject {
                  (QJsonObject{{"path", window_->imagePath()}, {"width", 173}, {"height", 91}}));
         QCOMPARE(context.value("device").toObject().value("selector").toString(), outcome.request.device);
         QCOMPARE(context.value("strategy").toString(), QString::fromStdString(outcome.result.strategy));
-        QCOMPARE(context.value("requested_strategy").toString(), outcome.request.strategy);
+        QCOMPARE(context.value("requested_strategy").toString(),
+                 QString::fromUtf8(outcome.request.strategy->name()));
         QCOMPARE(context.value("bins").toInt(), outcome.request.bins);
         QCOMPARE(context.value("transform").toObject().value("angle"), QJsonValue());  // no rotation
     }
@@ -297,7 +299,7 @@ class MainWindowTest : public QObject {
         int candidates = 0;
         for (const auto* strategy : histogram::strategies())
             if (strategy->runsOnDevice() && strategy->name() != "auto" &&
-                strategy->supported(&*device, histogram::Params{bins}).ok)
+                strategy->supported(&*device, {}, histogram::Params{bins}).ok)
                 ++candidates;
         QVERIFY(candidates >= 2);
 
@@ -390,7 +392,7 @@ class MainWindowTest : public QObject {
             const auto& entry = entries[i];
             QVERIFY2(entry.strategy.startsWith(QString::fromUtf8(strategy->name())),
                      qPrintable(entry.strategy));
-            const auto support = strategy->supported(&*device, histogram::Params{bins});
+            const auto support = strategy->supported(&*device, {}, histogram::Params{bins});
             QCOMPARE(entry.unsupportedReason.isEmpty(), support.ok);
             if (!support.ok) continue;
             QVERIFY(entry.minMs > 0 && entry.minMs <= entry.medianMs && entry.medianMs <= entry.maxMs);
@@ -624,15 +626,15 @@ class MainWindowTest : public QObject {
         const auto device = test::part<DevicePanel>(*window_)->currentDevice();
         for (const auto* strategy : histogram::strategies()) {
             const histogram::Params params{test::part<QSpinBox>(*window_, "bins")->value()};
-            if (strategy->supported(&*device, params).ok && strategy->kernelBuild(*device, params)) {
+            if (strategy->supported(&*device, {}, params).ok && strategy->kernelBuild(*device, params, {})) {
                 selectStrategy(QString::fromUtf8(strategy->name()));
                 break;
             }
         }
-        QTRY_VERIFY_WITH_TIMEOUT(
-            !window_->controller().busy() && window_->lastOutcome()->request.strategy ==
-                                                 test::part<StrategyBox>(*window_)->currentStrategy(),
-            kResultTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->controller().busy() &&
+                                     QString::fromUtf8(window_->lastOutcome()->request.strategy->name()) ==
+                                         test::part<StrategyBox>(*window_)->currentStrategy(),
+                                 kResultTimeoutMs);
         QVERIFY(!test::part<KernelView>(*window_)->source().isEmpty());
         auto* kernelDock = window_->findChild<QDockWidget*>(QStringLiteral("kernelDock"));
         QVERIFY(kernelDock);

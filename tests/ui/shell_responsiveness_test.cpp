@@ -71,9 +71,7 @@ class ResponsivenessTest : public QObject {
         // Two passes: the first includes each strategy's program build, the second is a warm run.
         for (int pass = 1; pass <= 2; ++pass) {
             for (const auto* strategy : histogram::strategies()) {
-                if (!strategy
-                         ->supported(&*device,
-                                     histogram::Params{test::part<QSpinBox>(window, "bins")->value()})
+                if (!strategy->supported(&*device, {}, histogram::Params{test::part<QSpinBox>(window, "bins")->value()})
                          .ok)
                     continue;
                 const QString name = QString::fromUtf8(strategy->name());
@@ -85,7 +83,7 @@ class ResponsivenessTest : public QObject {
                 ticks.start();
                 strategies->setCurrentIndex(strategies->findText(name));
                 QVERIFY(resultShown.wait(kResultTimeoutMs));
-                QCOMPARE(window.lastOutcome()->request.strategy, name);
+                QCOMPARE(QString::fromUtf8(window.lastOutcome()->request.strategy->name()), name);
                 test::runEventLoopFor(3 *
                                       test::kTickMs);  // the ticks after the result's handling measure it too
                 gaps = ticks.stop();

@@ -71,16 +71,6 @@ pipeline::Spec specOf(std::optional<rotate::Params> rotation, std::optional<conv
     return spec;
 }
 
-// What kernelBuild() returns, whether or not the operation has strategies without a kernel.
-template <typename Build>
-const Build& builtKernel(const std::optional<Build>& build) {
-    return *build;
-}
-template <typename Build>
-const Build& builtKernel(const Build& build) {
-    return build;
-}
-
 bool anyNameStartsWith(const std::vector<Timing>& timings, const std::string& prefix, Stage stage) {
     return std::any_of(timings.begin(), timings.end(),
                        [&](const Timing& t) { return t.name.rfind(prefix, 0) == 0 && t.stage == stage; });
@@ -117,8 +107,8 @@ class TransformPipelineTest : public QObject {
         KernelView* view = test::part<KernelView>(*window_);
         if (!view->showStage(stage)) return stage + QStringLiteral(": no tab");
         const auto device = test::part<DevicePanel>(*window_)->currentDevice();
-        const auto built = strategy.kernelBuild(*device, params);
-        const auto& build = builtKernel(built);
+        const auto built = strategy.kernelBuild(*device, params, {card_.width, card_.height});
+        const KernelBuild& build = *built;
         const QString shownOptions = view->findChild<QLabel*>(QStringLiteral("kernelBuildOptions"))->text();
         const QString expectedOptions =
             QStringLiteral("Build options: ") + QString::fromStdString(build.options);
@@ -157,7 +147,7 @@ class TransformPipelineTest : public QObject {
                 QStringLiteral("convolve"),
                 convolve::findStrategy(panel().convolveStrategyBox()->currentText().toStdString()),
                 panel().filter()),
-            histogram.kernelBuild(*outcome.device, histogram::Params{bins()})
+            histogram.kernelBuild(*outcome.device, histogram::Params{bins()}, {})
                 ? kernelTabMismatch(QStringLiteral("histogram"), histogram, histogram::Params{bins()})
                 : QString()};
         test::part<KernelView>(*window_)->showStage(shown);
@@ -212,7 +202,7 @@ class TransformPipelineTest : public QObject {
             const int row = static_cast<int>(i);
             QCOMPARE(convolveBox->itemText(row), QString::fromUtf8(strategy->name()));
             const auto support =
-                strategy->supported(*device, convolve::sharpenFilter(), card_.width, card_.height);
+                strategy->supported(&*device, {card_.width, card_.height}, convolve::sharpenFilter());
             QCOMPARE(model->item(row)->isEnabled(), support.ok);
             if (support.ok) continue;
             ++disabled;
@@ -417,7 +407,8 @@ class TransformPipelineTest : public QObject {
         QVERIFY(
             !anyNameStartsWith(timings, "rotate: ", Stage::Readback));  // no host round trip between stages
         std::vector<std::string> stages;
-        for (const auto& stage : window_->lastOutcome()->stages) stages.push_back(stage.stage.toStdString());
+        for (const auto& stage : window_->lastOutcome()->stages)
+            stages.push_back(std::string(pipeline::stageKindName(stage.stage)));
         QCOMPARE(stages, (std::vector<std::string>{"rotate", "convolve", "histogram"}));
     }
 
@@ -436,12 +427,12 @@ class TransformPipelineTest : public QObject {
         QCOMPARE(view->currentStage(), QStringLiteral("convolve"));
         QComboBox* convolveBox = panel().convolveStrategyBox();
         const QString convolveBefore = convolveBox->currentText();
-        const auto buildBefore =
-            convolve::findStrategy(convolveBefore.toStdString()).kernelBuild(*device, panel().filter());
+        const auto buildBefore = convolve::findStrategy(convolveBefore.toStdString())
+                                     .kernelBuild(*device, panel().filter(), {card_.width, card_.height});
         QString other;
         for (const auto* strategy : convolve::strategies()) {
-            const auto build = strategy->kernelBuild(*device, panel().filter());
-            if (strategy->supported(*device, panel().filter(), card_.width, card_.height).ok &&
+            const auto build = strategy->kernelBuild(*device, panel().filter(), {card_.width, card_.height});
+            if (strategy->supported(&*device, {card_.width, card_.height}, panel().filter()).ok &&
                 (build.source != buildBefore.source || build.options != buildBefore.options))
                 other = QString::fromUtf8(strategy->name());
         }
@@ -470,11 +461,13 @@ class TransformPipelineTest : public QObject {
         const QString histogramBefore = strategies->currentText();
         for (const auto* strategy : histogram::strategies()) {
             const QString name = QString::fromUtf8(strategy->name());
-            if (!strategy->supported(&*device, histogram::Params{64}).ok || name == strategies->currentText())
+            if (!strategy->supported(&*device, {}, histogram::Params{64}).ok ||
+                name == strategies->currentText())
                 continue;
             strategies->setCurrentIndex(strategies->findText(name));
-            QTRY_VERIFY_WITH_TIMEOUT(settled() && window_->lastOutcome()->request.strategy == name,
-                                     kResultTimeoutMs);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                settled() && QString::fromUtf8(window_->lastOutcome()->request.strategy->name()) == name,
+                kResultTimeoutMs);
             wrong = kernelViewMismatches();
             QVERIFY2(wrong.isEmpty(), qPrintable(name + QStringLiteral(": ") + wrong));
             view->showStage(QStringLiteral("histogram"));
@@ -516,8 +509,8 @@ class TransformPipelineTest : public QObject {
                                  kResultTimeoutMs);
         QCOMPARE(reports_.size(), reportsBefore);
         const auto& stages = window_->lastOutcome()->stages;
-        QCOMPARE(stages.front().strategy, QString::fromUtf8(rotate::bufferStrategy().name()));
-        QVERIFY(test::part<QLabel>(*window_, "noteLabel")->isVisible());
+        QCOMPARE(stages.front().strategy, &rotate::bufferStrategy());
+        QVERIFY(window_->noteLabel()->isVisible());
         QVERIFY2(
             test::part<QLabel>(*window_, "noteLabel")->toolTip().startsWith(QStringLiteral("rotate: ")) &&
                 test::part<QLabel>(*window_, "noteLabel")

@@ -94,7 +94,7 @@ void measureFrame(SuiteContext& context, const Input& input, const ImageRGBA8& f
             !Options::selected(context.options.strategies, std::string(strategy->name())))
             continue;
         auto row = newRow("frame", std::string(strategy->name()), input, frame);
-        const auto support = strategy->supported(&device.info(), params);
+        const auto support = strategy->supported(&device.info(), {frame.width, frame.height}, params);
         if (!support.ok) {
             row.detail = support.reason;
             context.report.add(std::move(row));
@@ -108,7 +108,7 @@ void measureFrame(SuiteContext& context, const Input& input, const ImageRGBA8& f
                 PixelSource pixels(device, pinned.upload(log), frame.width, frame.height);
                 auto result = histogram::computeHistogram(&device, pixels, params, *strategy);
                 exact = exact && result.histogram == expected;
-                ranAs = result.strategy;
+                ranAs = std::string(result.strategy->name());
                 return log.collect();
             });
             row.detail = ranAs == strategy->name() ? "" : "chose " + ranAs;

@@ -20,18 +20,21 @@ void measureStrategy(SuiteContext& context, Input& input, const Strategy& strate
         row.detail = context.deviceProblem;
         return;
     }
-    const auto support = strategy.supported(context.device ? &context.device->info() : nullptr, params);
+    const auto support = strategy.supported(context.device ? &context.device->info() : nullptr,
+                                            {input.image.width, input.image.height}, params);
     if (!support.ok) {
         row.detail = support.reason;
         return;
     }
     std::string ranAs;
+    std::vector<KernelBuild> builds;
     bool exact = true;
     const auto runOnce = [&] {
         auto result = histogram::computeHistogram(strategy.runsOnDevice() ? context.device : nullptr,
                                                   input.pixels, params, strategy);
         exact = exact && result.histogram == expected;
-        ranAs = result.strategy;
+        ranAs = std::string(result.strategy->name());
+        builds = std::move(result.builds);
         return std::move(result.timings);
     };
     const auto measured = measure::measure({row.clock, 1, context.options.repetitions, row.bytes}, runOnce);
@@ -41,8 +44,7 @@ void measureStrategy(SuiteContext& context, Input& input, const Strategy& strate
         const auto& read =
             context.baselines->streamRead(input.pixels.device(*context.device, noTransfer), row.bytes);
         row.baselineRatio = measure::ratioToBaseline(measured.summary, read);
-        const Strategy& built = histogram::findStrategy(ranAs);
-        if (const auto build = built.kernelBuild(context.device->info(), params)) row.detail = build->options;
+        if (!builds.empty()) row.detail = builds.front().options;
         if (ranAs != strategy.name()) row.detail = "chose " + ranAs + ": " + row.detail;
     }
     if (!exact) row.detail = "WRONG RESULT (differs from serial); " + row.detail;

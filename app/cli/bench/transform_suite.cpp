@@ -101,11 +101,13 @@ void runRotation(SuiteContext& context, Input& input) {
                               input);
             row.extra["angle_degrees"] = context.options.angleDegrees;
             row.detail = skipReason(context, [&](const DeviceInfo& device) {
-                return strategy->supported(device, input.image.width, input.image.height);
+                return strategy->supported(&device, {input.image.width, input.image.height}, {});
             });
             if (row.detail.empty()) {
                 const rotate::Params params{context.options.angleDegrees, mode};
-                row.detail = strategy->kernelBuild(context.device->info(), params).options;
+                if (const auto build = strategy->kernelBuild(context.device->info(), params,
+                                                             {input.image.width, input.image.height}))
+                    row.detail = build->options;
                 measureInto(context, input, row, [&] {
                     return rotate::rotate(*context.device, input.pixels, params, *strategy).timings;
                 });
@@ -127,11 +129,13 @@ void runConvolution(SuiteContext& context, Input& input) {
                 input);
             row.extra["filter_size"] = size;
             row.detail = skipReason(context, [&](const DeviceInfo& device) {
-                return strategy->supported(device, filter, input.image.width, input.image.height);
+                return strategy->supported(&device, {input.image.width, input.image.height}, filter);
             });
             if (row.detail.empty()) {
-                row.detail =
-                    filter.label + ", " + strategy->kernelBuild(context.device->info(), filter).options;
+                row.detail = filter.label;
+                if (const auto build = strategy->kernelBuild(context.device->info(), filter,
+                                                             {input.image.width, input.image.height}))
+                    row.detail += ", " + build->options;
                 measureInto(context, input, row, [&] {
                     return convolve::convolve(*context.device, input.pixels, filter, *strategy).timings;
                 });

@@ -22,7 +22,7 @@ QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& de
               const histogram::Params& params, const histogram::Result& result, const Runs& runs,
               const ProgramCache::Stats& cache) {
     QString out = imageAndDeviceLines(path, image, device);
-    out += "strategy  " + text(result.strategy) + "\n";
+    out += "strategy  " + text(result.strategy->name()) + "\n";
     out += QString("bins      %1\n").arg(result.histogram.bins);
     if (params.ignoreTransparent) out += "pixels of alpha 0 left out of r, g, b and luma\n";
     out += '\n';
@@ -56,7 +56,7 @@ void writeJson(JsonWriter& json, const QString& path, const ImageRGBA8& image, c
     writeImageJson(json, path, image.width, image.height);
     json.key("device");
     writeDeviceJson(json, device);
-    json.field("strategy", result.strategy).field("requested_strategy", requested.name());
+    json.field("strategy", result.strategy->name()).field("requested_strategy", requested.name());
     json.field("bins", result.histogram.bins).field("ignore_transparent", params.ignoreTransparent);
     json.key("histograms");
     io::writeHistogramJson(json, result.histogram);
@@ -104,9 +104,9 @@ int run(const QStringList& arguments) {
                           return result.timings;
                       }).runs;
     const auto cache = runtime.programCache().stats();
-    const auto context =
-        io::histogramContext(path, image.width, image.height, &device.info(), result.strategy,
-                             strategy.name(), std::nullopt, std::nullopt, params.ignoreTransparent);
+    const auto context = io::histogramContext(path, image.width, image.height, &device.info(),
+                                              std::string(result.strategy->name()), strategy.name(),
+                                              std::nullopt, std::nullopt, params.ignoreTransparent);
 
     if (parser.isSet("json"))
         printJson([&](JsonWriter& json) {

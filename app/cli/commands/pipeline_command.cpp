@@ -23,23 +23,32 @@ QString namesOf(const Strategies& strategies) {
 }
 
 void writeStageJson(JsonWriter& json, const pipeline::StageReport& report, const pipeline::Spec& spec) {
-    json.beginObject().field("stage", report.stage);
-    if (!report.strategy.empty()) json.field("strategy", report.strategy);
+    json.beginObject().field("stage", pipeline::stageKindName(report.stage));
+    if (report.strategy) json.field("strategy", report.strategy->name());
     if (!report.note.empty()) json.field("note", report.note);
-    if (report.stage == "rotate") {
-        json.field("requested_strategy", spec.rotation->strategy->name());
-        json.field("angle_degrees", spec.rotation->params.angleDegrees);
-        json.field("sampling", rotate::filterModeName(spec.rotation->params.filterMode));
-        json.field("fit_canvas", spec.rotation->params.fitCanvas);
-    } else if (report.stage == "convolve") {
-        const auto& filter = spec.convolution->filter;
-        json.field("requested_strategy", spec.convolution->strategy->name());
-        json.key("filter").beginObject().field("label", filter.label).field("width", filter.width);
-        json.field("height", filter.height).field("integer", filter.isInteger()).endObject();
-    } else if (report.stage == "histogram") {
-        json.field("requested_strategy", spec.histogram->strategy->name());
-        json.field("bins", spec.histogram->params.bins);
-        json.field("ignore_transparent", spec.histogram->params.ignoreTransparent);
+    switch (report.stage) {
+        case pipeline::StageKind::Rotate:
+            json.field("requested_strategy", spec.rotation->strategy->name());
+            json.field("angle_degrees", spec.rotation->params.angleDegrees);
+            json.field("sampling", rotate::filterModeName(spec.rotation->params.filterMode));
+            json.field("fit_canvas", spec.rotation->params.fitCanvas);
+            break;
+        case pipeline::StageKind::Convolve: {
+            const auto& filter = spec.convolution->filter;
+            json.field("requested_strategy", spec.convolution->strategy->name());
+            json.key("filter").beginObject().field("label", filter.label).field("width", filter.width);
+            json.field("height", filter.height).field("integer", filter.isInteger()).endObject();
+            break;
+        }
+        case pipeline::StageKind::Histogram:
+            json.field("requested_strategy", spec.histogram->strategy->name());
+            json.field("bins", spec.histogram->params.bins);
+            json.field("ignore_transparent", spec.histogram->params.ignoreTransparent);
+            break;
+        case pipeline::StageKind::Upload:
+        case pipeline::StageKind::Readback:
+        case pipeline::StageKind::Display:
+            break;
     }
     json.endObject();
 }
@@ -48,20 +57,28 @@ QString summary(const QString& path, const ImageRGBA8& image, const QString& out
                 pipeline::Result& result, const pipeline::Spec& spec) {
     QString lines = imageAndDeviceLines(path, image, device);
     for (const auto& report : result.stages) {
-        if (report.strategy.empty()) continue;
+        if (!report.strategy) continue;  // transfers
         QString what;
-        if (report.stage == "rotate")
-            what = QString("%1 degrees, %2%3")
-                       .arg(spec.rotation->params.angleDegrees)
-                       .arg(text(rotate::filterModeName(spec.rotation->params.filterMode)))
-                       .arg(spec.rotation->params.fitCanvas ? ", fit canvas" : "");
-        else if (report.stage == "convolve")
-            what = text(spec.convolution->filter.label);
-        else
-            what = QString("%1 bins%2 (the counts: --json)")
-                       .arg(spec.histogram->params.bins)
-                       .arg(spec.histogram->params.ignoreTransparent ? ", alpha 0 ignored" : "");
-        lines += QString("%1 %2 %3\n").arg(text(report.stage), -9).arg(text(report.strategy), -15).arg(what);
+        switch (report.strategy->operation()) {
+            case OperationKind::Rotate:
+                what = QString("%1 degrees, %2%3")
+                           .arg(spec.rotation->params.angleDegrees)
+                           .arg(text(rotate::filterModeName(spec.rotation->params.filterMode)))
+                           .arg(spec.rotation->params.fitCanvas ? ", fit canvas" : "");
+                break;
+            case OperationKind::Convolve:
+                what = text(spec.convolution->filter.label);
+                break;
+            case OperationKind::Histogram:
+                what = QString("%1 bins%2 (the counts: --json)")
+                           .arg(spec.histogram->params.bins)
+                           .arg(spec.histogram->params.ignoreTransparent ? ", alpha 0 ignored" : "");
+                break;
+        }
+        lines += QString("%1 %2 %3\n")
+                     .arg(text(pipeline::stageKindName(report.stage)), -9)
+                     .arg(text(report.strategy->name()), -15)
+                     .arg(what);
         if (!report.note.empty()) lines += "note      " + text(report.note) + "\n";
     }
     lines += "timings\n" + timingLines(result.timings(), 36);
@@ -137,10 +154,7 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
             json.field("ignore_transparent", spec.histogram->params.ignoreTransparent);
             json.key("histograms");
             io::writeHistogramJson(json, *result.histogram);
-            std::string ran;
-            for (const auto& report : result.stages) {
-                if (report.stage == "histogram") ran = report.strategy;
-            }
+            const std::string ran(result.stage(pipeline::StageKind::Histogram)->strategy->name());
             json.key("context");
             io::writeHistogramContextJson(
                 json,

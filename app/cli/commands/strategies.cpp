@@ -29,7 +29,7 @@ int run(const QStringList& arguments) {
     QString table = device ? "device " + text(device->selector()) + "  " + text(device->name) + "\n"
                            : QString("no OpenCL device: only host strategies can run\n");
     for (const auto* strategy : histogram::strategies()) {
-        const auto support = device || !strategy->runsOnDevice() ? strategy->supported(device, params)
+        const auto support = device || !strategy->runsOnDevice() ? strategy->supported(device, {}, params)
                                                                  : Support::no("no OpenCL device");
         supports.push_back(support);
         table +=
