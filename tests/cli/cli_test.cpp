@@ -411,7 +411,7 @@ TEST_F(Cli, StrategiesListsTheRegistryWithSupport) {
     ASSERT_EQ(listed.size(), static_cast<qsizetype>(registry.size()));
     for (std::size_t i = 0; i < registry.size(); ++i) {
         const QJsonObject entry = listed[static_cast<qsizetype>(i)].toObject();
-        const auto support = registry[i]->supported(&devices()[1], {64});
+        const auto support = registry[i]->supported(&devices()[1], {}, {64});
         EXPECT_EQ(entry["name"].toString().toStdString(), std::string(registry[i]->name()));
         EXPECT_EQ(entry["description"].toString().toStdString(), std::string(registry[i]->description()));
         EXPECT_EQ(entry["supported"].toBool(), support.ok);

@@ -120,7 +120,7 @@ TEST(Compare, UploadsOnceForEveryStrategyAndRepetition) {
         const auto& strategy = *histogram::strategies()[i];
         SCOPED_TRACE(entry.strategy);
         EXPECT_EQ(entry.strategy, strategy.name());
-        EXPECT_EQ(entry.measured(), strategy.supported(&device.info(), params).ok) << entry.unsupported;
+        EXPECT_EQ(entry.measured(), strategy.supported(&device.info(), {}, params).ok) << entry.unsupported;
         if (!entry.measured()) continue;
         ++measured;
         if (strategy.runsOnDevice()) deviceRuns += kRepetitions + 1;

@@ -307,7 +307,7 @@ class LaunchTest : public QObject {
             kTimeoutMs);
         const RunRequest& ran = window.lastOutcome()->request;
         QCOMPARE(ran.device, QStringLiteral("0:1"));
-        QCOMPARE(ran.strategy, strategy);
+        QCOMPARE(QString::fromUtf8(ran.strategy->name()), strategy);
         QCOMPARE(ran.bins, 100);
         QVERIFY(ran.ignoreTransparent);
 

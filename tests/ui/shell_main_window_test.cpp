@@ -133,7 +133,7 @@ class MainWindowTest : public QObject {
                      window_->lastOutcome()->result.timings.size());
             // The kernel view shows the source of device strategies and says so for host ones.
             const auto build = strategy->kernelBuild(*device, histogram::Params{256}, {});
-            const QString ranName = QString::fromStdString(window_->lastOutcome()->result.strategy);
+            const QString ranName = QString::fromStdString(window_->lastOutcome()->result.strategyName());
             if (ranName == name)
                 QCOMPARE(test::part<KernelView>(*window_)->source().isEmpty(), !build.has_value());
             QVERIFY(window_->statusSummary().contains(QStringLiteral("173 × 91")));
@@ -205,7 +205,7 @@ class MainWindowTest : public QObject {
         QCOMPARE(context.value("image").toObject(),
                  (QJsonObject{{"path", window_->imagePath()}, {"width", 173}, {"height", 91}}));
         QCOMPARE(context.value("device").toObject().value("selector").toString(), outcome.request.device);
-        QCOMPARE(context.value("strategy").toString(), QString::fromStdString(outcome.result.strategy));
+        QCOMPARE(context.value("strategy").toString(), QString::fromStdString(outcome.result.strategyName()));
         QCOMPARE(context.value("requested_strategy").toString(),
                  QString::fromUtf8(outcome.request.strategy->name()));
         QCOMPARE(context.value("bins").toInt(), outcome.request.bins);
@@ -260,7 +260,7 @@ class MainWindowTest : public QObject {
         const int startedBefore = controller.startedRequests();
         RunRequest request{big,
                            test::part<DevicePanel>(*window_)->currentSelector(),
-                           QString::fromUtf8(histogram::strategies().front()->name()),
+                           histogram::strategies().front(),
                            1,
                            {},
                            {}};
@@ -335,7 +335,7 @@ class MainWindowTest : public QObject {
         QVERIFY(shown.wait(kResultTimeoutMs));
         QCOMPARE(window_->lastOutcome()->request.image, image);
         QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(*image, bins));
-        QVERIFY(window_->lastOutcome()->result.strategy != "auto");
+        QVERIFY(window_->lastOutcome()->result.strategyName() != "auto");
         QVERIFY(!window_->showsPreviousSettings());
         QCOMPARE(histogramDock->windowTitle(), QStringLiteral("Histogram"));
         QVERIFY(!test::part<HistogramView>(*window_)->graphicsEffect());

@@ -136,7 +136,7 @@ class TransformPipelineTest : public QObject {
         if (stages != QStringList{"rotate", "convolve", "histogram"}) return stages.join(QLatin1Char(','));
         const QString histogramStrategy =
             test::part<StrategyBox>(*window_)->currentStrategy() == QLatin1String("auto")
-                ? QString::fromStdString(outcome.result.strategy)
+                ? QString::fromStdString(outcome.result.strategyName())
                 : test::part<StrategyBox>(*window_)->currentStrategy();
         const auto& histogram = histogram::findStrategy(histogramStrategy.toStdString());
         const QString mismatches[] = {
@@ -433,12 +433,12 @@ class TransformPipelineTest : public QObject {
         for (const auto* strategy : convolve::strategies()) {
             const auto build = strategy->kernelBuild(*device, panel().filter(), {card_.width, card_.height});
             if (strategy->supported(&*device, {card_.width, card_.height}, panel().filter()).ok &&
-                (build.source != buildBefore.source || build.options != buildBefore.options))
+                build != buildBefore)
                 other = QString::fromUtf8(strategy->name());
         }
         QVERIFY2(!other.isEmpty(), "a second convolution strategy with another kernel");
         convolveBox->setCurrentIndex(convolveBox->findText(other));
-        QTRY_VERIFY_WITH_TIMEOUT(settled() && window_->lastOutcome()->stages[1].strategy == other,
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && QString::fromUtf8(window_->lastOutcome()->stages[1].strategy->name()) == other,
                                  kResultTimeoutMs);
         QCOMPARE(view->currentStage(), QStringLiteral("convolve"));
         wrong = kernelViewMismatches();
@@ -510,7 +510,7 @@ class TransformPipelineTest : public QObject {
         QCOMPARE(reports_.size(), reportsBefore);
         const auto& stages = window_->lastOutcome()->stages;
         QCOMPARE(stages.front().strategy, &rotate::bufferStrategy());
-        QVERIFY(window_->noteLabel()->isVisible());
+        QVERIFY(test::part<QLabel>(*window_, "noteLabel")->isVisible());
         QVERIFY2(
             test::part<QLabel>(*window_, "noteLabel")->toolTip().startsWith(QStringLiteral("rotate: ")) &&
                 test::part<QLabel>(*window_, "noteLabel")

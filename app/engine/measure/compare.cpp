@@ -25,8 +25,7 @@ std::optional<Comparison> compareHistogramStrategies(DeviceContext* device, cons
     bool anyOnDevice = false;
     for (const auto* strategy : histogram::strategies()) {
         StrategyMeasurement entry{std::string(strategy->name()), {}, {}, {}, 0, {}};
-        const auto support = strategy->runsOnDevice() && !info ? Support::no("needs an OpenCL device")
-                                                               : strategy->supported(info, params);
+        const auto support = supportOn(info, {image.width, image.height}, params, *strategy);
         if (!support.ok) entry.unsupported = support.reason;
         anyOnDevice = anyOnDevice || (support.ok && strategy->runsOnDevice());
         comparison.strategies.push_back(std::move(entry));
@@ -61,7 +60,7 @@ std::optional<Comparison> compareHistogramStrategies(DeviceContext* device, cons
                 {Clock::Kernel, 1, repetitions, comparison.bytes},
                 [&] {
                     auto result = histogram::computeHistogram(device, pixels, params, strategy);
-                    if (result.strategy != strategy.name()) entry.ranAs = result.strategy;
+                    if (result.strategy != &strategy) entry.ranAs = result.strategy->name();
                     append(comparison.timings, result.timings);
                     if (warmedUp && hooks.progress) hooks.progress(++done, total);
                     warmedUp = true;
