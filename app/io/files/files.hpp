@@ -9,18 +9,13 @@
 #include <string_view>
 
 #include "image/image.hpp"
+#include "util/atomic_file.hpp"
 
 namespace hs::io {
 
-// Writes `data` to a temporary file beside `path` and renames it over `path`, so a reader, a failed write and
-// a writer killed mid-way all leave the previous file whole. Throws hs::InputError "<path>: cannot write:
-// <reason in words>" ("No space left on device"). Refuses to replace anything but a regular file (a FIFO or
-// device node at `path` stays as it is). A symbolic link stays one: its target gets the new contents.
-// Temporaries that killed writers left beside `path` go at the next write to it.
-void writeFileAtomically(const std::filesystem::path& path, std::string_view data);
-// Throws hs::InputError when something other than a regular file (a folder, FIFO, socket, device) is at
-// `path`, which writeFileAtomically() would refuse to replace: for checking outputs before work starts.
-void checkReplaceable(const std::filesystem::path& path);
+// The one atomic writer (util/atomic_file.hpp), for every user-facing file.
+using hs::checkReplaceable;
+using hs::writeFileAtomically;
 
 // The whole file at `path`, at most `maxBytes` of it. Throws hs::InputError naming the file and `what` it was
 // meant to be: "<path>: cannot read the filter file (No such file or directory)", "<path>: 70000 bytes is
