@@ -30,13 +30,6 @@ QByteArray csvField(std::string_view value) {
 
 constexpr int kTraceProcess = 1;
 
-// The members of one timing record, inside an object the caller opened.
-void writeTimingMembers(JsonWriter& json, const Timing& timing) {
-    json.field("stage", stageName(timing.stage)).field("name", timing.name);
-    json.field("queued_ns", timing.queuedNs).field("submit_ns", timing.submitNs);
-    json.field("start_ns", timing.startNs).field("end_ns", timing.endNs);
-}
-
 void writeHistogramMembers(JsonWriter& json, const histogram::Histogram& histogram) {
     for (const auto channel : histogram::kChannels) {
         json.key(histogram::channelName(channel)).beginArray();
@@ -50,6 +43,12 @@ QByteArray bytes(const std::string& text) {
 }
 
 }  // namespace
+
+void writeTimingMembers(JsonWriter& json, const Timing& timing) {
+    json.field("stage", stageName(timing.stage)).field("name", timing.name);
+    json.field("queued_ns", timing.queuedNs).field("submit_ns", timing.submitNs);
+    json.field("start_ns", timing.startNs).field("end_ns", timing.endNs);
+}
 
 void checkReplaceable(const QString& path) {
     io::checkReplaceable(std::filesystem::path(QFile::encodeName(path).toStdString()));

@@ -72,6 +72,9 @@ QByteArray histogramCsv(const histogram::Histogram& histogram, const HistogramCo
 
 // A device's "device" object is hs::writeDeviceJson (runtime/device_properties.hpp), the property schema.
 
+// "stage", "name", "queued_ns", "submit_ns", "start_ns", "end_ns": one record's members, inside an object
+// the caller opened (a front end that adds its own, such as the record's device).
+void writeTimingMembers(JsonWriter& json, const Timing& timing);
 // [{"stage", "name", "queued_ns", "submit_ns", "start_ns", "end_ns"}, ...]
 void writeTimingsJson(JsonWriter& json, const std::vector<Timing>& timings);
 // The same for repeated runs, each record with its "run" number; runs are numbered from 1 everywhere (the

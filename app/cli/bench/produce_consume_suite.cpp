@@ -53,12 +53,13 @@ void measurePipeline(SuiteContext& context, const Input& input, const ImageRGBA8
     std::optional<histogram::Histogram> oneChunk;
     for (const int chunks : kChunkCounts) {
         if (chunks > frame.height) break;
-        Measurement row;
+        Row row;
         row.suite = "produce-consume";
         row.subject = "buffer " + std::to_string(chunks) + (chunks == 1 ? " chunk" : " chunks");
         row.input = input.name;
         row.bytes = frame.byteCount();
-        row.clock = "device";
+        // The span is on the device clocks, like a kernel time (measure::Clock::Kernel is named "device").
+        row.clock = measure::Clock::Kernel;
         row.extra["chunks"] = chunks;
         row.extra["width"] = frame.width;
         row.extra["height"] = frame.height;
@@ -77,13 +78,13 @@ void measurePipeline(SuiteContext& context, const Input& input, const ImageRGBA8
                 sequential.push_back(static_cast<double>(result.baseline.spanNs));
                 speedUps.push_back(result.speedUp());
             }
-            row.stats = Stats::of(spans);
-            row.extra["overlap_ns"] = Stats::of(overlaps).medianNs;
-            row.extra["sequential_ns"] = Stats::of(sequential).medianNs;
-            row.extra["speed_up"] = Stats::of(speedUps).medianNs;
+            row.summary = measure::Summary::of(spans);
+            row.extra["overlap_ns"] = measure::Summary::of(overlaps).median;
+            row.extra["sequential_ns"] = measure::Summary::of(sequential).median;
+            row.extra["speed_up"] = measure::Summary::of(speedUps).median;
             char text[96];
             std::snprintf(text, sizeof text, "speed-up %.2f, overlap %.1f%% of the span; ",
-                          row.extra["speed_up"], 100.0 * row.extra["overlap_ns"] / row.stats->medianNs);
+                          row.extra["speed_up"], 100.0 * row.extra["overlap_ns"] / row.summary->median);
             row.detail = text;
             if (warmUp.histogram != *oneChunk) row.detail += "WRONG RESULT (differs from one chunk); ";
             row.detail += "gaussian 5x5 " + warmUp.convolutionStrategy + " on " + producer.info().selector() +
@@ -92,7 +93,7 @@ void measurePipeline(SuiteContext& context, const Input& input, const ImageRGBA8
                 if (note.find("same device") != std::string::npos) row.detail += "; " + note;
             }
         } catch (const Error& error) {
-            row.stats.reset();
+            row.summary.reset();
             row.detail = error.what();
         }
         context.report.add(std::move(row));
@@ -102,7 +103,7 @@ void measurePipeline(SuiteContext& context, const Input& input, const ImageRGBA8
 void runProduceConsume(SuiteContext& context, Input& input) {
     static std::set<std::string> measured;
     if (!context.options.raw && !measured.insert(input.name).second) return;
-    Measurement skipped;
+    Row skipped;
     skipped.suite = "produce-consume";
     skipped.subject = "buffer";
     skipped.input = input.name;

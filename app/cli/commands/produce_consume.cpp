@@ -1,11 +1,10 @@
 // histoscope-cli produce-consume IMAGE --filter SPEC --devices SEL,SEL [--mode auto|pipe|buffer] [--chunks N]
 // [--convolve-strategy S] [--histogram-strategy S] [--bins N] [--ignore-transparent] [--json]
-#include <QJsonArray>
-
+#include "ops/produce_consume/produce_consume.hpp"
 #include "commands/pipeline_command.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
-#include "ops/produce_consume/produce_consume.hpp"
+#include "runtime/device_properties.hpp"
 #include "runtime/runtime.hpp"
 
 namespace hs::cli {
@@ -25,59 +24,71 @@ std::pair<std::string, std::string> devicePair(const ArgumentParser& parser) {
 }
 
 // Every record of every device, each with the device that ran it and its role.
-QJsonArray timingsJson(const std::vector<produce_consume::DeviceTimings>& devices) {
-    QJsonArray all;
+void writeTimingsJson(JsonWriter& json, const std::vector<produce_consume::DeviceTimings>& devices) {
+    json.beginArray();
     for (const auto& device : devices) {
-        for (const auto& value : io::timingsJson(device.timings)) {
-            QJsonObject record = value.toObject();
-            record["device"] = text(device.selector);
-            record["role"] = text(device.role);
-            all.append(record);
+        for (const auto& timing : device.timings) {
+            json.beginObject();
+            io::writeTimingMembers(json, timing);
+            json.field("device", device.selector).field("role", device.role);
+            json.endObject();
         }
     }
-    return all;
+    json.endArray();
 }
 
-QJsonObject json(const QString& path, const ImageRGBA8& image, DeviceContext& producer,
-                 DeviceContext& consumer, const produce_consume::Params& params,
-                 const produce_consume::Result& result) {
-    QJsonObject producerJson = io::deviceJson(producer.info());
-    producerJson["role"] = "producer";
-    QJsonObject consumerJson = io::deviceJson(consumer.info());
-    consumerJson["role"] = "consumer";
-    QJsonArray chunks;
-    for (const auto& rows : result.chunks)
-        chunks.append(QJsonObject{{"first_row", rows.first},
-                                  {"rows", rows.count},
-                                  {"input_first_row", rows.inputFirst},
-                                  {"input_rows", rows.inputCount}});
-    QJsonArray notes;
-    for (const auto& note : result.notes) notes.append(text(note));
-    return {
-        {"image", imageJson(path, image.width, image.height)},
-        {"devices", QJsonArray{producerJson, consumerJson}},
-        {"mode", text(produce_consume::modeName(result.mode))},
-        {"requested_mode", text(produce_consume::modeName(params.mode))},
-        {"filter", QJsonObject{{"label", text(params.filter.label)},
-                               {"width", params.filter.width},
-                               {"height", params.filter.height},
-                               {"integer", params.filter.isInteger()}}},
-        {"convolution_strategy", text(result.convolutionStrategy)},
-        {"requested_convolution_strategy", text(params.convolution->name())},
-        {"histogram_strategy", text(result.histogramStrategy)},
-        {"requested_histogram_strategy", text(params.histogramStrategy->name())},
-        {"bins", result.histogram.bins},
-        {"ignore_transparent", params.histogram.ignoreTransparent},
-        {"chunks", chunks},
-        {"histograms", io::histogramJson(result.histogram)},
-        {"timings", timingsJson(result.devices)},
-        {"span_ns", static_cast<qint64>(result.spanNs)},
-        {"overlap_ns", static_cast<qint64>(result.overlapNs)},
-        {"sequential", QJsonObject{{"span_ns", static_cast<qint64>(result.baseline.spanNs)},
-                                   {"timings", timingsJson(result.baseline.devices)}}},
-        {"speed_up", result.speedUp()},
-        {"notes", notes},
-    };
+void writeDeviceJson(JsonWriter& json, const DeviceInfo& device, std::string_view role) {
+    json.beginObject();
+    writeDeviceMembers(json, device);
+    json.field("role", role);
+    json.endObject();
+}
+
+void writeJson(JsonWriter& json, const QString& path, const ImageRGBA8& image, DeviceContext& producer,
+               DeviceContext& consumer, const produce_consume::Params& params,
+               const produce_consume::Result& result) {
+    json.beginObject();
+    json.key("image");
+    writeImageJson(json, path, image.width, image.height);
+    json.key("devices").beginArray();
+    writeDeviceJson(json, producer.info(), "producer");
+    writeDeviceJson(json, consumer.info(), "consumer");
+    json.endArray();
+    json.field("mode", produce_consume::modeName(result.mode));
+    json.field("requested_mode", produce_consume::modeName(params.mode));
+    json.key("filter").beginObject();
+    json.field("label", params.filter.label).field("width", params.filter.width);
+    json.field("height", params.filter.height).field("integer", params.filter.isInteger());
+    json.endObject();
+    json.field("convolution_strategy", result.convolutionStrategy);
+    json.field("requested_convolution_strategy", params.convolution->name());
+    json.field("histogram_strategy", result.histogramStrategy);
+    json.field("requested_histogram_strategy", params.histogramStrategy->name());
+    json.field("bins", result.histogram.bins);
+    json.field("ignore_transparent", params.histogram.ignoreTransparent);
+    json.key("chunks").beginArray();
+    for (const auto& rows : result.chunks) {
+        json.beginObject();
+        json.field("first_row", rows.first).field("rows", rows.count);
+        json.field("input_first_row", rows.inputFirst).field("input_rows", rows.inputCount);
+        json.endObject();
+    }
+    json.endArray();
+    json.key("histograms");
+    io::writeHistogramJson(json, result.histogram);
+    json.key("timings");
+    writeTimingsJson(json, result.devices);
+    json.field("span_ns", result.spanNs).field("overlap_ns", result.overlapNs);
+    json.key("sequential").beginObject();
+    json.field("span_ns", result.baseline.spanNs);
+    json.key("timings");
+    writeTimingsJson(json, result.baseline.devices);
+    json.endObject();
+    json.field("speed_up", result.speedUp());
+    json.key("notes").beginArray();
+    for (const auto& note : result.notes) json.value(note);
+    json.endArray();
+    json.endObject();
 }
 
 QString summary(const QString& path, const ImageRGBA8& image, DeviceContext& producer,
@@ -151,7 +162,8 @@ int run(const QStringList& arguments) {
     DeviceContext& consumer = runtime.open(consumerSelector);
     const auto result = produce_consume::run(producer, consumer, image, params);
     if (parser.isSet("json"))
-        printJson(json(path, image, producer, consumer, params, result));
+        printJson(
+            [&](JsonWriter& json) { writeJson(json, path, image, producer, consumer, params, result); });
     else
         printText(summary(path, image, producer, consumer, params, result));
     return 0;

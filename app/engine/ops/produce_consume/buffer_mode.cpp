@@ -74,7 +74,7 @@ ModeRun runBufferMode(DeviceContext& producer, DeviceContext& consumer, const Im
         histogram::Result result =
             histogram::computeHistogram(&consumer, counted, params.histogram, *params.histogramStrategy);
         addCounts(run.values, result.values);
-        addOnce(run.histogramStrategies, result.strategy);
+        addOnce(run.histogramStrategies, result.strategyName());
         appendPrefixed(run.consumer, std::move(result.timings), label + ": ");
         return withClErrors(consumerWhere + ": marking " + label, [&] {
             cl::Event done;

@@ -97,7 +97,7 @@ PixelSource convolveChunk(DeviceContext& producer, const ImageRGBA8& image, cons
     });
     PixelSource pixels(producer, input, image.width, rows.inputCount);
     convolve::Result convolved = convolve::convolve(producer, pixels, params.filter, *params.convolution);
-    addOnce(run.convolutionStrategies, convolved.strategy);
+    addOnce(run.convolutionStrategies, convolved.strategyName());
     addOnce(run.notes, convolved.note);
     appendPrefixed(run.producer, std::move(convolved.timings), label + ": ");
     return std::move(convolved.image);
