@@ -20,6 +20,8 @@ namespace {
 constexpr double kHoverSlackPixels = 3.0;
 constexpr int kWaitQueuedAlpha = 70;
 constexpr int kWaitSubmitAlpha = 130;
+// The overlap of two devices' commands: a light band behind every lane, under the waits and the bars.
+const QColor kOverlapFill(255, 200, 0, 60);
 
 // Below 10 µs to the nanosecond, else to a tenth of a microsecond.
 QString microsecondsText(double us) {
@@ -164,6 +166,19 @@ void TimelineView::rebuildPlot() {
     for (std::size_t lane = 0; lane < timeline_.lanes.size(); ++lane)
         ticker->addTick(static_cast<double>(lane), timeline_.lanes[lane]);
 
+    // The overlap bands first: behind everything, across every lane.
+    const auto overlaps = io::overlapUs(timeline_);
+    const double laneMiddle = (static_cast<double>(timeline_.lanes.size()) - 1) / 2;
+    const double laneHalfSpan = static_cast<double>(timeline_.lanes.size()) / 2;
+    for (std::size_t i = 0; i < overlaps.size(); ++i) {
+        auto* band = new QCPItemRect(plot_);
+        band->setObjectName(QStringLiteral("overlap:%1").arg(i));
+        band->setSelectable(false);
+        band->topLeft->setCoords(overlaps[i].first, laneMiddle - laneHalfSpan);
+        band->bottomRight->setCoords(overlaps[i].second, laneMiddle + laneHalfSpan);
+        band->setBrush(kOverlapFill);
+        band->setPen(Qt::NoPen);
+    }
     // The waits first, so that the bars of the commands they waited for are drawn over them.
     for (std::size_t i = 0; i < timeline_.bars.size(); ++i) {
         const io::TimelineBar& bar = timeline_.bars[i];

@@ -2,9 +2,10 @@
 // One run as a profiler shows it: a lane per device queue and one for host work, each command a bar from
 // start to end with its queued → submit and submit → start waits drawn lighter and thinner behind it. The
 // wheel zooms and a drag pans along time; hovering a bar shows every time and the kernel's build options; a
-// shift-drag selects a range and says how long each lane was busy in it. It shows the last kept run, or the
-// one picked in the selector. Times are microseconds from the run's first queued timestamp, the same for
-// every device (io::timelineOf, which the Chrome trace export also uses).
+// shift-drag selects a range and says how long each lane was busy in it. Where two devices' queues are busy
+// at once (a produce-consume run), the overlap is shaded across the lanes (io::overlapUs). It shows the last
+// kept run, or the one picked in the selector. Times are microseconds from the run's first queued timestamp,
+// the same for every device (io::timelineOf, which the Chrome trace export also uses).
 
 #include <QPointF>
 #include <QString>

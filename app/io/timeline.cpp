@@ -1,6 +1,7 @@
 #include "io/timeline.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <utility>
 
@@ -31,6 +32,17 @@ double Timeline::endUs() const {
 
 QString hostLaneName() {
     return QStringLiteral("host");
+}
+
+RunTimings runTimingsOf(const produce_consume::Result& result, int number) {
+    RunTimings run;
+    run.number = number;
+    run.strategy = QString::fromStdString(result.convolutionStrategy + " -> " + result.histogramStrategy);
+    for (const auto& device : result.devices)
+        run.devices.push_back(
+            {QString::fromStdString(device.role + ": " + device.device + " (" + device.selector + ")"),
+             device.timings});
+    return run;
 }
 
 Timeline timelineOf(const RunTimings& run) {
@@ -96,6 +108,44 @@ std::vector<double> laneBusyUs(const Timeline& timeline, double fromUs, double t
         }
     }
     return busy;
+}
+
+std::vector<std::pair<double, double>> overlapUs(const Timeline& timeline) {
+    // Sweep the bars' edges: +1 where a device lane turns busy, -1 where it turns idle; the overlap is where
+    // two or more lanes are busy. A lane's own overlapping bars count once (its busy count goes 0 -> 1 only).
+    const auto hostLane = std::find(timeline.lanes.begin(), timeline.lanes.end(), hostLaneName());
+    const int host = static_cast<int>(hostLane - timeline.lanes.begin());
+    std::vector<std::pair<double, int>> edges;  // (time, lane + 1) opening, (time, -(lane + 1)) closing
+    for (const TimelineBar& bar : timeline.bars) {
+        if (bar.lane == host || bar.endUs <= bar.startUs) continue;
+        edges.emplace_back(bar.startUs, bar.lane + 1);
+        edges.emplace_back(bar.endUs, -(bar.lane + 1));
+    }
+    // Closing before opening at one instant: bars that only touch do not overlap.
+    std::sort(edges.begin(), edges.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first < b.first : a.second < b.second;
+    });
+    std::vector<int> openBars(timeline.lanes.size(), 0);
+    int busyLanes = 0;
+    double overlapStart = 0;
+    std::vector<std::pair<double, double>> overlaps;
+    for (const auto& [time, edge] : edges) {
+        const auto lane = static_cast<std::size_t>(std::abs(edge) - 1);
+        const int before = busyLanes;
+        if (edge > 0) {
+            if (openBars[lane]++ == 0) ++busyLanes;
+        } else if (--openBars[lane] == 0) {
+            --busyLanes;
+        }
+        if (before < 2 && busyLanes >= 2) overlapStart = time;
+        if (before >= 2 && busyLanes < 2 && time > overlapStart) {
+            if (!overlaps.empty() && overlaps.back().second >= overlapStart)
+                overlaps.back().second = time;
+            else
+                overlaps.emplace_back(overlapStart, time);
+        }
+    }
+    return overlaps;
 }
 
 }  // namespace hs::io

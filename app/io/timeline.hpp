@@ -7,8 +7,10 @@
 #include <QString>
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <vector>
 
+#include "ops/produce_consume/produce_consume.hpp"
 #include "runtime/timing.hpp"
 
 namespace hs::io {
@@ -53,6 +55,10 @@ struct Timeline {
     double endUs() const;  // the latest end of any command
 };
 
+// A produce-consume run as a timeline's run: producer, then consumer, each lane named "role: device
+// (selector)" so that two devices of one name (PoCL's two pthread devices) get a lane each.
+RunTimings runTimingsOf(const produce_consume::Result& result, int number);
+
 // The lane of host work.
 QString hostLaneName();
 
@@ -61,5 +67,9 @@ Timeline timelineOf(const RunTimings& run);
 // How long each lane was busy within [fromUs, toUs]: the union of its bars' start → end, clipped to the range
 // (waits do not count). Indexed like Timeline::lanes.
 std::vector<double> laneBusyUs(const Timeline& timeline, double fromUs, double toUs);
+
+// The stretches when two or more device queue lanes are busy at once (bars' start -> end; the host lane and
+// waits do not count), in time order and merged: a produce-consume run's overlap.
+std::vector<std::pair<double, double>> overlapUs(const Timeline& timeline);
 
 }  // namespace hs::io

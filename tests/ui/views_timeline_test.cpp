@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "io/image_io.hpp"
+#include "ops/produce_consume/produce_consume.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/export_actions.hpp"
 #include "ui/histogram_view.hpp"
@@ -139,6 +140,40 @@ class TimelineViewTest : public QObject {
         QCOMPARE(bars[5].startUs, 800.0);
         QCOMPARE(bars[6].lane, 2);  // host work of both devices shares the host lane
         QCOMPARE(bars[2].lane, 2);
+    }
+
+    void twoDevicesOfOneNameGetALaneEachAndTheirOverlapIsShaded() {
+        // A produce-consume run on two devices of one name: the producer convolves 0..100 and 150..250 µs,
+        // the consumer counts 100..200 µs; they overlap 150..200 µs only (100 is a touch).
+        const auto at = [](std::uint64_t us) { return kBase + us * 1000; };
+        produce_consume::Result result;
+        result.devices.push_back({"producer",
+                                  "0:0",
+                                  "pthread-cpu",
+                                  {{Stage::Kernel, "chunk 1/2: convolve", kBase, kBase, at(0), at(100)},
+                                   {Stage::Kernel, "chunk 2/2: convolve", kBase, kBase, at(150), at(250)}}});
+        result.devices.push_back({"consumer",
+                                  "0:1",
+                                  "pthread-cpu",
+                                  {{Stage::Kernel, "chunk 1/2: count", kBase, kBase, at(100), at(200)}}});
+        TimelineView view;
+        QVERIFY(test::showExposed(view, {1000, 300}));
+        view.setRuns({io::runTimingsOf(result, 1)});
+        QCOMPARE(view.timeline().lanes,
+                 (std::vector<QString>{QStringLiteral("producer: pthread-cpu (0:0)"),
+                                       QStringLiteral("consumer: pthread-cpu (0:1)")}));
+        const auto band = rectNamed(view.plot(), QStringLiteral("overlap:0"));
+        QVERIFY(band);
+        QCOMPARE(band->left, 150.0);
+        QCOMPARE(band->right, 200.0);
+        // Across both lanes: from the top of lane 0 to the bottom of lane 1.
+        QCOMPARE(band->top, -0.5);
+        QCOMPARE(band->bottom, 1.5);
+        QVERIFY(!rectNamed(view.plot(), QStringLiteral("overlap:1")));
+
+        // One device alone: no band.
+        view.setRuns({handMadeRunTimings()});
+        QVERIFY(!rectNamed(view.plot(), QStringLiteral("overlap:0")));
     }
 
     void hoverShowsEveryTimeAndTheBuildOptions() {
