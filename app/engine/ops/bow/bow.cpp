@@ -42,24 +42,38 @@ std::uint32_t nearestCentroid(const float* descriptor, const Matrix& centroids) 
     return bestIndex;
 }
 
+double squaredDistance(const float* a, const float* b) {
+    double sum = 0;
+    for (std::size_t d = 0; d < kDimensions; ++d) {
+        const double diff = static_cast<double>(a[d]) - b[d];
+        sum += diff * diff;
+    }
+    return sum;
+}
+
+std::vector<double> nearestDistances(const Matrix& descriptors, const Matrix& centroids) {
+    std::vector<double> nearest(descriptors.rows(), std::numeric_limits<double>::infinity());
+    for (std::size_t i = 0; i < descriptors.rows(); ++i) {
+        for (std::size_t c = 0; c < centroids.rows(); ++c)
+            nearest[i] = std::min(nearest[i], squaredDistance(descriptors.row(i), centroids.row(c)));
+    }
+    return nearest;
+}
+
 std::size_t misassigned(const Matrix& descriptors, const Matrix& centroids,
-                        const std::vector<std::uint32_t>& memberships) {
-    const auto distance = [&](std::size_t i, std::size_t c) {
-        double sum = 0;
-        for (std::size_t d = 0; d < kDimensions; ++d) {
-            const double diff = static_cast<double>(descriptors.row(i)[d]) - centroids.row(c)[d];
-            sum += diff * diff;
-        }
-        return sum;
-    };
+                        const std::vector<std::uint32_t>& memberships, const std::vector<double>& nearest) {
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < descriptors.rows(); ++i) {
-        double nearest = distance(i, 0);
-        for (std::size_t c = 1; c < centroids.rows(); ++c) nearest = std::min(nearest, distance(i, c));
-        if (memberships.at(i) >= centroids.rows() || distance(i, memberships[i]) > nearest * (1 + kNearTie))
+        if (i >= memberships.size() || memberships[i] >= centroids.rows() ||
+            squaredDistance(descriptors.row(i), centroids.row(memberships[i])) > nearest[i] * (1 + kNearTie))
             ++wrong;
     }
     return wrong;
+}
+
+std::size_t misassigned(const Matrix& descriptors, const Matrix& centroids,
+                        const std::vector<std::uint32_t>& memberships) {
+    return misassigned(descriptors, centroids, memberships, nearestDistances(descriptors, centroids));
 }
 
 Result assignWords(DeviceContext* device, const Matrix& descriptors, const Matrix& centroids,

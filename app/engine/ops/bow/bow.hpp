@@ -88,5 +88,12 @@ std::uint32_t nearestCentroid(const float* descriptor, const Matrix& centroids);
 // distance (in double) to the chosen centroid exceeds the smallest by more than a relative kNearTie.
 std::size_t misassigned(const Matrix& descriptors, const Matrix& centroids,
                         const std::vector<std::uint32_t>& memberships);
+// The same with the smallest squared distances given (nearestDistances()), for checking several results.
+std::size_t misassigned(const Matrix& descriptors, const Matrix& centroids,
+                        const std::vector<std::uint32_t>& memberships, const std::vector<double>& nearest);
+// The squared distance of two rows of kDimensions, in double.
+double squaredDistance(const float* a, const float* b);
+// The squared distance (in double) of each descriptor to its nearest centroid.
+std::vector<double> nearestDistances(const Matrix& descriptors, const Matrix& centroids);
 
 }  // namespace hs::bow

@@ -9,15 +9,6 @@ namespace hs::bow {
 
 namespace {
 
-double squaredDistance(const float* a, const float* b) {
-    double sum = 0;
-    for (std::size_t d = 0; d < kDimensions; ++d) {
-        const double diff = static_cast<double>(a[d]) - b[d];
-        sum += diff * diff;
-    }
-    return sum;
-}
-
 Matrix seedPlusPlus(const Matrix& descriptors, const KMeansParams& params) {
     const std::size_t n = descriptors.rows();
     std::mt19937_64 random(params.seed);
