@@ -26,9 +26,7 @@ const QString kSampling = QStringLiteral("transform/sampling");
 const QString kRotateStrategy = QStringLiteral("transform/rotateStrategy");
 const QString kConvolve = QStringLiteral("transform/convolve");
 const QString kFilter = QStringLiteral("transform/filter");
-const QString kBoxSize = QStringLiteral("transform/boxSize");
-const QString kSigma = QStringLiteral("transform/sigma");
-const QString kGaussianSize = QStringLiteral("transform/gaussianSize");
+const QString kFilterParameterGroup = QStringLiteral("transform/");
 const QString kCustomMatrix = QStringLiteral("transform/customMatrix");
 const QString kConvolveStrategy = QStringLiteral("transform/convolveStrategy");
 const QString kPlotWidth = QStringLiteral("export/plotWidth");
@@ -53,6 +51,19 @@ bool validBins(int bins) {
     return bins >= 1 && bins <= histogram::kMaxBins;
 }
 }  // namespace
+
+QString filterParameterKey(const convolve::FilterKind& kind, const convolve::FilterParameter& parameter) {
+    return QString::fromStdString(kind.name + "/" + parameter.name);
+}
+
+QMap<QString, double> defaultFilterParameters() {
+    QMap<QString, double> values;
+    for (const auto* kind : convolve::filterKinds()) {
+        for (const auto& parameter : kind->parameters)
+            values[filterParameterKey(*kind, parameter)] = parameter.defaultValue;
+    }
+    return values;
+}
 
 AppSettings::AppSettings()
     : path_(QSettings(QSettings::IniFormat, QSettings::UserScope, QStringLiteral("HistoScope"),
@@ -84,9 +95,9 @@ void AppSettings::load() {
     transform_.rotateStrategy = settings.value(kRotateStrategy, defaults.rotateStrategy).toString();
     transform_.convolve = settings.value(kConvolve, defaults.convolve).toBool();
     transform_.filter = settings.value(kFilter, defaults.filter).toString();
-    transform_.boxSize = settings.value(kBoxSize, defaults.boxSize).toInt();
-    transform_.sigma = finiteValue(settings, kSigma, defaults.sigma);
-    transform_.gaussianSize = settings.value(kGaussianSize, defaults.gaussianSize).toInt();
+    for (auto parameter = transform_.filterParameters.begin(); parameter != transform_.filterParameters.end();
+         ++parameter)
+        parameter.value() = finiteValue(settings, kFilterParameterGroup + parameter.key(), parameter.value());
     transform_.customMatrix = settings.value(kCustomMatrix, defaults.customMatrix).toString();
     transform_.convolveStrategy = settings.value(kConvolveStrategy, defaults.convolveStrategy).toString();
     const PlotExportSize plotDefaults;
@@ -117,9 +128,9 @@ bool AppSettings::save() const {
     settings.setValue(kRotateStrategy, transform_.rotateStrategy);
     settings.setValue(kConvolve, transform_.convolve);
     settings.setValue(kFilter, transform_.filter);
-    settings.setValue(kBoxSize, transform_.boxSize);
-    settings.setValue(kSigma, transform_.sigma);
-    settings.setValue(kGaussianSize, transform_.gaussianSize);
+    for (auto parameter = transform_.filterParameters.cbegin();
+         parameter != transform_.filterParameters.cend(); ++parameter)
+        settings.setValue(kFilterParameterGroup + parameter.key(), parameter.value());
     settings.setValue(kCustomMatrix, transform_.customMatrix);
     settings.setValue(kConvolveStrategy, transform_.convolveStrategy);
     settings.setValue(kPlotWidth, plotExportSize_.width);

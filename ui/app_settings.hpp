@@ -1,10 +1,19 @@
 #pragma once
 
 #include <QByteArray>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
+#include "ops/convolve/filter.hpp"
+
 namespace hs::ui {
+
+// "<kind>/<parameter>", e.g. "gaussian/sigma": a filter parameter's name in TransformSettings and, under
+// "transform/", in the settings file.
+QString filterParameterKey(const convolve::FilterKind& kind, const convolve::FilterParameter& parameter);
+// Every registered filter kind's parameters at their defaults.
+QMap<QString, double> defaultFilterParameters();
 
 // The image stages as the Transform panel had them; the panel starts from these defaults. Choices are kept by
 // name (strategies, sampling, filter), so lists that grow or reorder keep them; a name the panel's list no
@@ -16,10 +25,10 @@ struct TransformSettings {
     QString sampling = QStringLiteral("linear");
     QString rotateStrategy;  // empty: the registry's first
     bool convolve = false;
-    QString filter = QStringLiteral("box");  // box, gaussian, sharpen, emboss, sobel, laplacian or custom
-    int boxSize = 3;
-    double sigma = 1.5;
-    int gaussianSize = 0;  // 0: auto (6 sigma + 1)
+    QString filter = QStringLiteral("box");  // a registered filter kind's name, or "custom"
+    // Every registered filter kind's parameters by filterParameterKey ("gaussian/sigma"); the registry's
+    // defaults until set.
+    QMap<QString, double> filterParameters = defaultFilterParameters();
     // A 3 × 3 binomial blur, written the way the format allows.
     QString customMatrix = QStringLiteral(
         "# one row per line; numbers separated by spaces or commas\n"

@@ -72,8 +72,34 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
     refreshPlot();
 }
 
-void CompareView::setEntries(const QVector<Entry>& entries) {
-    entries_ = entries;
+void CompareView::showComparison(const measure::Comparison& comparison) {
+    constexpr double kNsPerMs = 1e6;
+    QVector<Entry> rows;
+    for (const auto& measured : comparison.strategies) {
+        Entry row{QString::fromStdString(measured.strategy),
+                  QString::fromStdString(measured.unsupported),
+                  0,
+                  0,
+                  0,
+                  measured.gbps,
+                  measured.ratioToBaseline.value_or(std::nan(""))};
+        if (!measured.ranAs.empty()) row.strategy += " → " + QString::fromStdString(measured.ranAs);
+        if (measured.kernel) {
+            row.minMs = measured.kernel->min / kNsPerMs;
+            row.medianMs = measured.kernel->median / kNsPerMs;
+            row.maxMs = measured.kernel->max / kNsPerMs;
+        }
+        rows.append(row);
+    }
+    setEntries(std::move(rows));
+}
+
+void CompareView::clear() {
+    setEntries({});
+}
+
+void CompareView::setEntries(QVector<Entry> entries) {
+    entries_ = std::move(entries);
     refreshPlot();
     refreshTable();
 }

@@ -6,6 +6,8 @@
 #include <QVector>
 #include <QWidget>
 
+#include "measure/compare.hpp"
+
 class QCustomPlot;
 class QPushButton;
 class QSpinBox;
@@ -17,8 +19,8 @@ class CompareView : public QWidget {
     Q_OBJECT
 
   public:
-    // One strategy's measurement; an empty unsupportedReason means it ran. speedupOverSerial is NaN where
-    // serial was not measured.
+    // One row: a strategy's measurement in milliseconds; an empty unsupportedReason means it ran.
+    // speedupOverSerial is NaN where serial (the comparison's baseline) was not measured.
     struct Entry {
         QString strategy;
         QString unsupportedReason;
@@ -31,7 +33,10 @@ class CompareView : public QWidget {
 
     explicit CompareView(QWidget* parent = nullptr);
 
-    void setEntries(const QVector<Entry>& entries);
+    // Shows the engine's measurements: one row per strategy, one bar per measured one.
+    void showComparison(const measure::Comparison& comparison);
+    void clear();
+    // The rows shown, in the comparison's order.
     const QVector<Entry>& entries() const { return entries_; }
     // The strategies that have a bar, left to right.
     QStringList plottedStrategies() const;
@@ -44,6 +49,7 @@ class CompareView : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
+    void setEntries(QVector<Entry> entries);
     void refreshPlot();
     void refreshTable();
 

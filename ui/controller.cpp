@@ -3,7 +3,6 @@
 #include <QMetaObject>
 #include <QThread>
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 #ifdef __linux__
@@ -12,6 +11,7 @@
 #endif
 
 #include "image/pixel_source.hpp"
+#include "measure/compare.hpp"
 #include "ops/histogram/auto_strategy.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/timing.hpp"
@@ -19,19 +19,6 @@
 namespace hs::ui {
 
 namespace {
-
-// Issue 3 states compare speed-ups relative to the golden reference strategy.
-constexpr std::string_view kBaselineStrategy = "serial";
-
-double kernelMs(const std::vector<Timing>& timings) {
-    return static_cast<double>(totalNs(timings, Stage::Kernel)) / 1e6;
-}
-
-// Median of a sorted, non-empty list; the mean of the middle two for an even count (as TimingView does).
-double medianOfSorted(const std::vector<double>& sorted) {
-    const std::size_t middle = sorted.size() / 2;
-    return sorted.size() % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 // The worker, and the OpenCL runtime's threads it starts (PoCL creates its pool in the thread that first
 // touches the platform, and threads inherit their creator's niceness), run below the GUI thread: when the
@@ -46,6 +33,11 @@ void runBelowInteractivePriority() {
 DeviceContext& requireDevice(DeviceContext* device) {
     if (!device) throw UsageError("rotation and convolution run on an OpenCL device, and none is selected");
     return *device;
+}
+
+const histogram::Strategy& histogramStrategy(const RunRequest& request) {
+    if (!request.strategy) throw UsageError("no histogram strategy is chosen");
+    return *request.strategy;
 }
 
 pipeline::Spec imageStages(const RunRequest& request) {
@@ -280,18 +272,17 @@ RunOutcome Controller::measure(const Job& job) {
     }
     // Only the histogram: the pixels go to the device, if at all, inside the histogram strategy.
     PixelSource pixels(*request.image);
-    outcome.result = histogram::computeHistogram(device, pixels, request.histogramParams(),
-                                                 histogram::findStrategy(request.strategy.toStdString()));
+    outcome.result =
+        histogram::computeHistogram(device, pixels, request.histogramParams(), histogramStrategy(request));
     for (auto& timing : outcome.result.timings) timing.name = "histogram: " + timing.name;
-    outcome.stages.push_back(
-        {QStringLiteral("histogram"), QString::fromStdString(outcome.result.strategy), {}});
+    outcome.stages.push_back({pipeline::StageKind::Histogram, outcome.result.strategy,
+                              QString::fromStdString(outcome.result.note), outcome.result.builds});
     return outcome;
 }
 
 void Controller::runImageStages(DeviceContext& device, const RunRequest& request, RunOutcome& outcome) {
     pipeline::Spec spec = imageStages(request);
-    spec.histogram = pipeline::HistogramStage{request.histogramParams(),
-                                              &histogram::findStrategy(request.strategy.toStdString())};
+    spec.histogram = pipeline::HistogramStage{request.histogramParams(), &histogramStrategy(request)};
     // On the shared display path the stages run in the display's GL-sharing context of the same device, so
     // that the last stage's buffer can be copied into the texture on the device.
     DeviceContext& runOn = display_ ? display_->pipelineDevice() : device;
@@ -305,15 +296,21 @@ void Controller::runImageStages(DeviceContext& device, const RunRequest& request
         outcome.frame = DisplayFrame{result.image.width(), result.image.height(),
                                      std::make_shared<const ImageRGBA8>(result.readBack()), false, 0};
     }
-    if (auto timings = displayLog.collect(); !timings.empty())
-        result.stages.push_back({"display", {}, {}, std::move(timings)});
+    if (auto timings = displayLog.collect(); !timings.empty()) {
+        pipeline::StageReport display;
+        display.stage = pipeline::StageKind::Display;
+        display.timings = std::move(timings);
+        result.stages.push_back(std::move(display));
+    }
 
     for (const auto& stage : result.stages) {
-        if (stage.strategy.empty()) continue;  // transfers
-        outcome.stages.push_back({QString::fromStdString(stage.stage), QString::fromStdString(stage.strategy),
-                                  QString::fromStdString(stage.note)});
-        if (stage.stage == "histogram") outcome.result.strategy = stage.strategy;
+        if (!stage.strategy) continue;  // transfers
+        outcome.stages.push_back(
+            {stage.stage, stage.strategy, QString::fromStdString(stage.note), stage.builds});
     }
+    const pipeline::StageReport& counted = *result.stage(pipeline::StageKind::Histogram);
+    outcome.result.strategy = counted.strategy;
+    outcome.result.builds = counted.builds;
     outcome.result.histogram = std::move(*result.histogram);
     outcome.result.values = std::move(*result.values);
     outcome.result.timings = result.timings();
@@ -329,64 +326,16 @@ std::shared_ptr<const ImageRGBA8> Controller::processedImage(DeviceContext* devi
 
 void Controller::executeCompare(const Job& job) {
     DeviceContext* device = openDevice(job.request.device);
-    const DeviceInfo* info = device ? &device->info() : nullptr;
-    const histogram::Params params = job.request.histogramParams();
     // The histogram strategies are compared on what the histogram stage sees: the processed image.
     const auto processed = processedImage(device, job.request);
-    const ImageRGBA8& image = *processed;
-
-    QVector<CompareView::Entry> entries;
-    for (const auto* strategy : histogram::strategies()) {
-        CompareView::Entry entry{QString::fromUtf8(strategy->name()), {}, 0, 0, 0, 0, 0};
-        const auto support = strategy->runsOnDevice() && !info ? Support::no("needs an OpenCL device")
-                                                               : strategy->supported(info, params);
-        if (!support.ok) entry.unsupportedReason = QString::fromStdString(support.reason);
-        entries.push_back(entry);
-    }
-    const int total =
-        static_cast<int>(std::count_if(entries.begin(), entries.end(),
-                                       [](const auto& entry) { return entry.unsupportedReason.isEmpty(); })) *
-        job.count;
-    int done = 0;
-    for (auto& entry : entries) {
-        if (!entry.unsupportedReason.isEmpty()) continue;
-        const auto& strategy = histogram::findStrategy(entry.strategy.toStdString());
-        const int doneBefore = done;
-        try {
-            // Untimed warm-up: program builds and first-enqueue costs are not what is being compared.
-            PixelSource warmUpPixels(image);
-            const auto warmUp = histogram::computeHistogram(device, warmUpPixels, params, strategy);
-            if (warmUp.strategy != strategy.name())
-                entry.strategy += " → " + QString::fromStdString(warmUp.strategy);
-            std::vector<double> kernelTimes;
-            for (int repetition = 0; repetition < job.count; ++repetition) {
-                if (!stillWanted(job)) return;
-                PixelSource pixels(image);
-                kernelTimes.push_back(
-                    kernelMs(histogram::computeHistogram(device, pixels, params, strategy).timings));
-                post(job.id, [this, done = ++done, total] { emit progress(done, total); });
-            }
-            std::sort(kernelTimes.begin(), kernelTimes.end());
-            entry.minMs = kernelTimes.front();
-            entry.medianMs = medianOfSorted(kernelTimes);
-            entry.maxMs = kernelTimes.back();
-            if (entry.medianMs > 0)
-                entry.gbPerS = static_cast<double>(image.byteCount()) / (entry.medianMs * 1e6);
-        } catch (const Error& e) {
-            entry.unsupportedReason = QString::fromStdString(e.what());
-            done = doneBefore + job.count;
-        }
-    }
-    const auto baseline = std::find_if(entries.begin(), entries.end(), [](const auto& entry) {
-        return entry.strategy == QString::fromUtf8(kBaselineStrategy) && entry.unsupportedReason.isEmpty();
-    });
-    for (auto& entry : entries) {
-        const bool measured = entry.unsupportedReason.isEmpty() && entry.medianMs > 0;
-        entry.speedupOverSerial = measured && baseline != entries.end()
-                                      ? baseline->medianMs / entry.medianMs
-                                      : std::numeric_limits<double>::quiet_NaN();
-    }
-    post(job.id, [this, entries] { emit compareReady(entries); });
+    const measure::CompareHooks hooks{[this, &job] { return stillWanted(job); },
+                                      [this, id = job.id](int done, int total) {
+                                          post(id, [this, done, total] { emit progress(done, total); });
+                                      }};
+    auto comparison = measure::compareHistogramStrategies(device, *processed, job.request.histogramParams(),
+                                                          job.count, hooks);
+    if (!comparison) return;  // superseded or cancelled
+    post(job.id, [this, comparison = std::move(*comparison)] { emit compareReady(comparison); });
 }
 
 }  // namespace hs::ui

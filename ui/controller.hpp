@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "image/image.hpp"
+#include "measure/compare.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/pipeline/pipeline.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/error.hpp"
-#include "ui/compare_view.hpp"
 #include "ui/display_link.hpp"
 
 class QThread;
@@ -32,7 +32,7 @@ namespace hs::ui {
 struct RunRequest {
     std::shared_ptr<const ImageRGBA8> image;
     QString device;  // selector "P:D"; empty runs host strategies without a device (and no image stage)
-    QString strategy;
+    const histogram::Strategy* strategy = nullptr;  // a registered histogram strategy
     int bins = histogram::kMaxBins;
     std::optional<pipeline::RotateStage> rotation;
     std::optional<pipeline::ConvolveStage> convolution;
@@ -42,18 +42,20 @@ struct RunRequest {
     bool processesImage() const { return rotation || convolution; }
 };
 
-// One stage as it ran: the strategy that ran, and why it is not the requested one (empty when it is).
+// One stage as it ran: the strategy that ran, why it is not the requested one (empty when it is), and the
+// programs it built.
 struct StageOutcome {
-    QString stage;
-    QString strategy;
+    pipeline::StageKind stage = pipeline::StageKind::Histogram;
+    const StrategyInfo* strategy = nullptr;
     QString note;
+    std::vector<KernelBuild> builds;
 };
 
 struct RunOutcome {
     quint64 requestId = 0;
     RunRequest request;
     std::optional<DeviceInfo> device;
-    // The histogram of the processed image; result.strategy names the histogram strategy that ran (auto's
+    // The histogram of the processed image; result.strategy is the histogram strategy that ran (auto's
     // choice) and result.timings holds every command of every stage, named "stage: command".
     histogram::Result result;
     std::vector<StageOutcome> stages;
@@ -102,8 +104,8 @@ class Controller : public QObject {
     quint64 runHistogram(const RunRequest& request);
     // `count` measured runs, each reported by histogramReady() and progress().
     quint64 runRepeated(const RunRequest& request, int count);
-    // Every strategy of the registry on the request's image and device: one untimed warm-up, then
-    // `repetitions` measured runs each.
+    // Every strategy of the registry on the request's image and device (measure::compareHistogramStrategies:
+    // the pixels uploaded once, one untimed warm-up, then `repetitions` measured runs each).
     quint64 runCompare(const RunRequest& request, int repetitions);
     // Stops the current Run ×N or Compare at the next repetition.
     void cancel();
@@ -126,7 +128,8 @@ class Controller : public QObject {
     void progress(int done, int total);
     // The latest request's `auto` trial is about to try `candidate` (1-based) of `candidates`.
     void autoTrialProgress(int candidate, int candidates, const QString& strategy);
-    void compareReady(const QVector<CompareView::Entry>& entries);
+    // Compare's measurements, for the views to present.
+    void compareReady(const hs::measure::Comparison& comparison);
     void failed(const hs::ui::RunFailure& failure);
     void busyChanged(bool busy);
 

@@ -3,12 +3,13 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHeaderView>
-#include <QLocale>
 #include <QSignalBlocker>
 #include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <set>
+
+#include "runtime/device_properties.hpp"
 
 namespace hs::ui {
 
@@ -18,51 +19,25 @@ QString text(const std::string& value) {
     return QString::fromStdString(value);
 }
 
-QString bytes(std::uint64_t count) {
-    return QLocale().formattedDataSize(static_cast<qint64>(count), 1, QLocale::DataSizeTraditionalFormat);
-}
-
 QString summary(const DeviceInfo& device) {
     return QStringLiteral("%1, %2 compute units, %3")
         .arg(text(std::string(deviceTypeName(device.type))))
         .arg(device.computeUnits)
-        .arg(bytes(device.globalMemBytes));
+        .arg(text(binarySize(device.globalMemBytes)));
 }
 
-QString yesNo(bool value) {
-    return value ? DevicePanel::tr("yes") : DevicePanel::tr("no");
-}
-
-// Every field of DeviceInfo, in the order a person reads them: what it is, what it has, what it can do.
+// One row per property of the schema (runtime/device_properties.hpp), in its order; the extensions one per
+// line under a label that counts them.
 std::vector<std::pair<QString, QString>> describe(const DeviceInfo& d) {
-    QStringList extensions;
-    for (const auto& extension : d.extensions) extensions << text(extension);
-    return {
-        {DevicePanel::tr("Selector"), text(d.selector())},
-        {DevicePanel::tr("Device"), text(d.name)},
-        {DevicePanel::tr("Type"), text(std::string(deviceTypeName(d.type)))},
-        {DevicePanel::tr("Vendor"), text(d.vendor)},
-        {DevicePanel::tr("Driver version"), text(d.driverVersion)},
-        {DevicePanel::tr("OpenCL version"), text(d.openclVersion)},
-        {DevicePanel::tr("OpenCL C version"), text(d.openclCVersion)},
-        {DevicePanel::tr("Platform"), text(d.platformName)},
-        {DevicePanel::tr("Platform vendor"), text(d.platformVendor)},
-        {DevicePanel::tr("Platform version"), text(d.platformVersion)},
-        {DevicePanel::tr("Compute units"), QString::number(d.computeUnits)},
-        {DevicePanel::tr("Max clock"), DevicePanel::tr("%1 MHz").arg(d.maxClockMHz)},
-        {DevicePanel::tr("Global memory"), bytes(d.globalMemBytes)},
-        {DevicePanel::tr("Max allocation"), bytes(d.maxAllocBytes)},
-        {DevicePanel::tr("Local memory"), bytes(d.localMemBytes)},
-        {DevicePanel::tr("Constant memory"), bytes(d.constantMemBytes)},
-        {DevicePanel::tr("Max work-group size"), QString::number(d.maxWorkGroupSize)},
-        {DevicePanel::tr("Image support"), yesNo(d.imageSupport)},
-        {DevicePanel::tr("Max 2D image"),
-         QStringLiteral("%1 × %2").arg(d.image2dMaxWidth).arg(d.image2dMaxHeight)},
-        {DevicePanel::tr("Pipes"), yesNo(d.pipeSupport)},
-        {DevicePanel::tr("Double precision"), yesNo(d.fp64)},
-        {DevicePanel::tr("Profiling resolution"), DevicePanel::tr("%1 ns").arg(d.profilingResolutionNs)},
-        {DevicePanel::tr("Extensions (%1)").arg(extensions.size()), extensions.join(QLatin1Char('\n'))},
-    };
+    std::vector<std::pair<QString, QString>> rows;
+    for (const auto& property : deviceProperties()) {
+        QString label =
+            QString::fromUtf8(property.label.data(), static_cast<qsizetype>(property.label.size()));
+        if (property.kind == DeviceProperty::Kind::List)
+            label += QStringLiteral(" (%1)").arg(std::get<std::vector<std::string>>(property.read(d)).size());
+        rows.emplace_back(label, text(displayValue(property, d, "\n")));
+    }
+    return rows;
 }
 
 }  // namespace

@@ -8,7 +8,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
-#include <QJsonDocument>
 #include <QMessageBox>
 #include <QPdfWriter>
 #include <QSvgGenerator>
@@ -194,8 +193,7 @@ void ExportActions::exportHistogram(const QString& path) {
     if (format == QLatin1String("csv")) {
         io::writeFileAtomically(path, io::histogramCsv(histogram_->histogram(), context_));
     } else if (format == QLatin1String("json")) {
-        io::writeFileAtomically(path,
-                                QJsonDocument(io::histogramJson(histogram_->histogram(), context_)).toJson());
+        io::writeFileAtomically(path, io::histogramJson(histogram_->histogram(), context_));
     } else {
         fail(path, QStringLiteral("unknown histogram format '%1' (use .csv or .json)").arg(format));
     }
@@ -209,15 +207,18 @@ void ExportActions::exportTimings(const QString& path) {
     if (format == QLatin1String("csv")) {
         io::writeFileAtomically(path, io::timingsCsv(runs, info.empty() ? 1 : info.front().number));
     } else if (format == QLatin1String("json")) {
-        QJsonArray runArray;
-        for (std::size_t run = 0; run < runs.size(); ++run) {
-            runArray.append(QJsonObject{{"run", info[run].number},
-                                        {"strategy", info[run].strategy},
-                                        {"device", info[run].device},
-                                        {"timings", io::timingsJson(runs[run])}});
-        }
-        const QJsonObject document{{"device", deviceName_}, {"runs", runArray}};
-        io::writeFileAtomically(path, QJsonDocument(document).toJson());
+        const std::string document = jsonDocument([&](JsonWriter& json) {
+            json.beginObject().field("device", deviceName_.toStdString()).key("runs").beginArray();
+            for (std::size_t run = 0; run < runs.size(); ++run) {
+                json.beginObject().field("run", info[run].number);
+                json.field("strategy", info[run].strategy.toStdString());
+                json.field("device", info[run].device.toStdString()).key("timings");
+                io::writeTimingsJson(json, runs[run]);
+                json.endObject();
+            }
+            json.endArray().endObject();
+        });
+        io::writeFileAtomically(path, QByteArray::fromStdString(document));
     } else {
         fail(path, QStringLiteral("unknown timings format '%1' (use .csv or .json)").arg(format));
     }

@@ -5,20 +5,17 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QPixmap>
-#include <QSaveFile>
 #include <QTimer>
 #include <iostream>
 
 #include "io/command_line.hpp"
-#include "ops/convolve/filter.hpp"
+#include "io/files/filter_file.hpp"
+#include "io/image_io.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/shared_options.hpp"
 #include "ui/app_settings.hpp"
-#include "ui/device_panel.hpp"
-#include "ui/image_view.hpp"
+#include "ui/export_actions.hpp"
 #include "ui/main_window.hpp"
-#include "ui/strategy_box.hpp"
-#include "ui/transform_panel.hpp"
 
 namespace hs::ui {
 
@@ -26,10 +23,6 @@ namespace {
 
 // Long enough for the docks' plots to lay out and repaint after the result arrived.
 constexpr int kSettleMs = 200;
-
-QString qtText(std::string_view text) {
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
 
 QString strategyNames() {
     QStringList names;
@@ -48,26 +41,28 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
                                   QStringLiteral("Open IMAGE."), QStringLiteral("IMAGE"));
     const QCommandLineOption device = io::sharedOption(options::kDevice);
     // Without these options the app keeps the choices the user made last time.
-    const QString lastUsed = QStringLiteral(" Default: as last used.");
     const QCommandLineOption strategy =
-        io::option(QStringLiteral("strategy"), QStringLiteral("NAME"),
-                   QStringLiteral("Histogram strategy, in any case: %1.").arg(strategyNames()) + lastUsed);
-    const QCommandLineOption bins =
-        io::option(QStringLiteral("bins"), QStringLiteral("N"), qtText(options::kBins.help) + lastUsed);
+        io::rememberedOption(options::kStrategy, QStringLiteral("Known: %1.").arg(strategyNames()));
+    const QCommandLineOption bins = io::rememberedOption(options::kBins);
     const QCommandLineOption angle = io::sharedOption(options::kAngle);
     const QCommandLineOption sampling = io::sharedOption(options::kSampling);
-    const QCommandLineOption filter = io::sharedOption(options::kFilter);
+    const QCommandLineOption filter = io::sharedOption(options::filterOption());
     const QCommandLineOption ignoreTransparent = io::sharedOption(options::kIgnoreTransparent);
     const QCommandLineOption fitCanvas = io::sharedOption(options::kFitCanvas);
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("After the first result, save the window to FILE (PNG)."), QStringLiteral("FILE"));
+    const QCommandLineOption histogramExport(
+        QStringLiteral("export-histogram"),
+        QStringLiteral("After the first result, export the histogram to FILE (.csv or .json), as File ▸ "
+                       "Export ▸ Histogram does."),
+        QStringLiteral("FILE"));
     const QCommandLineOption quit(
         QStringLiteral("quit"),
         QStringLiteral("Exit after the first result (and the screenshot); problems go "
                        "to stderr and set the exit code."));
     parser.addOptions({helpOption, versionOption, open, device, strategy, bins, ignoreTransparent, angle,
-                       sampling, fitCanvas, filter, screenshot, quit});
+                       sampling, fitCanvas, filter, screenshot, histogramExport, quit});
     parser.addPositionalArgument(QStringLiteral("IMAGE"), QStringLiteral("Image to open."),
                                  QStringLiteral("[IMAGE]"));
 
@@ -105,13 +100,19 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
     }
     if (parser.isSet(filter)) {
         options.filter = parser.value(filter);
-        convolve::filterFromSpec(options.filter.toStdString());  // throws UsageError or InputError, in words
+        io::filterFromSpec(options.filter.toStdString());  // throws UsageError or InputError, in words
     }
     options.screenshot = parser.value(screenshot);
     if (!options.screenshot.isEmpty() &&
         QFileInfo(options.screenshot).suffix().toLower() != QLatin1String("png"))
         throw UsageError("--screenshot writes PNG files: '" + options.screenshot.toStdString() +
                          "' does not end in .png");
+    options.histogramExport = parser.value(histogramExport);
+    if (const QString suffix = QFileInfo(options.histogramExport).suffix().toLower();
+        !options.histogramExport.isEmpty() && suffix != QLatin1String("csv") &&
+        suffix != QLatin1String("json"))
+        throw UsageError("--export-histogram writes .csv or .json files: '" +
+                         options.histogramExport.toStdString() + "' ends in neither");
     options.quit = parser.isSet(quit);
     return options;
 }
@@ -128,22 +129,21 @@ Launcher::Launcher(MainWindow& window, LaunchOptions options, QObject* parent)
     if (options_.quit)
         window_.setErrorReporter(
             [this](const ErrorReport& problem) { finish(exitCodeFor(problem.kind), problem.message); });
-    if (!options_.device.isEmpty()) window_.preferDevice(options_.device);
-    if (!options_.strategy.isEmpty()) window_.strategyBox()->setCurrentStrategy(options_.strategy);
-    if (options_.bins) window_.binsBox()->setValue(*options_.bins);
-    if (options_.ignoreTransparent) window_.ignoreTransparentBox()->setChecked(true);
+    if (!options_.device.isEmpty()) window_.chooseDevice(options_.device);
+    if (!options_.strategy.isEmpty()) window_.chooseStrategy(options_.strategy);
+    if (options_.bins) window_.setBins(*options_.bins);
+    if (options_.ignoreTransparent) window_.setIgnoreTransparent(true);
     connect(&window_, &MainWindow::devicesShown, this, &Launcher::checkStrategy);
     connect(&window_, &MainWindow::resultShown, this, &Launcher::firstResult);
-    connect(window_.imageView(), &ImageView::imageDisplayed, this, &Launcher::firstResult);
+    connect(&window_, &MainWindow::imageOnScreenChanged, this, &Launcher::firstResult);
 }
 
 void Launcher::start(const QString& image) {
-    if (options_.rotation)
-        window_.transformPanel()->setRotation(*options_.rotation, options_.sampling, options_.fitCanvas);
+    if (options_.rotation) window_.setRotation(*options_.rotation, options_.sampling, options_.fitCanvas);
     if (!options_.filter.isEmpty()) {
         try {
             // Checked by parseLaunchOptions already; a filter file may have gone since.
-            window_.transformPanel()->applyFilterSpec(options_.filter);
+            window_.setFilter(options_.filter);
         } catch (const Error& e) {
             return fail(e.kind(), tr("Filter not available"), QString::fromUtf8(e.what()));
         }
@@ -158,20 +158,28 @@ void Launcher::start(const QString& image) {
 
 void Launcher::checkStrategy() {
     // The strategy box falls back to a supported strategy; a scripted run must not silently measure another.
-    const StrategyBox& box = *window_.strategyBox();
-    if (options_.strategy.isEmpty() || box.currentStrategy() == options_.strategy) return;
-    const auto device = window_.devicePanel()->currentDevice();
+    const auto* requested = window_.currentRequest().strategy;
+    if (options_.strategy.isEmpty() || (requested && QString::fromUtf8(requested->name()) == options_.strategy))
+        return;
+    const auto device = window_.currentDevice();
     const QString where =
         device ? tr("device %1").arg(QString::fromStdString(device->name)) : tr("no OpenCL device");
     fail(ErrorKind::OpenCl, tr("Strategy not available"),
          tr("%1: strategy %2 unsupported: %3")
-             .arg(where, options_.strategy, box.unsupportedReason(options_.strategy)));
+             .arg(where, options_.strategy, window_.strategyUnsupportedReason(options_.strategy)));
 }
 
 void Launcher::firstResult() {
     // The first result and the image on screen, in either order.
-    if (done_ || shot_ || !window_.lastOutcome() || !window_.imageView()->imageReady()) return;
+    if (done_ || shot_ || !window_.lastOutcome() || !window_.imageOnScreen()) return;
     shot_ = true;
+    if (!options_.histogramExport.isEmpty()) {
+        try {
+            window_.exports().exportHistogram(options_.histogramExport);
+        } catch (const Error& e) {
+            return fail(e.kind(), tr("Histogram not exported"), QString::fromUtf8(e.what()));
+        }
+    }
     if (options_.screenshot.isEmpty()) {
         if (options_.quit) finish(0);
         return;
@@ -183,11 +191,11 @@ void Launcher::firstResult() {
 }
 
 void Launcher::saveScreenshot() {
-    const QImage shot = window_.grab().toImage();
-    QSaveFile file(options_.screenshot);
-    if (!file.open(QIODevice::WriteOnly) || !shot.save(&file, "PNG") || !file.commit())
-        fail(ErrorKind::Input, tr("Screenshot not saved"),
-             QStringLiteral("%1: %2").arg(options_.screenshot, file.errorString()));
+    try {
+        io::saveImage(options_.screenshot, window_.grab().toImage());
+    } catch (const Error& e) {
+        fail(ErrorKind::Input, tr("Screenshot not saved"), QString::fromUtf8(e.what()));
+    }
 }
 
 void Launcher::fail(ErrorKind kind, const QString& title, const QString& message) {

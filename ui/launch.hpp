@@ -15,9 +15,10 @@ class MainWindow;
 
 // What the command line asks for. `histoscope IMAGE` opens a file; the scripted mode
 // `histoscope --open IMG --device SEL --strategy NAME --bins N [--ignore-transparent] [--angle DEG
-// [--sampling MODE] [--fit-canvas]] [--filter SPEC] --screenshot OUT.png --quit` renders the window after the
-// first result, saves it, and exits. The options histoscope-cli also takes follow the same rules
-// (ops/shared_options.hpp).
+// [--sampling MODE] [--fit-canvas]] [--filter SPEC] [--export-histogram OUT.csv|json] --screenshot OUT.png
+// --quit` renders the window after the first result, exports the histogram, saves the window, and exits. It
+// drives the window through the requests and exports a user's actions make (MainWindow), nothing else. The
+// options histoscope-cli also takes follow the same rules (ops/shared_options.hpp).
 struct LaunchOptions {
     QString image;
     QString device;
@@ -29,6 +30,7 @@ struct LaunchOptions {
     bool fitCanvas = false;
     QString filter;  // a convolve::filterFromSpec spec
     QString screenshot;
+    QString histogramExport;  // .csv or .json, written as File ▸ Export ▸ Histogram writes it
     bool quit = false;
 };
 
@@ -41,8 +43,9 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments);
 QString startupImage(const AppSettings& settings, const QStringList& sampleCandidates);
 
 // Applies the options to the window and drives the scripted mode: once the first result and the image are
-// shown it saves the screenshot and, with --quit, finishes. With --quit every problem finishes the run with
-// the exit code of its kind (2 usage, 3 input, 4 OpenCL) and one line on stderr instead of a dialog.
+// shown it exports the histogram, saves the screenshot and, with --quit, finishes. With --quit every problem
+// finishes the run with the exit code of its kind (2 usage, 3 input, 4 OpenCL) and one line on stderr instead
+// of a dialog.
 class Launcher : public QObject {
     Q_OBJECT
 

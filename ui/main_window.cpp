@@ -51,6 +51,11 @@ constexpr std::string_view kPreferredDefaultStrategy = "auto";
 constexpr int kDefaultRepetitions = 10;  // Compare, per strategy
 constexpr int kNoteWidth = 420;          // pixels of the status bar for a stage's fallback note
 
+// "rotate", "convolve", "histogram": how the status bar, the timings and the kernel view name a stage.
+QString stageText(pipeline::StageKind stage) {
+    return QString::fromUtf8(pipeline::stageKindName(stage));
+}
+
 QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
     return QIcon::fromTheme(QLatin1String(name), QApplication::style()->standardIcon(fallback));
 }
@@ -58,6 +63,11 @@ QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
 // Qt's standard icons have nothing that reads as zoom: without an icon theme these actions show text only.
 QIcon themed(const char* name) {
     return QIcon::fromTheme(QLatin1String(name));
+}
+
+// The dock that holds `view`.
+QDockWidget* dockOf(QWidget* view) {
+    return qobject_cast<QDockWidget*>(view->parentWidget());
 }
 
 QString droppedImage(const QMimeData* mime) {
@@ -92,6 +102,7 @@ MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
     // The offscreen canvas has its link at once, the on-screen one once it is first shown.
     if (DisplayLink* link = imageView_->displayLink()) controller_->setDisplay(link);
     connect(imageView_, &ImageView::displayLinkReady, controller_, &Controller::setDisplay);
+    connect(imageView_, &ImageView::imageDisplayed, this, &MainWindow::imageOnScreenChanged);
     buildActions();
     buildDocks();
     buildToolBar();
@@ -103,9 +114,9 @@ MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
     connect(controller_, &Controller::histogramReady, this, &MainWindow::onHistogramReady);
     connect(controller_, &Controller::failed, this, &MainWindow::onRunFailed);
     connect(controller_, &Controller::busyChanged, this, &MainWindow::onBusyChanged);
-    connect(controller_, &Controller::compareReady, this, [this](const QVector<CompareView::Entry>& entries) {
-        compareView_->setEntries(entries);
-        compareDock_->raise();
+    connect(controller_, &Controller::compareReady, this, [this](const measure::Comparison& comparison) {
+        compareView_->showComparison(comparison);
+        dockOf(compareView_)->raise();
     });
     connect(controller_, &Controller::autoTrialProgress, this,
             [this](int candidate, int candidates, const QString& strategy) {
@@ -149,73 +160,62 @@ void MainWindow::reportProblem(const ErrorReport& problem) {
 
 // ---- building the window ----
 
+QAction* MainWindow::action(Command command) const {
+    return actions_.at(command);
+}
+
+QAction* MainWindow::addCommand(Command command, const QIcon& icon, const QString& text,
+                                const QList<QKeySequence>& shortcuts, const QString& toolTip,
+                                std::function<void()> triggered) {
+    auto* action = new QAction(icon, text, this);
+    action->setShortcuts(shortcuts);
+    if (!toolTip.isEmpty()) action->setToolTip(toolTip);
+    connect(action, &QAction::triggered, this, std::move(triggered));
+    actions_[command] = action;
+    return action;
+}
+
 void MainWindow::buildActions() {
-    openAction_ = new QAction(themed("document-open", QStyle::SP_DialogOpenButton), tr("&Open Image…"), this);
-    openAction_->setShortcut(QKeySequence::Open);
-    openAction_->setStatusTip(tr("Open an image file"));
-    connect(openAction_, &QAction::triggered, this, &MainWindow::chooseOpenFile);
-
-    quitAction_ = new QAction(themed("application-exit", QStyle::SP_DialogCloseButton), tr("&Quit"), this);
-    quitAction_->setShortcut(QKeySequence::Quit);
-    quitAction_->setMenuRole(QAction::QuitRole);
-    connect(quitAction_, &QAction::triggered, this, &QWidget::close);
-
-    runAction_ = new QAction(themed("media-playback-start", QStyle::SP_MediaPlay), tr("&Run"), this);
-    runAction_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
-    runAction_->setToolTip(tr("Compute the histogram again (F5)"));
-    connect(runAction_, &QAction::triggered, this, &MainWindow::runHistogram);
-
+    addCommand(Command::Open, themed("document-open", QStyle::SP_DialogOpenButton), tr("&Open Image…"),
+               {QKeySequence(QKeySequence::Open)}, {}, [this] { chooseOpenFile(); })
+        ->setStatusTip(tr("Open an image file"));
+    addCommand(Command::Quit, themed("application-exit", QStyle::SP_DialogCloseButton), tr("&Quit"),
+               {QKeySequence(QKeySequence::Quit)}, {}, [this] { close(); })
+        ->setMenuRole(QAction::QuitRole);
+    addCommand(Command::Run, themed("media-playback-start", QStyle::SP_MediaPlay), tr("&Run"),
+               {QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)},
+               tr("Compute the histogram again (F5)"), [this] { runHistogram(); });
     // Its text names the count, which lives in the Timings dock (set there; the text follows it).
-    runRepeatedAction_ = new QAction(themed("view-refresh", QStyle::SP_BrowserReload), tr("Run ×N"), this);
-    runRepeatedAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    runRepeatedAction_->setToolTip(
-        tr("Measure the current work several times; the count is set in the Timings dock"));
-    connect(runRepeatedAction_, &QAction::triggered, this, [this] {
-        // The Timings dock holds the count and shows the progress.
-        findChild<QDockWidget*>(QStringLiteral("timingDock"))->raise();
-        runRepeated(timingView_->repeatCount());
-    });
-
-    compareAction_ =
-        new QAction(themed("view-statistics", QStyle::SP_FileDialogDetailedView), tr("&Compare…"), this);
-    compareAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
-    compareAction_->setToolTip(tr("Run every supported strategy and compare their kernel times"));
-    connect(compareAction_, &QAction::triggered, this, [this] {
-        bool ok = false;
-        const int repetitions =
-            QInputDialog::getInt(this, tr("Compare strategies"), tr("Repetitions per strategy:"),
-                                 kDefaultRepetitions, 1, 1000, 1, &ok);
-        if (ok) runCompare(repetitions);
-    });
-
-    cancelAction_ = new QAction(themed("process-stop", QStyle::SP_BrowserStop), tr("C&ancel"), this);
-    cancelAction_->setShortcut(QKeySequence(Qt::Key_Escape));
-    cancelAction_->setEnabled(false);
-    connect(cancelAction_, &QAction::triggered, controller_, &Controller::cancel);
-
-    fitAction_ = new QAction(themed("zoom-fit-best"), tr("&Fit to Window"), this);
-    fitAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    connect(fitAction_, &QAction::triggered, imageView_, &ImageView::fitToWindow);
-    actualSizeAction_ = new QAction(themed("zoom-original"), tr("&Actual Pixels"), this);
-    actualSizeAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    connect(actualSizeAction_, &QAction::triggered, imageView_, &ImageView::zoomToActualSize);
-    zoomInAction_ = new QAction(themed("zoom-in"), tr("Zoom &In"), this);
-    zoomInAction_->setShortcut(QKeySequence::ZoomIn);
-    connect(zoomInAction_, &QAction::triggered, imageView_, &ImageView::zoomIn);
-    zoomOutAction_ = new QAction(themed("zoom-out"), tr("Zoom &Out"), this);
-    zoomOutAction_->setShortcut(QKeySequence::ZoomOut);
-    connect(zoomOutAction_, &QAction::triggered, imageView_, &ImageView::zoomOut);
+    addCommand(Command::RunRepeated, themed("view-refresh", QStyle::SP_BrowserReload), tr("Run ×N"),
+               {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R)},
+               tr("Measure the current work several times; the count is set in the Timings dock"), [this] {
+                   // The Timings dock holds the count and shows the progress.
+                   dockOf(timingView_)->raise();
+                   runRepeated(timingView_->repeatCount());
+               });
+    addCommand(Command::Compare, themed("view-statistics", QStyle::SP_FileDialogDetailedView),
+               tr("&Compare…"), {QKeySequence(Qt::CTRL | Qt::Key_K)},
+               tr("Run every supported strategy and compare their kernel times"), [this] {
+                   bool ok = false;
+                   const int repetitions =
+                       QInputDialog::getInt(this, tr("Compare strategies"), tr("Repetitions per strategy:"),
+                                            kDefaultRepetitions, 1, 1000, 1, &ok);
+                   if (ok) runCompare(repetitions);
+               });
+    addCommand(Command::Cancel, themed("process-stop", QStyle::SP_BrowserStop), tr("C&ancel"),
+               {QKeySequence(Qt::Key_Escape)}, {}, [this] { controller_->cancel(); })
+        ->setEnabled(false);
+    addCommand(Command::FitToWindow, themed("zoom-fit-best"), tr("&Fit to Window"),
+               {QKeySequence(Qt::CTRL | Qt::Key_0)}, {}, [this] { imageView_->fitToWindow(); });
+    addCommand(Command::ActualSize, themed("zoom-original"), tr("&Actual Pixels"),
+               {QKeySequence(Qt::CTRL | Qt::Key_1)}, {}, [this] { imageView_->zoomToActualSize(); });
+    addCommand(Command::ZoomIn, themed("zoom-in"), tr("Zoom &In"), {QKeySequence(QKeySequence::ZoomIn)}, {},
+               [this] { imageView_->zoomIn(); });
+    addCommand(Command::ZoomOut, themed("zoom-out"), tr("Zoom &Out"), {QKeySequence(QKeySequence::ZoomOut)},
+               {}, [this] { imageView_->zoomOut(); });
 }
 
 void MainWindow::buildDocks() {
-    const auto dock = [this](const QString& title, const QString& name, QWidget* content,
-                             Qt::DockWidgetArea area) {
-        auto* widget = new QDockWidget(title, this);
-        widget->setObjectName(name);
-        widget->setWidget(content);
-        addDockWidget(area, widget);
-        return widget;
-    };
     // The device column runs the full height on the left, the transforms under the device; the histogram sits
     // beside the image; timings, comparison and kernel source share the bottom.
     setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
@@ -224,31 +224,44 @@ void MainWindow::buildDocks() {
     setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
 
     devicePanel_ = new DevicePanel;
-    auto* deviceDock = dock(tr("Device"), QStringLiteral("deviceDock"), devicePanel_, Qt::LeftDockWidgetArea);
     transformPanel_ = new TransformPanel;
     transformPanel_->applySettings(settings_.transform());
-    auto* transformDock =
-        dock(tr("Transform"), QStringLiteral("transformDock"), transformPanel_, Qt::LeftDockWidgetArea);
-    splitDockWidget(deviceDock, transformDock, Qt::Vertical);
     histogramView_ = new HistogramView;
-    histogramDock_ =
-        dock(tr("Histogram"), QStringLiteral("histogramDock"), histogramView_, Qt::RightDockWidgetArea);
     timingView_ = new TimingView;
     timingView_->setRepeatCount(settings_.repeatCount());
-    auto* timingDock =
-        dock(tr("Timings"), QStringLiteral("timingDock"), timingView_, Qt::BottomDockWidgetArea);
     timelineView_ = new TimelineView;
-    auto* timelineDock =
-        dock(tr("Timeline"), QStringLiteral("timelineDock"), timelineView_, Qt::BottomDockWidgetArea);
     compareView_ = new CompareView;
-    compareDock_ = dock(tr("Compare"), QStringLiteral("compareDock"), compareView_, Qt::BottomDockWidgetArea);
     kernelView_ = new KernelView;
-    auto* kernelDock =
-        dock(tr("Kernel"), QStringLiteral("kernelDock"), kernelView_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(timingDock, timelineDock);
-    tabifyDockWidget(timelineDock, compareDock_);
-    tabifyDockWidget(compareDock_, kernelDock);
-    timingDock->raise();
+    // Every docked view, once, in the View menu's order. The side areas stack their views, the bottom shows
+    // its views as tabs, the first one in front. A dock's object name is where saveState() remembers it.
+    const struct {
+        QString title;
+        const char* objectName;
+        QWidget* view;
+        Qt::DockWidgetArea area;
+    } docked[] = {
+        {tr("Device"), "deviceDock", devicePanel_, Qt::LeftDockWidgetArea},
+        {tr("Transform"), "transformDock", transformPanel_, Qt::LeftDockWidgetArea},
+        {tr("Histogram"), "histogramDock", histogramView_, Qt::RightDockWidgetArea},
+        {tr("Timings"), "timingDock", timingView_, Qt::BottomDockWidgetArea},
+        {tr("Timeline"), "timelineDock", timelineView_, Qt::BottomDockWidgetArea},
+        {tr("Compare"), "compareDock", compareView_, Qt::BottomDockWidgetArea},
+        {tr("Kernel"), "kernelDock", kernelView_, Qt::BottomDockWidgetArea},
+    };
+    std::map<Qt::DockWidgetArea, QDockWidget*> lastInArea;
+    for (const auto& entry : docked) {
+        auto* dock = new QDockWidget(entry.title, this);
+        dock->setObjectName(QLatin1String(entry.objectName));
+        dock->setWidget(entry.view);
+        addDockWidget(entry.area, dock);
+        QDockWidget*& last = lastInArea[entry.area];
+        if (last && entry.area == Qt::BottomDockWidgetArea)
+            tabifyDockWidget(last, dock);
+        else if (last)
+            splitDockWidget(last, dock, Qt::Vertical);
+        last = dock;
+    }
+    dockOf(timingView_)->raise();
 
     exportActions_ = new ExportActions(histogramView_, timingView_, timelineView_, settings_, this);
     connect(exportActions_, &ExportActions::exported, this,
@@ -260,7 +273,9 @@ void MainWindow::buildDocks() {
         reportProblem({ErrorKind::Input, tr("Cannot load filter"), message, {}, {}});
     });
     connect(timingView_, &TimingView::runRepeatedRequested, this, &MainWindow::runRepeated);
-    const auto showRepeatCount = [this](int count) { runRepeatedAction_->setText(tr("Run ×%1").arg(count)); };
+    const auto showRepeatCount = [this](int count) {
+        action(Command::RunRepeated)->setText(tr("Run ×%1").arg(count));
+    };
     connect(timingView_, &TimingView::repeatCountChanged, this, showRepeatCount);
     showRepeatCount(timingView_->repeatCount());
     connect(timingView_, &TimingView::cancelRequested, controller_, &Controller::cancel);
@@ -273,10 +288,11 @@ void MainWindow::buildToolBar() {
     auto* toolBar = addToolBar(tr("Main"));
     toolBar->setObjectName(QStringLiteral("mainToolBar"));
     toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    toolBar->addAction(openAction_);
+    toolBar->addAction(action(Command::Open));
     toolBar->addSeparator();
 
     strategyBox_ = new StrategyBox;
+    strategyBox_->setObjectName(QStringLiteral("strategy"));
     if (!strategyBox_->setCurrentStrategy(settings_.strategy()))
         strategyBox_->setCurrentStrategy(QString::fromUtf8(kPreferredDefaultStrategy));
     auto* strategyLabel = new QLabel(tr("Strategy "));
@@ -285,6 +301,7 @@ void MainWindow::buildToolBar() {
     toolBar->addWidget(strategyBox_);
 
     bins_ = new QSpinBox;
+    bins_->setObjectName(QStringLiteral("bins"));
     bins_->setRange(1, histogram::kMaxBins);
     bins_->setValue(settings_.bins());
     bins_->setToolTip(tr("Number of equal bins over 0…255 (bin = value · N / 256)"));
@@ -301,13 +318,13 @@ void MainWindow::buildToolBar() {
            "A still counts them"));
     toolBar->addWidget(ignoreTransparent_);
     toolBar->addSeparator();
-    toolBar->addAction(runAction_);
-    toolBar->addAction(runRepeatedAction_);
-    toolBar->addAction(compareAction_);
-    toolBar->addAction(cancelAction_);
+    toolBar->addAction(action(Command::Run));
+    toolBar->addAction(action(Command::RunRepeated));
+    toolBar->addAction(action(Command::Compare));
+    toolBar->addAction(action(Command::Cancel));
     toolBar->addSeparator();
-    toolBar->addAction(fitAction_);
-    toolBar->addAction(actualSizeAction_);
+    toolBar->addAction(action(Command::FitToWindow));
+    toolBar->addAction(action(Command::ActualSize));
 
     connect(strategyBox_, &StrategyBox::strategyChanged, this, &MainWindow::runHistogram);
     connect(bins_, &QSpinBox::valueChanged, this, &MainWindow::onBinsChanged);
@@ -316,7 +333,7 @@ void MainWindow::buildToolBar() {
 
 void MainWindow::buildMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(openAction_);
+    file->addAction(action(Command::Open));
     recentMenu_ = file->addMenu(themed("document-open-recent", QStyle::SP_DirIcon), tr("Open &Recent"));
     connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
@@ -324,23 +341,23 @@ void MainWindow::buildMenus() {
     auto* exportMenu = file->addMenu(themed("document-save-as", QStyle::SP_DialogSaveButton), tr("&Export"));
     exportMenu->addActions(exportActions_->actions());
     file->addSeparator();
-    file->addAction(quitAction_);
+    file->addAction(action(Command::Quit));
 
     viewMenu_ = menuBar()->addMenu(tr("&View"));
-    viewMenu_->addAction(fitAction_);
-    viewMenu_->addAction(actualSizeAction_);
-    viewMenu_->addAction(zoomInAction_);
-    viewMenu_->addAction(zoomOutAction_);
+    viewMenu_->addAction(action(Command::FitToWindow));
+    viewMenu_->addAction(action(Command::ActualSize));
+    viewMenu_->addAction(action(Command::ZoomIn));
+    viewMenu_->addAction(action(Command::ZoomOut));
     viewMenu_->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>()) viewMenu_->addAction(dock->toggleViewAction());
     for (auto* toolBar : findChildren<QToolBar*>()) viewMenu_->addAction(toolBar->toggleViewAction());
 
     auto* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(runAction_);
-    run->addAction(runRepeatedAction_);
-    run->addAction(compareAction_);
+    run->addAction(action(Command::Run));
+    run->addAction(action(Command::RunRepeated));
+    run->addAction(action(Command::Compare));
     run->addSeparator();
-    run->addAction(cancelAction_);
+    run->addAction(action(Command::Cancel));
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About HistoScope"), this, [this] {
@@ -364,6 +381,7 @@ void MainWindow::buildStatusBar() {
     busyBar_->hide();
     statusBar()->addPermanentWidget(busyBar_);
     busyLabel_ = new QLabel(tr("running…"));
+    busyLabel_->setObjectName(QStringLiteral("busyLabel"));
     busyLabel_->hide();
     statusBar()->addPermanentWidget(busyLabel_);
     zoomLabel_ = new QLabel;
@@ -373,9 +391,11 @@ void MainWindow::buildStatusBar() {
     deviceLabel_ = new QLabel;
     deviceLabel_->setToolTip(tr("OpenCL device"));
     noteLabel_ = new QLabel;
+    noteLabel_->setObjectName(QStringLiteral("noteLabel"));
     noteLabel_->setStyleSheet(QStringLiteral("color: #c77c02;"));
     noteLabel_->hide();
     displayLabel_ = new QLabel;
+    displayLabel_->setObjectName(QStringLiteral("displayLabel"));
     strategyLabel_ = new QLabel;
     kernelTimeLabel_ = new QLabel;
     kernelTimeLabel_->setToolTip(tr("Kernel time of the last run"));
@@ -489,7 +509,7 @@ void MainWindow::showImage(std::shared_ptr<const ImageRGBA8> image, const QStrin
     imageLabel_->setText(image_ ? QStringLiteral("%1 × %2").arg(image_->width).arg(image_->height)
                                 : tr("no image"));
     // Measurements of another image are not comparable.
-    compareView_->setEntries({});
+    compareView_->clear();
     refreshSupport();
     runHistogram();
 }
@@ -507,9 +527,41 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 // ---- devices, strategy, bins ----
 
-void MainWindow::preferDevice(const QString& selector) {
+void MainWindow::chooseDevice(const QString& selector) {
     preferredDevice_ = selector;
     if (controller_->devicesKnown()) onDevicesReady();
+}
+
+bool MainWindow::chooseStrategy(const QString& name) {
+    return strategyBox_->setCurrentStrategy(name);
+}
+
+void MainWindow::setBins(int bins) {
+    bins_->setValue(bins);
+}
+
+void MainWindow::setIgnoreTransparent(bool ignore) {
+    ignoreTransparent_->setChecked(ignore);
+}
+
+void MainWindow::setRotation(double degrees, rotate::FilterMode mode, bool fitCanvas) {
+    transformPanel_->setRotation(degrees, mode, fitCanvas);
+}
+
+void MainWindow::setFilter(const QString& spec) {
+    transformPanel_->applyFilterSpec(spec);
+}
+
+std::optional<DeviceInfo> MainWindow::currentDevice() const {
+    return devicePanel_->currentDevice();
+}
+
+QString MainWindow::strategyUnsupportedReason(const QString& strategy) const {
+    return strategyBox_->unsupportedReason(strategy);
+}
+
+bool MainWindow::imageOnScreen() const {
+    return imageView_->imageReady();
 }
 
 void MainWindow::onDevicesReady() {
@@ -558,7 +610,7 @@ void MainWindow::onDeviceChanged() {
     if (const auto device = devicePanel_->currentDevice())
         deviceLabel_->setText(QString::fromStdString(device->name));
     // Measurements from another device are not comparable.
-    compareView_->setEntries({});
+    compareView_->clear();
     refreshSupport();
     runHistogram();
 }
@@ -586,7 +638,7 @@ bool MainWindow::canRun() const {
 RunRequest MainWindow::currentRequest() const {
     return RunRequest{image_,
                       devicePanel_->currentSelector(),
-                      strategyBox_->currentStrategy(),
+                      strategyBox_->selected(),
                       bins_->value(),
                       transformPanel_->rotation(),
                       transformPanel_->convolution(),
@@ -610,13 +662,13 @@ void MainWindow::runRepeated(int count) {
 void MainWindow::runCompare(int repetitions) {
     if (!canRun()) return;
     progressTarget_ = ProgressTarget::StatusBar;
-    compareDock_->raise();
+    dockOf(compareView_)->raise();
     statusBar()->showMessage(tr("Comparing every strategy, %1 runs each…").arg(repetitions));
     controller_->runCompare(currentRequest(), repetitions);
 }
 
 void MainWindow::onBusyChanged(bool busy) {
-    cancelAction_->setEnabled(busy);
+    action(Command::Cancel)->setEnabled(busy);
     // A still label rather than an animated busy bar, whose every frame would repaint the status bar
     // throughout each run.
     busyLabel_->setVisible(busy);
@@ -630,7 +682,7 @@ void MainWindow::onBusyChanged(bool busy) {
 void MainWindow::markPreviousSettings(bool previous) {
     if (previous == showsPreviousSettings_) return;
     showsPreviousSettings_ = previous;
-    histogramDock_->setWindowTitle(previous ? tr("Histogram (previous settings)") : tr("Histogram"));
+    dockOf(histogramView_)->setWindowTitle(previous ? tr("Histogram (previous settings)") : tr("Histogram"));
     if (previous) {
         auto* greyed = new QGraphicsOpacityEffect;
         greyed->setOpacity(0.4);
@@ -646,11 +698,13 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
         previousSettingsDelay_->stop();
         markPreviousSettings(false);
     }
-    const QString ran = QString::fromStdString(outcome.result.strategy);
+    const QString ran = QString::fromUtf8(outcome.result.strategy->name());
+    const QString requested = QString::fromUtf8(outcome.request.strategy->name());
     // Every stage that ran, in order: "rotate image-sampler → convolve separable → histogram private-uchar".
     QStringList stages;
     for (const auto& stage : outcome.stages)
-        stages << QStringLiteral("%1 %2").arg(stage.stage, stage.strategy);
+        stages << QStringLiteral("%1 %2").arg(stageText(stage.stage),
+                                              QString::fromUtf8(stage.strategy->name()));
     const QString pipeline = stages.join(QStringLiteral(" → "));
     histogramView_->setHistogram(outcome.result.values, outcome.request.bins);
     // The device's selector beside its name tells two identical devices apart.
@@ -660,16 +714,15 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
                        : QString();
     timingView_->addRun(outcome.result.timings, pipeline, device, showKernelSource(outcome));
     strategyBox_->showStrategyThatRan(ran);
-    strategyLabel_->setText(
-        ran == outcome.request.strategy ? ran : QStringLiteral("%1 → %2").arg(outcome.request.strategy, ran));
+    strategyLabel_->setText(ran == requested ? ran : QStringLiteral("%1 → %2").arg(requested, ran));
     strategyLabel_->setToolTip(tr("Strategies that ran: %1").arg(pipeline));
     const double kernelMs = static_cast<double>(totalNs(outcome.result.timings, Stage::Kernel)) / 1e6;
     kernelTimeLabel_->setText(tr("kernel %1").arg(millisecondsText(kernelMs)));
     if (outcome.device) exportActions_->setDeviceName(QString::fromStdString(outcome.device->name));
     exportActions_->setHistogramContext(
         io::histogramContext(imagePath_, outcome.request.image->width, outcome.request.image->height,
-                             outcome.device ? &*outcome.device : nullptr, outcome.result.strategy,
-                             outcome.request.strategy.toStdString(), outcome.request.rotation,
+                             outcome.device ? &*outcome.device : nullptr, outcome.result.strategy->name(),
+                             outcome.request.strategy->name(), outcome.request.rotation,
                              outcome.request.convolution, outcome.request.ignoreTransparent));
     devicePanel_->clearFailure(outcome.request.device);
     showProcessedImage(outcome);
@@ -693,7 +746,7 @@ void MainWindow::showProcessedImage(const RunOutcome& outcome) {
     // Where a stage ran another strategy than the one chosen (an image beyond the device's image limits).
     QStringList notes;
     for (const auto& stage : outcome.stages) {
-        if (!stage.note.isEmpty()) notes << QStringLiteral("%1: %2").arg(stage.stage, stage.note);
+        if (!stage.note.isEmpty()) notes << QStringLiteral("%1: %2").arg(stageText(stage.stage), stage.note);
     }
     const QString note = notes.join(QStringLiteral("; "));
     noteLabel_->setText(noteLabel_->fontMetrics().elidedText(note, Qt::ElideMiddle, kNoteWidth));
@@ -704,37 +757,23 @@ void MainWindow::showProcessedImage(const RunOutcome& outcome) {
 std::map<QString, QString> MainWindow::showKernelSource(const RunOutcome& outcome) {
     const QString device = outcome.device ? QString::fromStdString(outcome.device->name) : QString();
     QVector<KernelView::Kernel> kernels;
-    // `build` is null for a strategy that runs on the host.
-    const auto add = [&](const QString& stage, const auto& strategy, const auto* build) {
-        KernelView::Kernel kernel{
-            stage, QString::fromUtf8(strategy.name()), QString::fromUtf8(strategy.description()), {}, {}, {},
-            device};
-        if (build) {
-            kernel.sourceName = QString::fromStdString(build->source);
-            kernel.source = QString::fromUtf8(kernelSource(build->source));
-            kernel.buildOptions = QString::fromStdString(build->options);
+    // The strategies that ran (a fallback or auto's choice included), with the programs they built; a host
+    // strategy built none. A stage builds one program (its kernels come from one source).
+    for (const auto& stage : outcome.stages) {
+        KernelView::Kernel kernel{stageText(stage.stage),
+                                  QString::fromUtf8(stage.strategy->name()),
+                                  QString::fromUtf8(stage.strategy->description()),
+                                  {},
+                                  {},
+                                  {},
+                                  device};
+        if (!stage.builds.empty()) {
+            const KernelBuild& build = stage.builds.front();
+            kernel.sourceName = QString::fromStdString(build.source);
+            kernel.source = QString::fromUtf8(kernelSource(build.source));
+            kernel.buildOptions = QString::fromStdString(build.options);
         }
         kernels << kernel;
-    };
-    // The strategies that ran (a fallback or auto's choice included), built as they were on the device.
-    for (const auto& stage : outcome.stages) {
-        const std::string name = stage.strategy.toStdString();
-        if (stage.stage == QLatin1String("rotate") && outcome.request.rotation && outcome.device) {
-            const auto& strategy = rotate::findStrategy(name);
-            const auto build = strategy.kernelBuild(*outcome.device, outcome.request.rotation->params);
-            add(stage.stage, strategy, &build);
-        } else if (stage.stage == QLatin1String("convolve") && outcome.request.convolution &&
-                   outcome.device) {
-            const auto& strategy = convolve::findStrategy(name);
-            const auto build = strategy.kernelBuild(*outcome.device, outcome.request.convolution->filter);
-            add(stage.stage, strategy, &build);
-        } else if (stage.stage == QLatin1String("histogram")) {
-            const auto& strategy = histogram::findStrategy(name);
-            const auto build = outcome.device
-                                   ? strategy.kernelBuild(*outcome.device, outcome.request.histogramParams())
-                                   : std::nullopt;
-            add(stage.stage, strategy, build ? &*build : nullptr);
-        }
     }
     kernelView_->setKernels(kernels);
     std::map<QString, QString> buildOptions;

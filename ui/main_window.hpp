@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QMainWindow>
 #include <QString>
 #include <functional>
@@ -8,10 +9,13 @@
 #include <optional>
 
 #include "image/image.hpp"
+#include "ops/rotate/rotate.hpp"
 #include "runtime/error.hpp"
 #include "ui/controller.hpp"
 
 class QAction;
+class QIcon;
+class QKeySequence;
 class QCheckBox;
 class QDockWidget;
 class QLabel;
@@ -60,45 +64,69 @@ class MainWindow : public QMainWindow {
     // Shows the message in the status bar and hands it to the error reporter.
     void reportProblem(const ErrorReport& problem);
 
+    // ---- What a user can do, and nothing else: the menus, the toolbar, the keyboard shortcuts, the scripted
+    // mode (ui/launch.cpp) and the tests all go through these actions and requests. The views and panels are
+    // the window's own (buildDocks lists them): the window feeds them the controller's results, and nobody
+    // outside reaches into them.
+
+    // The window's commands, each one QAction in the menus, on the toolbar and behind its shortcut.
+    enum class Command {
+        Open,
+        Quit,
+        Run,
+        RunRepeated,
+        Compare,
+        Cancel,
+        FitToWindow,
+        ActualSize,
+        ZoomIn,
+        ZoomOut
+    };
+    QAction* action(Command command) const;
+    // File ▸ Export: its actions (with their file dialogs) and the exports they make, given a path.
+    ExportActions& exports() const { return *exportActions_; }
+
     // The one way images are opened (dialog, drop, recent files, command line): decoded off the GUI thread;
     // on failure the previous image stays and the reason is reported. The newest call wins.
     void openImage(const QString& path);
     // Shows pixels that do not come from a file (generated or processed images) and runs on them.
     void showImage(std::shared_ptr<const ImageRGBA8> image, const QString& title);
-    std::shared_ptr<const ImageRGBA8> image() const { return image_; }
-    QString imagePath() const { return imagePath_; }
 
-    // Applied as soon as the devices are known: a "P:D" selector or a part of the device name.
-    void preferDevice(const QString& selector);
+    // The settings of the toolbar and the panels, as a user makes them there: each runs the histogram again
+    // when it changes something.
+    // A "P:D" selector or a part of the device name, applied as soon as the devices are known; a selector
+    // that names no device is reported.
+    void chooseDevice(const QString& selector);
+    // False when the strategy is unknown or the current device cannot run it (it stays wanted: it is chosen
+    // once a device can run it).
+    bool chooseStrategy(const QString& name);
+    void setBins(int bins);
+    void setIgnoreTransparent(bool ignore);
+    // Switches rotation on at `degrees` (shown reduced into (-180, 180]).
+    void setRotation(double degrees, rotate::FilterMode mode, bool fitCanvas);
+    // Switches convolution on with a convolve::filterFromSpec spec; throws UsageError or InputError as that
+    // does.
+    void setFilter(const QString& spec);
 
     void runHistogram();
     void runRepeated(int count);
     void runCompare(int repetitions);
 
+    // ---- What the window shows (read-only).
+    std::shared_ptr<const ImageRGBA8> image() const { return image_; }
+    QString imagePath() const { return imagePath_; }
+    // The device, strategy, bins and transforms the next run uses.
+    RunRequest currentRequest() const;
+    std::optional<DeviceInfo> currentDevice() const;
+    // Why the current device cannot run `strategy`; empty when it can.
+    QString strategyUnsupportedReason(const QString& strategy) const;
     const std::optional<RunOutcome>& lastOutcome() const { return lastOutcome_; }
+    // The image view has drawn the current image (or processed frame).
+    bool imageOnScreen() const;
     Controller& controller() { return *controller_; }
-    ImageView* imageView() const { return imageView_; }
-    DevicePanel* devicePanel() const { return devicePanel_; }
-    StrategyBox* strategyBox() const { return strategyBox_; }
-    QSpinBox* binsBox() const { return bins_; }
-    QCheckBox* ignoreTransparentBox() const { return ignoreTransparent_; }
-    HistogramView* histogramView() const { return histogramView_; }
-    TimingView* timingView() const { return timingView_; }
-    TimelineView* timelineView() const { return timelineView_; }
-    CompareView* compareView() const { return compareView_; }
-    KernelView* kernelView() const { return kernelView_; }
-    TransformPanel* transformPanel() const { return transformPanel_; }
-    // Run ×N: runs the Timings dock's repeat count, the one count of Run ×N.
-    QAction* runRepeatedAction() const { return runRepeatedAction_; }
     // The status-bar texts: image size, device, display path, strategy, last kernel time, fallback notes,
     // pixel under the cursor.
     QString statusSummary() const;
-    // "display: copy" and, as tooltip, why.
-    QLabel* displayLabel() const { return displayLabel_; }
-    // A stage that ran another strategy than the chosen one, and why; hidden when none did.
-    QLabel* noteLabel() const { return noteLabel_; }
-    // "running…", or what the run is doing ("auto: trying 2 of 4 (local-atomic)"); hidden while idle.
-    QLabel* busyLabel() const { return busyLabel_; }
     // The histogram shown belongs to earlier settings: a newer run has taken longer than a moment so far (or
     // failed). The plot is greyed and the dock's title says so.
     bool showsPreviousSettings() const { return showsPreviousSettings_; }
@@ -107,6 +135,8 @@ class MainWindow : public QMainWindow {
     void imageLoaded(const QString& path);
     void imageLoadFailed(const QString& path, const QString& reason);
     void devicesShown();
+    // The image view drew an image or a processed frame.
+    void imageOnScreenChanged();
     // The views show a new result.
     void resultShown();
     void runFailed(const QString& message);
@@ -118,6 +148,10 @@ class MainWindow : public QMainWindow {
 
   private:
     void buildActions();
+    // Makes the action of `command`, which `triggered` carries out.
+    QAction* addCommand(Command command, const QIcon& icon, const QString& text,
+                        const QList<QKeySequence>& shortcuts, const QString& toolTip,
+                        std::function<void()> triggered);
     void buildMenus();
     void buildToolBar();
     void buildDocks();
@@ -140,7 +174,6 @@ class MainWindow : public QMainWindow {
     // Shows the source of every kernel that ran; returns each pipeline stage's build options.
     std::map<QString, QString> showKernelSource(const RunOutcome& outcome);
     void showProcessedImage(const RunOutcome& outcome);
-    RunRequest currentRequest() const;
     bool canRun() const;
 
     AppSettings& settings_;
@@ -170,19 +203,8 @@ class MainWindow : public QMainWindow {
     CompareView* compareView_ = nullptr;
     KernelView* kernelView_ = nullptr;
     ExportActions* exportActions_ = nullptr;
-    QDockWidget* compareDock_ = nullptr;
-    QDockWidget* histogramDock_ = nullptr;
 
-    QAction* openAction_ = nullptr;
-    QAction* quitAction_ = nullptr;
-    QAction* runAction_ = nullptr;
-    QAction* runRepeatedAction_ = nullptr;
-    QAction* compareAction_ = nullptr;
-    QAction* cancelAction_ = nullptr;
-    QAction* fitAction_ = nullptr;
-    QAction* actualSizeAction_ = nullptr;
-    QAction* zoomInAction_ = nullptr;
-    QAction* zoomOutAction_ = nullptr;
+    std::map<Command, QAction*> actions_;
     QMenu* recentMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;
 

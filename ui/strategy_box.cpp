@@ -41,6 +41,12 @@ QString StrategyBox::currentStrategy() const {
     return combo_->currentText();
 }
 
+const histogram::Strategy* StrategyBox::selected() const {
+    // The entries are the registry's list, in its order.
+    const int index = combo_->currentIndex();
+    return index < 0 ? nullptr : histogram::strategies().at(static_cast<std::size_t>(index));
+}
+
 bool StrategyBox::setCurrentStrategy(const QString& name) {
     const int index = combo_->findText(name);
     if (index < 0) return false;
@@ -54,9 +60,8 @@ void StrategyBox::updateSupport(const DeviceInfo* device, int bins) {
     auto* model = qobject_cast<QStandardItemModel*>(combo_->model());
     const histogram::Params params{bins};
     for (int i = 0; i < combo_->count(); ++i) {
-        const auto& strategy = histogram::findStrategy(combo_->itemText(i).toStdString());
-        const auto support = strategy.runsOnDevice() && !device ? Support::no("needs an OpenCL device")
-                                                                : strategy.supported(device, params);
+        const auto& strategy = *histogram::strategies().at(static_cast<std::size_t>(i));
+        const auto support = supportOn(device, {}, params, strategy);
         const QString reason = QString::fromStdString(support.reason);
         model->item(i)->setEnabled(support.ok);
         combo_->setItemData(i, support.ok ? QVariant() : QVariant(reason), kReasonRole);

@@ -3,6 +3,7 @@
 #include <QString>
 #include <QWidget>
 
+#include "ops/histogram/histogram.hpp"
 #include "runtime/device_info.hpp"
 
 class QComboBox;
@@ -19,6 +20,8 @@ class StrategyBox : public QWidget {
     explicit StrategyBox(QWidget* parent = nullptr);
 
     QString currentStrategy() const;
+    // The registered strategy selected; null when the device supports none.
+    const histogram::Strategy* selected() const;
     // The user's choice, which may differ from the current strategy while the device cannot run it.
     QString wantedStrategy() const { return wanted_; }
     // Makes `name` the wanted strategy and selects it if it is enabled (emitting strategyChanged when the

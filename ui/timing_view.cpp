@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 
+#include "measure/measure.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/plot_style.hpp"
 #include "ui/view_helpers.hpp"
@@ -24,12 +25,6 @@ constexpr int kDefaultMaxRuns = 50;
 constexpr double kNsPerMs = 1e6;
 constexpr double kNsPerUs = 1e3;
 constexpr int kCommandColumn = 1;
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t middle = values.size() / 2;
-    return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
 
 QString stageLabel(Stage stage) {
     return QString::fromLatin1(stageName(stage).data());
@@ -274,12 +269,10 @@ std::vector<TimingView::CommandSummary> TimingView::summaries() const {
     const std::vector<RunGroup> groups = groupsOf(runInfo_, groupOfRun);
     std::vector<CommandSummary> result;
     for (const CommandSeries& series : seriesOf(runs_, runInfo_, groupOfRun)) {
-        const auto [lowest, highest] =
-            std::minmax_element(series.durationsMs.begin(), series.durationsMs.end());
+        const auto ms = measure::Summary::of(series.durationsMs);
         const RunGroup& group = groups[static_cast<std::size_t>(series.group)];
         result.push_back({group.device, group.strategy, series.stage, QString::fromStdString(series.name),
-                          static_cast<int>(series.durationsMs.size()), *lowest, median(series.durationsMs),
-                          *highest});
+                          static_cast<int>(series.durationsMs.size()), ms.min, ms.median, ms.max});
     }
     return result;
 }

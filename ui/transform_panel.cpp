@@ -3,7 +3,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -15,15 +14,14 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
-#include <QSpinBox>
 #include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 
+#include "io/files/filter_file.hpp"
 #include "ops/convolve/convolve.hpp"
 #include "ops/rotate/rotate.hpp"
 #include "runtime/error.hpp"
@@ -35,48 +33,25 @@ namespace {
 constexpr int kDescriptionRole = Qt::UserRole + 1;
 constexpr double kMaxAngle = 180;
 
-// Every filter the panel offers: its name in settings and on the command line (convolve::filterFromSpec's,
-// where it has one), and its label in the list.
-struct FilterKindEntry {
-    TransformPanel::FilterKind kind;
-    const char* name;
-    const char* label;
-};
-constexpr FilterKindEntry kFilterKinds[] = {
-    {TransformPanel::FilterKind::Box, "box", QT_TRANSLATE_NOOP("hs::ui::TransformPanel", "Box N×N")},
-    {TransformPanel::FilterKind::Gaussian, "gaussian",
-     QT_TRANSLATE_NOOP("hs::ui::TransformPanel", "Gaussian")},
-    {TransformPanel::FilterKind::Sharpen, "sharpen", QT_TRANSLATE_NOOP("hs::ui::TransformPanel", "Sharpen")},
-    {TransformPanel::FilterKind::Emboss, "emboss", QT_TRANSLATE_NOOP("hs::ui::TransformPanel", "Emboss")},
-    {TransformPanel::FilterKind::Sobel, "sobel",
-     QT_TRANSLATE_NOOP("hs::ui::TransformPanel", "Sobel magnitude")},
-    {TransformPanel::FilterKind::Laplacian, "laplacian",
-     QT_TRANSLATE_NOOP("hs::ui::TransformPanel", "Laplacian")},
-    {TransformPanel::FilterKind::Custom, "custom",
-     QT_TRANSLATE_NOOP("hs::ui::TransformPanel", "Custom matrix")},
-};
-
-const FilterKindEntry& entryOf(TransformPanel::FilterKind kind) {
-    return *std::find_if(std::begin(kFilterKinds), std::end(kFilterKinds),
-                         [kind](const FilterKindEntry& entry) { return entry.kind == kind; });
-}
-
 // Selects the entry called `text`, or the first entry when there is none of that name.
 void selectText(QComboBox* box, const QString& text) {
     box->setCurrentIndex(std::max(0, box->findText(text)));
 }
 
-// A Gaussian size of 1 would be the identity: the spin box's lowest value stands for "auto" instead.
-constexpr int kGaussianAutoSize = 1;
-
-template <typename Strategy>
-void fillStrategies(QComboBox* box, const std::vector<const Strategy*>& strategies) {
-    for (const auto* strategy : strategies) {
+// One entry per registered strategy of `Op`, in the registry's order: entry i is strategyAt<Op>(i).
+template <class Op>
+void fillStrategies(QComboBox* box) {
+    for (const auto* strategy : Registry<Op>::list()) {
         const QString description = QString::fromUtf8(strategy->description());
         box->addItem(QString::fromUtf8(strategy->name()));
         box->setItemData(box->count() - 1, description, kDescriptionRole);
         box->setItemData(box->count() - 1, description, Qt::ToolTipRole);
     }
+}
+
+template <class Op>
+const Strategy<Op>& strategyAt(int index) {
+    return *Registry<Op>::list().at(static_cast<std::size_t>(index));
 }
 
 // Enables entry `index` when `reason` is empty; otherwise disables it with the reason as its tooltip.
@@ -87,10 +62,6 @@ void setSupport(QComboBox* box, int index, const QString& reason) {
                      reason.isEmpty() ? box->itemData(index, kDescriptionRole).toString()
                                       : TransformPanel::tr("Not available here: %1").arg(reason),
                      Qt::ToolTipRole);
-}
-
-QString noDeviceReason() {
-    return TransformPanel::tr("needs an OpenCL device");
 }
 
 QString number(double value) {
@@ -186,7 +157,7 @@ QWidget* TransformPanel::buildRotation() {
     sampling_->setItemData(0, tr("Bilinear: weighs the four nearest pixels"), Qt::ToolTipRole);
     sampling_->setItemData(1, tr("Nearest: takes the pixel whose centre is closest"), Qt::ToolTipRole);
     rotateStrategy_ = new QComboBox;
-    fillStrategies(rotateStrategy_, rotate::strategies());
+    fillStrategies<rotate::Operation>(rotateStrategy_);
 
     auto* form = new QFormLayout(rotationGroup_);
     form->addRow(tr("Angle"), angleRow);
@@ -217,47 +188,33 @@ QWidget* TransformPanel::buildConvolution() {
     convolutionGroup_->setToolTip(
         tr("Correlate with a filter (as OpenCV's filter2D): edges clamp, alpha is kept"));
 
-    filterKind_ = new QComboBox;
-    for (const auto& entry : kFilterKinds)
-        filterKind_->addItem(tr(entry.label), static_cast<int>(entry.kind));
-
-    boxSize_ = new QSpinBox;
-    boxSize_->setRange(1, convolve::kMaxFilterSize);
-    boxSize_->setToolTip(tr("Side of the square, in pixels: every tap 1 / N²"));
-    auto* boxPage = new QWidget;
-    auto* boxForm = new QFormLayout(boxPage);
-    boxForm->setContentsMargins(0, 0, 0, 0);
-    boxForm->addRow(tr("Size"), boxSize_);
-
-    sigma_ = new QDoubleSpinBox;
-    sigma_->setRange(0.1, 10);
-    sigma_->setDecimals(2);
-    sigma_->setSingleStep(0.1);
-    sigma_->setToolTip(tr("Standard deviation in pixels"));
-    gaussianSize_ = new QSpinBox;
-    gaussianSize_->setRange(kGaussianAutoSize, convolve::kMaxFilterSize);
-    gaussianSize_->setSingleStep(2);
-    gaussianSize_->setSpecialValueText(tr("auto (6σ + 1, at most 15)"));
-    gaussianSize_->setToolTip(tr("Odd side of the square; auto covers ±3σ"));
-    auto* gaussianPage = new QWidget;
-    auto* gaussianForm = new QFormLayout(gaussianPage);
-    gaussianForm->setContentsMargins(0, 0, 0, 0);
-    gaussianForm->addRow(tr("σ"), sigma_);
-    gaussianForm->addRow(tr("Size"), gaussianSize_);
-
     fixedTaps_ = new QLabel;
     fixedTaps_->setFont(monospace());
     fixedTaps_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     fixedTaps_->setToolTip(tr("The filter's taps"));
 
+    // One entry and one page per registered filter kind; kinds without parameters share the taps page.
+    filterKind_ = new QComboBox;
     filterPages_ = new QStackedWidget;
-    filterPages_->addWidget(boxPage);
-    filterPages_->addWidget(gaussianPage);
     filterPages_->addWidget(fixedTaps_);
-    filterPages_->addWidget(buildCustomPage());
+    for (const auto* kind : convolve::filterKinds()) {
+        const QString name = QString::fromStdString(kind->name);
+        filterKind_->addItem(QString::fromStdString(kind->label), name);
+        filterKind_->setItemData(filterKind_->count() - 1, QString::fromStdString(kind->help),
+                                 Qt::ToolTipRole);
+        if (kind->parameters.empty()) {
+            filterPage_[name] = fixedTaps_;
+        } else {
+            filterPage_[name] = buildParameterPage(*kind);
+            filterPages_->addWidget(filterPage_[name]);
+        }
+    }
+    filterKind_->addItem(tr("Custom matrix"), QString::fromLatin1(kCustomFilter));
+    customPage_ = buildCustomPage();
+    filterPages_->addWidget(customPage_);
 
     convolveStrategy_ = new QComboBox;
-    fillStrategies(convolveStrategy_, convolve::strategies());
+    fillStrategies<convolve::Operation>(convolveStrategy_);
 
     auto* form = new QFormLayout(convolutionGroup_);
     form->addRow(tr("Filter"), filterKind_);
@@ -270,18 +227,65 @@ QWidget* TransformPanel::buildConvolution() {
     };
     connect(convolutionGroup_, &QGroupBox::toggled, this, &TransformPanel::transformChanged);
     connect(filterKind_, &QComboBox::currentIndexChanged, this, &TransformPanel::filterKindChanged);
-    connect(boxSize_, &QSpinBox::valueChanged, this, changed);
-    connect(sigma_, &QDoubleSpinBox::valueChanged, this, changed);
-    connect(gaussianSize_, &QSpinBox::valueChanged, this, [this, changed](int size) {
-        // Gaussian filters are centred: an even size typed in becomes the next odd one.
-        if (size % 2 == 0) return gaussianSize_->setValue(size + 1);
-        changed();
-    });
+    for (const auto* kind : convolve::filterKinds()) {
+        const auto& boxes = parameterBoxes_[QString::fromStdString(kind->name)];
+        for (qsizetype i = 0; i < boxes.size(); ++i) {
+            const auto& parameter = kind->parameters[static_cast<std::size_t>(i)];
+            QDoubleSpinBox* box = boxes[i];
+            connect(box, &QDoubleSpinBox::valueChanged, this, [&parameter, box, changed](double value) {
+                // A centred size typed in even becomes the next odd one (the automatic value stays).
+                const bool automatic = !parameter.automaticText.empty() && value == parameter.min;
+                if (parameter.type == convolve::FilterParameter::Type::OddInteger && !automatic &&
+                    std::lround(value) % 2 == 0)
+                    return box->setValue(value + 1);
+                changed();
+            });
+        }
+    }
     connect(convolveStrategy_, &QComboBox::currentIndexChanged, this, [this] {
         if (convolutionGroup_->isChecked()) emit transformChanged();
     });
     filterKindChanged();
     return convolutionGroup_;
+}
+
+QWidget* TransformPanel::buildParameterPage(const convolve::FilterKind& kind) {
+    auto* page = new QWidget;
+    auto* form = new QFormLayout(page);
+    form->setContentsMargins(0, 0, 0, 0);
+    auto& boxes = parameterBoxes_[QString::fromStdString(kind.name)];
+    for (const auto& parameter : kind.parameters) {
+        auto* box = new QDoubleSpinBox;
+        box->setObjectName(QString::fromStdString(kind.name + "." + parameter.name));
+        box->setDecimals(parameter.type == convolve::FilterParameter::Type::Real ? 2 : 0);
+        box->setRange(parameter.min, parameter.max);
+        box->setSingleStep(parameter.step);
+        box->setValue(parameter.defaultValue);
+        box->setToolTip(QString::fromStdString(parameter.help));
+        if (!parameter.automaticText.empty())
+            box->setSpecialValueText(QString::fromStdString(parameter.automaticText));
+        form->addRow(QString::fromStdString(parameter.label), box);
+        boxes << box;
+    }
+    return page;
+}
+
+QDoubleSpinBox* TransformPanel::parameterBox(const QString& kind, const QString& parameter) const {
+    const auto* filterKind = convolve::findFilterKind(kind.toStdString());
+    if (!filterKind) return nullptr;
+    for (std::size_t i = 0; i < filterKind->parameters.size(); ++i) {
+        if (QString::fromStdString(filterKind->parameters[i].name) == parameter)
+            return parameterBoxes_.value(kind).value(static_cast<qsizetype>(i));
+    }
+    return nullptr;
+}
+
+const convolve::FilterKind* TransformPanel::selectedKind() const {
+    return convolve::findFilterKind(filterKind_->currentData().toString().toStdString());
+}
+
+void TransformPanel::selectFilter(const QString& name) {
+    filterKind_->setCurrentIndex(std::max(0, filterKind_->findData(name)));
 }
 
 QWidget* TransformPanel::buildCustomPage() {
@@ -341,22 +345,10 @@ double TransformPanel::angle() const {
 // ---- filters ----
 
 void TransformPanel::filterKindChanged() {
-    const auto kind = static_cast<FilterKind>(filterKind_->currentData().toInt());
-    switch (kind) {
-        case FilterKind::Box:
-            filterPages_->setCurrentIndex(0);
-            break;
-        case FilterKind::Gaussian:
-            filterPages_->setCurrentIndex(1);
-            break;
-        case FilterKind::Custom:
-            filterPages_->setCurrentIndex(3);
-            break;
-        default:
-            filterPages_->setCurrentIndex(2);
-            showFixedTaps();
-            break;
-    }
+    const auto* kind = selectedKind();
+    filterPages_->setCurrentWidget(kind ? filterPage_.value(QString::fromStdString(kind->name))
+                                        : customPage_);
+    if (filterPages_->currentWidget() == fixedTaps_) showFixedTaps();
     // A stacked widget is as tall as its tallest page; only the shown page's parameters should take room.
     for (int i = 0; i < filterPages_->count(); ++i) {
         filterPages_->widget(i)->setSizePolicy(QSizePolicy::Preferred, i == filterPages_->currentIndex()
@@ -373,24 +365,12 @@ void TransformPanel::showFixedTaps() {
 }
 
 convolve::Filter TransformPanel::filter() const {
-    switch (static_cast<FilterKind>(filterKind_->currentData().toInt())) {
-        case FilterKind::Box:
-            return convolve::boxFilter(boxSize_->value());
-        case FilterKind::Gaussian:
-            return convolve::gaussianFilter(
-                sigma_->value(), gaussianSize_->value() == kGaussianAutoSize ? 0 : gaussianSize_->value());
-        case FilterKind::Sharpen:
-            return convolve::sharpenFilter();
-        case FilterKind::Emboss:
-            return convolve::embossFilter();
-        case FilterKind::Sobel:
-            return convolve::sobelFilter();
-        case FilterKind::Laplacian:
-            return convolve::laplacianFilter();
-        case FilterKind::Custom:
-            break;
-    }
-    return customFilter_;
+    const auto* kind = selectedKind();
+    if (!kind) return customFilter_;
+    std::vector<double> values;
+    for (const auto* box : parameterBoxes_.value(QString::fromStdString(kind->name)))
+        values.push_back(box->value());
+    return kind->make(values);
 }
 
 void TransformPanel::customTextEdited() {
@@ -403,33 +383,33 @@ void TransformPanel::customTextEdited() {
         return;
     }
     customError_->hide();
-    if (static_cast<FilterKind>(filterKind_->currentData().toInt()) != FilterKind::Custom) return;
+    if (selectedKind()) return;
     refreshConvolveSupport();
     if (convolutionGroup_->isChecked()) emit transformChanged();
 }
 
 void TransformPanel::loadFilterFile(const QString& path) {
     lastFilterFolder_ = QFileInfo(path).absolutePath();
-    convolve::Filter loaded;
-    QFile file(path);
+    io::FilterFile loaded;
     try {
-        loaded = convolve::loadFilterFile(path.toStdString());
-        if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
-            throw InputError(path.toStdString() + ": " + file.errorString().toStdString());
+        loaded = io::readFilterFile(path.toStdString());
     } catch (const Error& e) {
         emit problemReported(QString::fromUtf8(e.what()));
         return;
     }
+    showCustomFilter(QString::fromStdString(loaded.text), std::move(loaded.filter));
+}
+
+void TransformPanel::showCustomFilter(const QString& text, convolve::Filter filter) {
     {
         // The file's own label ("custom 3x3 (edge.txt)") is kept rather than the editor's re-parse.
         const QSignalBlocker blocker(customEditor_);
-        customEditor_->setPlainText(QString::fromUtf8(file.readAll()));
+        customEditor_->setPlainText(text);
     }
-    customFilter_ = std::move(loaded);
+    customFilter_ = std::move(filter);
     customError_->hide();
-    const int custom = filterKind_->findData(static_cast<int>(FilterKind::Custom));
-    if (filterKind_->currentIndex() != custom) {
-        filterKind_->setCurrentIndex(custom);  // emits through filterKindChanged()
+    if (selectedKind()) {
+        selectFilter(QString::fromLatin1(kCustomFilter));  // emits through filterKindChanged()
         return;
     }
     refreshConvolveSupport();
@@ -444,27 +424,32 @@ void TransformPanel::setRotation(double degrees, rotate::FilterMode mode, bool f
 }
 
 void TransformPanel::applyFilterSpec(const QString& spec) {
-    const convolve::Filter named = convolve::filterFromSpec(spec.toStdString());
+    std::string fileText;
+    convolve::Filter named = io::filterFromSpec(spec.toStdString(), &fileText);
     const QStringList parts = spec.split(QLatin1Char(':'));
-    // Anything but a built-in filter's name is a filter file.
-    FilterKind kind = FilterKind::Custom;
-    for (const auto& entry : kFilterKinds) {
-        if (entry.kind != FilterKind::Custom && parts.front() == QLatin1String(entry.name)) kind = entry.kind;
+    const auto* kind = convolve::findFilterKind(parts.front().toStdString());
+    if (!kind) {
+        // Anything but a registered kind's name is a filter file, read once above.
+        lastFilterFolder_ = QFileInfo(spec).absolutePath();
+        showCustomFilter(QString::fromStdString(fileText), std::move(named));
+    } else {
+        // filterFromSpec accepted the numbers; the spin boxes must also be able to show them.
+        const auto& boxes = parameterBoxes_.value(QString::fromStdString(kind->name));
+        for (qsizetype i = 0; i < boxes.size(); ++i) {
+            const auto& parameter = kind->parameters[static_cast<std::size_t>(i)];
+            const double value = i + 1 < parts.size() ? parts[i + 1].toDouble() : parameter.defaultValue;
+            if (value < boxes[i]->minimum() || value > boxes[i]->maximum())
+                throw UsageError("filter '" + spec.toStdString() + "': the panel shows " + parameter.name +
+                                 " from " + number(boxes[i]->minimum()).toStdString() + " to " +
+                                 number(boxes[i]->maximum()).toStdString());
+        }
+        for (qsizetype i = 0; i < boxes.size(); ++i) {
+            boxes[i]->setValue(i + 1 < parts.size()
+                                   ? parts[i + 1].toDouble()
+                                   : kind->parameters[static_cast<std::size_t>(i)].defaultValue);
+        }
+        selectFilter(QString::fromStdString(kind->name));
     }
-    if (kind == FilterKind::Box) {
-        boxSize_->setValue(named.width);
-    } else if (kind == FilterKind::Gaussian) {
-        const double sigma = parts[1].toDouble();
-        if (sigma < sigma_->minimum() || sigma > sigma_->maximum() || (parts.size() > 2 && named.width == 1))
-            throw UsageError("filter '" + spec.toStdString() + "': the panel shows Gaussians of sigma " +
-                             QString::number(sigma_->minimum()).toStdString() + " to " +
-                             QString::number(sigma_->maximum()).toStdString() + " and size 3 to 15");
-        sigma_->setValue(sigma);
-        gaussianSize_->setValue(parts.size() > 2 ? named.width : kGaussianAutoSize);
-    } else if (kind == FilterKind::Custom) {
-        loadFilterFile(spec);
-    }
-    filterKind_->setCurrentIndex(filterKind_->findData(static_cast<int>(kind)));
     convolutionGroup_->setChecked(true);
 }
 
@@ -478,11 +463,15 @@ TransformSettings TransformPanel::settings() const {
     settings.sampling = sampling_->currentText();
     settings.rotateStrategy = rotateStrategy_->currentText();
     settings.convolve = convolutionGroup_->isChecked();
-    settings.filter =
-        QString::fromLatin1(entryOf(static_cast<FilterKind>(filterKind_->currentData().toInt())).name);
-    settings.boxSize = boxSize_->value();
-    settings.sigma = sigma_->value();
-    settings.gaussianSize = gaussianSize_->value() == kGaussianAutoSize ? 0 : gaussianSize_->value();
+    settings.filter = filterKind_->currentData().toString();
+    for (const auto* kind : convolve::filterKinds()) {
+        const QString name = QString::fromStdString(kind->name);
+        const auto& boxes = parameterBoxes_.value(name);
+        for (qsizetype i = 0; i < boxes.size(); ++i)
+            settings
+                .filterParameters[filterParameterKey(*kind, kind->parameters[static_cast<std::size_t>(i)])] =
+                boxes[i]->value();
+    }
     settings.customMatrix = customEditor_->toPlainText();
     settings.convolveStrategy = convolveStrategy_->currentText();
     return settings;
@@ -498,15 +487,16 @@ void TransformPanel::applySettings(const TransformSettings& settings) {
         selectText(sampling_, settings.sampling);
         selectText(rotateStrategy_, settings.rotateStrategy);
         convolutionGroup_->setChecked(settings.convolve);
-        boxSize_->setValue(settings.boxSize);
-        sigma_->setValue(settings.sigma);
-        gaussianSize_->setValue(settings.gaussianSize == 0 ? kGaussianAutoSize : settings.gaussianSize);
-        customEditor_->setPlainText(settings.customMatrix);
-        FilterKind kind = FilterKind::Box;
-        for (const auto& entry : kFilterKinds) {
-            if (settings.filter == QLatin1String(entry.name)) kind = entry.kind;
+        for (const auto* kind : convolve::filterKinds()) {
+            const auto& boxes = parameterBoxes_.value(QString::fromStdString(kind->name));
+            for (qsizetype i = 0; i < boxes.size(); ++i) {
+                const auto& parameter = kind->parameters[static_cast<std::size_t>(i)];
+                boxes[i]->setValue(settings.filterParameters.value(filterParameterKey(*kind, parameter),
+                                                                   parameter.defaultValue));
+            }
         }
-        filterKind_->setCurrentIndex(filterKind_->findData(static_cast<int>(kind)));
+        customEditor_->setPlainText(settings.customMatrix);
+        selectFilter(settings.filter);
         selectText(convolveStrategy_, settings.convolveStrategy);
     }
     emit transformChanged();
@@ -518,39 +508,36 @@ std::optional<pipeline::RotateStage> TransformPanel::rotation() const {
     if (!rotationGroup_->isChecked()) return std::nullopt;
     const auto mode = static_cast<rotate::FilterMode>(sampling_->currentData().toInt());
     return pipeline::RotateStage{rotate::Params{angle(), mode, fitCanvas_->isChecked()},
-                                 &rotate::findStrategy(rotateStrategy_->currentText().toStdString())};
+                                 &strategyAt<rotate::Operation>(rotateStrategy_->currentIndex())};
 }
 
 std::optional<pipeline::ConvolveStage> TransformPanel::convolution() const {
     if (!convolutionGroup_->isChecked()) return std::nullopt;
     return pipeline::ConvolveStage{filter(),
-                                   &convolve::findStrategy(convolveStrategy_->currentText().toStdString())};
+                                   &strategyAt<convolve::Operation>(convolveStrategy_->currentIndex())};
 }
 
 void TransformPanel::updateSupport(const DeviceInfo* device, QSize imageSize) {
     device_ = device ? std::optional<DeviceInfo>(*device) : std::nullopt;
     // Before any image, judge by a single pixel: only what the device lacks entirely shows.
     imageSize_ = imageSize.isEmpty() ? QSize(1, 1) : imageSize;
+    const ImageShape shape{imageSize_.width(), imageSize_.height()};
+    const rotate::Params params;  // the rotate strategies' support does not depend on the angle
     for (int i = 0; i < rotateStrategy_->count(); ++i) {
-        const auto& strategy = rotate::findStrategy(rotateStrategy_->itemText(i).toStdString());
-        setSupport(rotateStrategy_, i,
-                   device_ ? QString::fromStdString(
-                                 strategy.supported(*device_, imageSize_.width(), imageSize_.height()).reason)
-                           : noDeviceReason());
+        const auto support =
+            supportOn(device_ ? &*device_ : nullptr, shape, params, strategyAt<rotate::Operation>(i));
+        setSupport(rotateStrategy_, i, QString::fromStdString(support.reason));
     }
     refreshConvolveSupport();
 }
 
 void TransformPanel::refreshConvolveSupport() {
     const convolve::Filter current = filter();
+    const ImageShape shape{imageSize_.width(), imageSize_.height()};
     for (int i = 0; i < convolveStrategy_->count(); ++i) {
-        const auto& strategy = convolve::findStrategy(convolveStrategy_->itemText(i).toStdString());
-        setSupport(
-            convolveStrategy_, i,
-            device_
-                ? QString::fromStdString(
-                      strategy.supported(*device_, current, imageSize_.width(), imageSize_.height()).reason)
-                : noDeviceReason());
+        const auto support =
+            supportOn(device_ ? &*device_ : nullptr, shape, current, strategyAt<convolve::Operation>(i));
+        setSupport(convolveStrategy_, i, QString::fromStdString(support.reason));
     }
 }
 

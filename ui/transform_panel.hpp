@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QList>
+#include <QMap>
 #include <QSize>
 #include <QString>
 #include <QWidget>
@@ -19,7 +21,6 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QSlider;
-class QSpinBox;
 class QStackedWidget;
 
 namespace hs::ui {
@@ -33,7 +34,9 @@ class TransformPanel : public QWidget {
     Q_OBJECT
 
   public:
-    enum class FilterKind { Box, Gaussian, Sharpen, Emboss, Sobel, Laplacian, Custom };
+    // The filter list's entry for the custom matrix, after the registry's filter kinds (whose entries carry
+    // their names, convolve::FilterKind::name).
+    static constexpr const char* kCustomFilter = "custom";
 
     // The angle slider counts tenths of a degree.
     static constexpr int kAngleStepsPerDegree = 10;
@@ -49,16 +52,16 @@ class TransformPanel : public QWidget {
 
     // Re-evaluates which strategies `device` (null: none) can run on an image of `imageSize`.
     void updateSupport(const DeviceInfo* device, QSize imageSize);
-    // Reads a filter file into the custom editor and selects it; a file that cannot be read or parsed is
-    // reported through problemReported() and changes nothing.
+    // Reads a filter file (once, through io) into the custom editor and selects it; a file that cannot be
+    // read or parsed is reported through problemReported() and changes nothing.
     void loadFilterFile(const QString& path);
     // Switches rotation on at `degrees` (any finite angle, shown reduced into (-180, 180] as
     // rotate::normalizeAngle does) with `mode` sampling, onto a canvas fitted to the rotated image when
     // `fitCanvas`.
     void setRotation(double degrees, rotate::FilterMode mode, bool fitCanvas);
-    // Switches convolution on with the filter a command line names (convolve::filterFromSpec: box[:N],
-    // gaussian:SIGMA[:SIZE], sharpen, emboss, laplacian, sobel, or a filter file). Throws UsageError or
-    // InputError, as filterFromSpec does, and UsageError for a Gaussian the panel cannot show.
+    // Switches convolution on with the filter a command line names (io::filterFromSpec: a registered filter
+    // kind such as box[:N] or gaussian:SIGMA[:SIZE], or a filter file). Throws UsageError or InputError, as
+    // filterFromSpec does, and UsageError for a parameter beyond the range its spin box shows.
     void applyFilterSpec(const QString& spec);
 
     // The state of every widget, to remember between sessions.
@@ -75,10 +78,11 @@ class TransformPanel : public QWidget {
     QComboBox* samplingBox() const { return sampling_; }
     QComboBox* rotateStrategyBox() const { return rotateStrategy_; }
     QGroupBox* convolutionGroup() const { return convolutionGroup_; }
+    // Entries carry the filter kind's name as data (kCustomFilter for the custom matrix).
     QComboBox* filterBox() const { return filterKind_; }
-    QSpinBox* boxSizeBox() const { return boxSize_; }
-    QDoubleSpinBox* sigmaBox() const { return sigma_; }
-    QSpinBox* gaussianSizeBox() const { return gaussianSize_; }
+    // The spin box of a filter kind's parameter (names as in the registry: "gaussian", "sigma"); null when
+    // there is none. Its range is the parameter's min..max; integer parameters show no decimals.
+    QDoubleSpinBox* parameterBox(const QString& kind, const QString& parameter) const;
     QPlainTextEdit* customEditor() const { return customEditor_; }
     // The custom matrix's parse error in words; hidden while the text parses.
     QLabel* customError() const { return customError_; }
@@ -94,6 +98,13 @@ class TransformPanel : public QWidget {
     QWidget* buildRotation();
     QWidget* buildConvolution();
     QWidget* buildCustomPage();
+    QWidget* buildParameterPage(const convolve::FilterKind& kind);
+    // The registry's kind selected in the list; null for the custom matrix.
+    const convolve::FilterKind* selectedKind() const;
+    // Selects `name`'s entry (the first entry when there is none of that name).
+    void selectFilter(const QString& name);
+    // Shows `text` in the custom editor and applies `filter`, parsed from it, selecting the custom matrix.
+    void showCustomFilter(const QString& text, convolve::Filter filter);
     void setAngleFromSlider(int steps);
     void setAngleFromBox(double degrees);
     void customTextEdited();
@@ -111,9 +122,10 @@ class TransformPanel : public QWidget {
     QGroupBox* convolutionGroup_ = nullptr;
     QComboBox* filterKind_ = nullptr;
     QStackedWidget* filterPages_ = nullptr;
-    QSpinBox* boxSize_ = nullptr;
-    QDoubleSpinBox* sigma_ = nullptr;
-    QSpinBox* gaussianSize_ = nullptr;
+    // Per filter kind (by name): its page in filterPages_ and its parameters' spin boxes, in order.
+    QMap<QString, QWidget*> filterPage_;
+    QMap<QString, QList<QDoubleSpinBox*>> parameterBoxes_;
+    QWidget* customPage_ = nullptr;
     QLabel* fixedTaps_ = nullptr;
     QPlainTextEdit* customEditor_ = nullptr;
     QLabel* customError_ = nullptr;

@@ -5,12 +5,14 @@
 #include <iostream>
 #include <memory>
 #include <new>
+#include <sstream>
 
 #include "bench/inputs.hpp"
 #include "bench/suite.hpp"
+#include "io/files/files.hpp"
+#include "runtime/device_properties.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
-#include "util/atomic_file.hpp"
 #include "util/json_writer.hpp"
 
 namespace hs::bench {
@@ -33,28 +35,21 @@ void runSuites(SuiteContext& context, const std::string& name, const ImageRGBA8&
     }
 }
 
-void writeDevice(JsonWriter& json, const DeviceInfo& info) {
-    json.beginObject();
-    json.field("selector", info.selector()).field("platform", info.platformName).field("name", info.name);
-    json.field("vendor", info.vendor)
-        .field("driver", info.driverVersion)
-        .field("version", info.openclVersion);
-    json.field("type", deviceTypeName(info.type)).field("compute_units", info.computeUnits);
-    json.field("max_clock_mhz", info.maxClockMHz).field("local_mem_bytes", info.localMemBytes);
-    json.field("max_work_group_size", static_cast<std::uint64_t>(info.maxWorkGroupSize));
-    json.endObject();
-}
-
 void writeJson(std::ostream& out, const Options& options, const DeviceContext* device, const Report& report,
-               const Baselines* baselines) {
+               const measure::Baselines* baselines) {
     JsonWriter json(out);
     json.beginObject();
     json.field("tool", "histoscope-bench");
     json.key("device");
-    if (device)
-        writeDevice(json, device->info());
-    else
+    if (device) {
+        json.beginObject();
+        writeDeviceMembers(json, device->info());
+        // The schema calls it "opencl"; results recorded before the schema (bench/results) call it "version".
+        json.field("version", device->info().openclVersion);
+        json.endObject();
+    } else {
         json.null();
+    }
     json.key("settings").beginObject();
     json.field("repetitions", options.repetitions).field("warmup_runs", 1).field("bins", options.bins);
     json.field("kernel_time",
@@ -67,8 +62,8 @@ void writeJson(std::ostream& out, const Options& options, const DeviceContext* d
             const auto& [kernel, bytes] = key;
             const std::uint64_t moved = kernel == "copy" ? 2 * bytes : bytes;
             json.beginObject().field("kernel", kernel).field("bytes", bytes).field("bytes_moved", moved);
-            writeStats(json, baseline);
-            json.field("gbps", gigabytesPerSecond(moved, baseline.medianNs));
+            writeSummary(json, baseline);
+            json.field("gbps", measure::gigabytesPerSecond(moved, baseline.median));
             json.field("shape", baseline.shape).endObject();
         }
     }
@@ -88,8 +83,8 @@ int run(const Options& options) {
     } catch (const OpenClError& error) {
         deviceProblem = error.what();
     }
-    std::unique_ptr<Baselines> baselines;
-    if (device) baselines = std::make_unique<Baselines>(*device, options.repetitions);
+    std::unique_ptr<measure::Baselines> baselines;
+    if (device) baselines = std::make_unique<measure::Baselines>(*device, options.repetitions);
     Report report;
     SuiteContext context{options, device, deviceProblem, baselines.get(), report};
     const bool jsonOnStdout = options.jsonPath && *options.jsonPath == "-";
@@ -106,7 +101,7 @@ int run(const Options& options) {
                              "' (known: uniform, all-equal, gaussian, gradient)");
     }
     if (options.raw) {
-        const ImageRGBA8 image = readRawRgba(*options.raw);
+        const ImageRGBA8 image = io::readRawRgba(options.raw->path, options.raw->width, options.raw->height);
         runSuites(context, options.raw->path.substr(options.raw->path.find_last_of('/') + 1), image);
     } else {
         for (const double mib : options.sizesMiB) {
@@ -121,13 +116,13 @@ int run(const Options& options) {
     if (baselines) {
         for (const auto& [key, baseline] : baselines->measured()) {
             const std::uint64_t moved = key.first == "copy" ? 2 * key.second : key.second;
-            const Stats& stats = baseline;
+            const measure::Summary& stats = baseline;
             char line[256];
             std::snprintf(line, sizeof line,
                           "baseline %-11s %9.2f MiB  min %.3f  median %.3f  max %.3f ms  %.3f GB/s  (%s)\n",
                           key.first.c_str(), static_cast<double>(key.second) / (1024.0 * 1024.0),
-                          stats.minNs / 1e6, stats.medianNs / 1e6, stats.maxNs / 1e6,
-                          gigabytesPerSecond(moved, stats.medianNs), baseline.shape.c_str());
+                          stats.min / 1e6, stats.median / 1e6, stats.max / 1e6,
+                          measure::gigabytesPerSecond(moved, stats.median), baseline.shape.c_str());
             table << line;
         }
     }
@@ -135,10 +130,9 @@ int run(const Options& options) {
         if (jsonOnStdout) {
             writeJson(std::cout, options, device, report, baselines.get());
         } else {
-            const std::string problem = writeFileAtomically(*options.jsonPath, [&](std::ostream& out) {
-                writeJson(out, options, device, report, baselines.get());
-            });
-            if (!problem.empty()) throw InputError(*options.jsonPath + ": " + problem);
+            std::ostringstream json;
+            writeJson(json, options, device, report, baselines.get());
+            io::writeFileAtomically(*options.jsonPath, json.str());
         }
     }
     return 0;

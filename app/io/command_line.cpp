@@ -30,6 +30,13 @@ QCommandLineOption sharedOption(const options::Spec& spec, const QString& defaul
     return option(qtText(spec.name), qtText(spec.valueName), qtText(spec.help), defaultValue);
 }
 
+QCommandLineOption rememberedOption(const options::Spec& spec, const QString& note) {
+    QString help = qtText(spec.help);
+    if (!note.isEmpty()) help += QLatin1Char(' ') + note;
+    return option(qtText(spec.name), qtText(spec.valueName),
+                  help + QStringLiteral(" Default: as last used."));
+}
+
 QString helpText(const QCommandLineParser& parser, const QString& usage) {
     // Qt's first line names argv[0] (the full path, without a subcommand); the rest is kept as Qt lays it
     // out.

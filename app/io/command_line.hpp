@@ -24,6 +24,9 @@ QCommandLineOption option(const QString& name, const QString& valueName, const Q
 // A shared option with the spec's default, or with `defaultValue` where this front end has another.
 QCommandLineOption sharedOption(const options::Spec& spec);
 QCommandLineOption sharedOption(const options::Spec& spec, const QString& defaultValue);
+// A shared option whose default is the app's remembered choice: the help adds `note` (if any) and says
+// "Default: as last used."; the parser has no default value, so isSet() tells whether it was given.
+QCommandLineOption rememberedOption(const options::Spec& spec, const QString& note = {});
 
 // The parser's help with `usage` as its first line: "Usage: histoscope-cli histogram [options] IMAGE".
 QString helpText(const QCommandLineParser& parser, const QString& usage);

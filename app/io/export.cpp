@@ -1,30 +1,19 @@
 #include "io/export.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <algorithm>
-#include <atomic>
-#include <cerrno>
-#include <csignal>
-#include <cstring>
+#include <filesystem>
 #include <limits>
 
+#include "io/files/files.hpp"
+#include "measure/measure.hpp"
 #include "ops/histogram/statistics.hpp"
 #include "runtime/error.hpp"
 
 namespace hs::io {
 
 namespace {
-
-QJsonValue integer(std::uint64_t value) {
-    return QJsonValue(static_cast<qint64>(value));
-}
 
 QString text(std::string_view value) {
     return QString::fromUtf8(value.data(), static_cast<qsizetype>(value.size()));
@@ -39,111 +28,42 @@ QByteArray csvField(std::string_view value) {
     return '"' + field + '"';
 }
 
-QJsonArray countsJson(const std::vector<std::uint64_t>& counts) {
-    QJsonArray array;
-    for (const auto count : counts) array.append(integer(count));
-    return array;
-}
-
 constexpr int kTraceProcess = 1;
 
-// Temporaries are ".<name>.<pid>.<n>.histoscope-tmp" beside the target: hidden, tied to their writer.
-constexpr const char* kTemporarySuffix = ".histoscope-tmp";
-std::atomic<unsigned> temporaryCounter{0};
-
-QString temporaryPrefix(const QFileInfo& target) {
-    return "." + target.fileName() + ".";
+// The members of one timing record, inside an object the caller opened.
+void writeTimingMembers(JsonWriter& json, const Timing& timing) {
+    json.field("stage", stageName(timing.stage)).field("name", timing.name);
+    json.field("queued_ns", timing.queuedNs).field("submit_ns", timing.submitNs);
+    json.field("start_ns", timing.startNs).field("end_ns", timing.endNs);
 }
 
-// Removes the temporaries of `target` whose writer no longer runs (killed mid-write).
-void removeStaleTemporaries(const QFileInfo& target) {
-    QDir folder = target.dir();
-    const QString prefix = temporaryPrefix(target);
-    const QStringList candidates =
-        folder.entryList({prefix + "*" + kTemporarySuffix}, QDir::Files | QDir::Hidden | QDir::System);
-    for (const QString& name : candidates) {
-        bool isPid = false;
-        const auto writer = static_cast<pid_t>(name.mid(prefix.size()).section('.', 0, 0).toLong(&isPid));
-        if (isPid && writer > 0 && ::kill(writer, 0) != 0 && errno == ESRCH) folder.remove(name);
+void writeHistogramMembers(JsonWriter& json, const histogram::Histogram& histogram) {
+    for (const auto channel : histogram::kChannels) {
+        json.key(histogram::channelName(channel)).beginArray();
+        for (const auto count : histogram[channel]) json.value(count);
+        json.endArray();
     }
 }
 
-QString fileKind(mode_t mode) {
-    if (S_ISDIR(mode)) return "a folder";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISSOCK(mode)) return "a socket";
-    if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device node";
-    return "a special file";
-}
-
-QJsonObject timingJson(const Timing& timing) {
-    return QJsonObject{{"stage", text(stageName(timing.stage))}, {"name", text(timing.name)},
-                       {"queued_ns", integer(timing.queuedNs)},  {"submit_ns", integer(timing.submitNs)},
-                       {"start_ns", integer(timing.startNs)},    {"end_ns", integer(timing.endNs)}};
+QByteArray bytes(const std::string& text) {
+    return QByteArray(text.data(), static_cast<qsizetype>(text.size()));
 }
 
 }  // namespace
 
 void checkReplaceable(const QString& path) {
-    struct stat status;
-    if (::stat(QFile::encodeName(path).constData(), &status) != 0 || S_ISREG(status.st_mode)) return;
-    throw InputError((path + ": is " + fileKind(status.st_mode) + ", not a regular file; it is left as it is")
-                         .toStdString());
+    io::checkReplaceable(std::filesystem::path(QFile::encodeName(path).toStdString()));
 }
 
 void writeFileAtomically(const QString& path, const QByteArray& data) {
-    const auto failed = [&](int error) {
-        return InputError(
-            (path + ": cannot write: " + QString::fromLocal8Bit(std::strerror(error))).toStdString());
-    };
-    if (path.isEmpty()) throw InputError("cannot write: an empty path names no file");
-    checkReplaceable(path);
-    // A symbolic link stays one: its target gets the new contents, as a plain write would give it.
-    const QFileInfo named(path);
-    const QString canonical = named.isSymLink() ? named.canonicalFilePath() : QString();
-    const QFileInfo target(canonical.isEmpty() ? path : canonical);
-    removeStaleTemporaries(target);
-    const QByteArray temporary = QFile::encodeName(target.dir().filePath(
-        temporaryPrefix(target) +
-        QString("%1.%2%3").arg(getpid()).arg(temporaryCounter.fetch_add(1)).arg(kTemporarySuffix)));
-    // The umask applies as to any new file; a file being replaced passes its permissions on.
-    const int fd = ::open(temporary.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) throw failed(errno);
-    const auto abandon = [&](int error) {
-        ::close(fd);
-        ::unlink(temporary.constData());
-        return failed(error);
-    };
-    const QByteArray destination = QFile::encodeName(target.filePath());
-    struct stat previous;
-    if (::stat(destination.constData(), &previous) == 0 && ::fchmod(fd, previous.st_mode & 07777) != 0)
-        throw abandon(errno);
-    for (qsizetype written = 0; written < data.size();) {
-        const ssize_t count =
-            ::write(fd, data.constData() + written, static_cast<std::size_t>(data.size() - written));
-        if (count < 0 && errno == EINTR) continue;
-        if (count < 0) throw abandon(errno);
-        written += count;
-    }
-    // A full disk or quota often shows only when the data reaches the disk.
-    if (::fdatasync(fd) != 0) throw abandon(errno);
-    if (::close(fd) != 0) {
-        const int error = errno;
-        ::unlink(temporary.constData());
-        throw failed(error);
-    }
-    if (::rename(temporary.constData(), destination.constData()) != 0) {
-        const int error = errno;
-        ::unlink(temporary.constData());
-        throw failed(error);
-    }
+    io::writeFileAtomically(std::filesystem::path(QFile::encodeName(path).toStdString()),
+                            std::string_view(data.constData(), static_cast<std::size_t>(data.size())));
 }
 
-QJsonObject histogramJson(const histogram::Histogram& histogram) {
-    QJsonObject object;
-    for (const auto channel : histogram::kChannels)
-        object.insert(text(histogram::channelName(channel)), countsJson(histogram[channel]));
-    return object;
+void writeHistogramJson(JsonWriter& json, const histogram::Histogram& histogram) {
+    json.beginObject();
+    writeHistogramMembers(json, histogram);
+    json.endObject();
 }
 
 HistogramContext histogramContext(const QString& path, int width, int height, const DeviceInfo* device,
@@ -176,41 +96,62 @@ QString histogramTitle(const HistogramContext& context, int bins) {
     return parts.join(QStringLiteral(" — "));
 }
 
-QJsonObject histogramContextJson(const HistogramContext& context, int bins) {
-    QJsonArray ranges;
+void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context, int bins) {
+    const auto textOrNull = [&](std::string_view key, const QString& value) {
+        json.key(key);
+        if (value.isEmpty())
+            json.null();
+        else
+            json.value(value.toStdString());
+    };
+    json.beginObject();
+    json.key("image").beginObject();
+    json.field("path", context.imagePath.toStdString())
+        .field("width", context.imageWidth)
+        .field("height", context.imageHeight);
+    json.endObject();
+    json.key("device");
+    if (context.device) {
+        // Which device, not what it can do: the properties are in the "device" object beside the context.
+        json.beginObject()
+            .field("name", context.device->name)
+            .field("selector", context.device->selector())
+            .field("platform", context.device->platformName)
+            .endObject();
+    } else {
+        json.null();
+    }
+    json.field("strategy", context.strategy.toStdString());
+    json.field("requested_strategy", context.requestedStrategy.toStdString());
+    json.field("bins", bins);
+    json.key("bin_ranges").beginArray();
     for (int bin = 0; bin < bins; ++bin) {
         const auto [lower, upper] = histogram::binValues(bin, bins);
-        ranges.append(QJsonArray{lower, upper});
+        json.beginArray().value(lower).value(upper).endArray();
     }
-    const auto orNull = [](const QString& value) {
-        return value.isEmpty() ? QJsonValue() : QJsonValue(value);
-    };
-    QJsonValue device;
-    if (context.device)
-        device = QJsonObject{{"name", text(context.device->name)},
-                             {"selector", text(context.device->selector())},
-                             {"platform", text(context.device->platformName)}};
-    return QJsonObject{
-        {"image",
-         QJsonObject{
-             {"path", context.imagePath}, {"width", context.imageWidth}, {"height", context.imageHeight}}},
-        {"device", device},
-        {"strategy", context.strategy},
-        {"requested_strategy", context.requestedStrategy},
-        {"bins", bins},
-        {"bin_ranges", ranges},
-        {"transform", QJsonObject{{"angle", context.angle ? QJsonValue(*context.angle) : QJsonValue()},
-                                  {"sampling", orNull(context.sampling)},
-                                  {"filter", orNull(context.filter)},
-                                  {"fit_canvas", context.fitCanvas}}},
-        {"ignore_transparent", context.ignoreTransparent},
-    };
+    json.endArray();
+    json.key("transform").beginObject();
+    json.key("angle");
+    if (context.angle)
+        json.value(*context.angle);
+    else
+        json.null();
+    textOrNull("sampling", context.sampling);
+    textOrNull("filter", context.filter);
+    json.field("fit_canvas", context.fitCanvas);
+    json.endObject();
+    json.field("ignore_transparent", context.ignoreTransparent);
+    json.endObject();
 }
 
-QJsonObject histogramJson(const histogram::Histogram& histogram, const HistogramContext& context) {
-    QJsonObject object = histogramJson(histogram);
-    object.insert("context", histogramContextJson(context, histogram.bins));
-    return object;
+QByteArray histogramJson(const histogram::Histogram& histogram, const HistogramContext& context) {
+    return bytes(jsonDocument([&](JsonWriter& json) {
+        json.beginObject();
+        writeHistogramMembers(json, histogram);
+        json.key("context");
+        writeHistogramContextJson(json, context, histogram.bins);
+        json.endObject();
+    }));
 }
 
 QByteArray histogramCsv(const histogram::Histogram& histogram, const HistogramContext& context) {
@@ -260,56 +201,36 @@ QByteArray histogramCsv(const histogram::Histogram& histogram) {
     return csv;
 }
 
-QJsonObject deviceJson(const DeviceInfo& device) {
-    QJsonArray extensions;
-    for (const auto& extension : device.extensions) extensions.append(text(extension));
-    return QJsonObject{
-        {"platform", text(device.platformName)},
-        {"platform_vendor", text(device.platformVendor)},
-        {"platform_version", text(device.platformVersion)},
-        {"platform_index", device.platformIndex},
-        {"device_index", device.deviceIndex},
-        {"selector", text(device.selector())},
-        {"name", text(device.name)},
-        {"vendor", text(device.vendor)},
-        {"driver", text(device.driverVersion)},
-        {"opencl", text(device.openclVersion)},
-        {"opencl_c", text(device.openclCVersion)},
-        {"type", text(deviceTypeName(device.type))},
-        {"compute_units", integer(device.computeUnits)},
-        {"max_clock_mhz", integer(device.maxClockMHz)},
-        {"global_mem_bytes", integer(device.globalMemBytes)},
-        {"max_alloc_bytes", integer(device.maxAllocBytes)},
-        {"local_mem_bytes", integer(device.localMemBytes)},
-        {"constant_mem_bytes", integer(device.constantMemBytes)},
-        {"max_work_group_size", integer(device.maxWorkGroupSize)},
-        {"image_support", device.imageSupport},
-        {"image2d_max_width", integer(device.image2dMaxWidth)},
-        {"image2d_max_height", integer(device.image2dMaxHeight)},
-        {"pipe_support", device.pipeSupport},
-        {"fp64", device.fp64},
-        {"profiling_resolution_ns", integer(device.profilingResolutionNs)},
-        {"gl_sharing", device.hasExtension("cl_khr_gl_sharing")},
-        {"extensions", extensions},
-    };
+void writeTimingsJson(JsonWriter& json, const std::vector<Timing>& timings) {
+    json.beginArray();
+    for (const auto& timing : timings) {
+        json.beginObject();
+        writeTimingMembers(json, timing);
+        json.endObject();
+    }
+    json.endArray();
 }
 
-QJsonArray timingsJson(const std::vector<Timing>& timings) {
-    QJsonArray array;
-    for (const auto& timing : timings) array.append(timingJson(timing));
-    return array;
-}
-
-QJsonArray timingsJson(const std::vector<std::vector<Timing>>& runs, int firstRun) {
-    QJsonArray array;
+void writeTimingsJson(JsonWriter& json, const std::vector<std::vector<Timing>>& runs, int firstRun) {
+    json.beginArray();
     for (std::size_t run = 0; run < runs.size(); ++run) {
         for (const auto& timing : runs[run]) {
-            QJsonObject object = timingJson(timing);
-            object.insert("run", firstRun + static_cast<qint64>(run));
-            array.append(object);
+            json.beginObject();
+            writeTimingMembers(json, timing);
+            json.field("run", firstRun + static_cast<std::int64_t>(run));
+            json.endObject();
         }
     }
-    return array;
+    json.endArray();
+}
+
+void writeKernelSummaryJson(JsonWriter& json, const std::vector<std::vector<Timing>>& runs) {
+    const measure::Summary summary = measure::kernelSummary(runs);
+    // Sums of integer durations: only the mean of two middle values can have a fraction, and the writer
+    // prints whole doubles as integers.
+    json.beginObject().field("runs", static_cast<std::uint64_t>(runs.size()));
+    json.key("kernel_ns").beginObject().field("min", summary.min).field("median", summary.median);
+    json.field("max", summary.max).endObject().endObject();
 }
 
 QByteArray timingsCsv(const std::vector<std::vector<Timing>>& runs, int firstRun) {
@@ -334,49 +255,52 @@ QByteArray chromeTrace(const std::vector<RunTimings>& runs) {
         timelines.push_back(timelineOf(run));
         if (!timelines.back().bars.empty()) origin = std::min(origin, timelines.back().originNs);
     }
-    // Every event carries ts and dur, the metadata too, so simple consumers can treat all events alike.
-    const auto metadata = [](const char* what, int thread, const QJsonObject& args) {
-        return QJsonObject{{"name", what},         {"ph", "M"},     {"ts", 0},     {"dur", 0},
-                           {"pid", kTraceProcess}, {"tid", thread}, {"args", args}};
-    };
-
-    QJsonArray events;
-    events.append(metadata("process_name", 0, {{"name", "HistoScope"}}));
-    // One thread per lane name over all runs, in order of first appearance, so a device keeps its track.
-    std::vector<QString> lanes;
-    for (std::size_t run = 0; run < runs.size(); ++run) {
-        const Timeline& timeline = timelines[run];
-        // The bars are relative to their run's origin; the trace counts from the first run's.
-        const double runOffsetUs =
-            static_cast<double>(timeline.originNs - std::min(timeline.originNs, origin)) / 1000.0;
-        for (const TimelineBar& bar : timeline.bars) {
-            const QString& lane = timeline.lanes[static_cast<std::size_t>(bar.lane)];
-            auto it = std::find(lanes.begin(), lanes.end(), lane);
-            if (it == lanes.end()) {
-                it = lanes.insert(lanes.end(), lane);
-                const int thread = static_cast<int>(lanes.size());
-                events.append(metadata("thread_name", thread, {{"name", lane}}));
-                events.append(metadata("thread_sort_index", thread, {{"sort_index", thread}}));
+    return bytes(jsonDocument([&](JsonWriter& json) {
+        // Every event carries ts and dur, the metadata too, so simple consumers can treat all events alike.
+        const auto metadata = [&](const char* what, int thread, const char* argument, const auto& value) {
+            json.beginObject().field("name", what).field("ph", "M").field("ts", 0).field("dur", 0);
+            json.field("pid", kTraceProcess).field("tid", thread);
+            json.key("args").beginObject().field(argument, value).endObject();
+            json.endObject();
+        };
+        json.beginObject();
+        json.key("traceEvents").beginArray();
+        metadata("process_name", 0, "name", "HistoScope");
+        // One thread per lane name over all runs, in order of first appearance, so a device keeps its track.
+        std::vector<QString> lanes;
+        for (std::size_t run = 0; run < runs.size(); ++run) {
+            const Timeline& timeline = timelines[run];
+            // The bars are relative to their run's origin; the trace counts from the first run's.
+            const double runOffsetUs =
+                static_cast<double>(timeline.originNs - std::min(timeline.originNs, origin)) / 1000.0;
+            for (const TimelineBar& bar : timeline.bars) {
+                const QString& lane = timeline.lanes[static_cast<std::size_t>(bar.lane)];
+                auto it = std::find(lanes.begin(), lanes.end(), lane);
+                if (it == lanes.end()) {
+                    it = lanes.insert(lanes.end(), lane);
+                    const int thread = static_cast<int>(lanes.size());
+                    metadata("thread_name", thread, "name", lane.toStdString());
+                    metadata("thread_sort_index", thread, "sort_index", thread);
+                }
+                json.beginObject();
+                json.field("name", bar.name.toStdString())
+                    .field("cat", stageName(bar.stage))
+                    .field("ph", "X");
+                json.field("ts", bar.startUs + runOffsetUs).field("dur", bar.durationUs());
+                json.field("pid", kTraceProcess).field("tid", static_cast<int>(it - lanes.begin()) + 1);
+                json.key("args").beginObject();
+                json.field("run", runs[run].number).field("stage", stageName(bar.stage));
+                json.field("queued_us", bar.queuedUs + runOffsetUs)
+                    .field("submit_us", bar.submitUs + runOffsetUs);
+                if (!bar.buildOptions.isEmpty()) json.field("build_options", bar.buildOptions.toStdString());
+                json.endObject();
+                json.endObject();
             }
-            QJsonObject args{{"run", runs[run].number},
-                             {"stage", text(stageName(bar.stage))},
-                             {"queued_us", bar.queuedUs + runOffsetUs},
-                             {"submit_us", bar.submitUs + runOffsetUs}};
-            if (!bar.buildOptions.isEmpty()) args.insert("build_options", bar.buildOptions);
-            events.append(QJsonObject{
-                {"name", bar.name},
-                {"cat", text(stageName(bar.stage))},
-                {"ph", "X"},
-                {"ts", bar.startUs + runOffsetUs},
-                {"dur", bar.durationUs()},
-                {"pid", kTraceProcess},
-                {"tid", static_cast<int>(it - lanes.begin()) + 1},
-                {"args", args},
-            });
         }
-    }
-    const QJsonObject trace{{"traceEvents", events}, {"displayTimeUnit", "ns"}};
-    return QJsonDocument(trace).toJson(QJsonDocument::Indented);
+        json.endArray();
+        json.field("displayTimeUnit", "ns");
+        json.endObject();
+    }));
 }
 
 }  // namespace hs::io

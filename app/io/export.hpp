@@ -1,10 +1,9 @@
 #pragma once
 // Results to files and to the machine-readable forms the CLI prints. Every file is written through
-// QSaveFile: a failed write leaves the previous file untouched and throws hs::InputError "<path>: <reason>".
+// io/files' writeFileAtomically: a failed write leaves the previous file untouched and throws
+// hs::InputError "<path>: <reason>".
 
 #include <QByteArray>
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QString>
 #include <optional>
 #include <string_view>
@@ -15,17 +14,12 @@
 #include "ops/pipeline/pipeline.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/timing.hpp"
+#include "util/json_writer.hpp"
 
 namespace hs::io {
 
-// Writes `data` to a temporary file beside `path` and renames it over `path`, so a reader, a failed write and
-// a writer killed mid-way all leave the previous file whole. Throws hs::InputError naming the path and the
-// system's reason in words ("No space left on device"). Refuses to replace anything but a regular file (a
-// FIFO or device node at `path` stays as it is). Temporaries that killed writers left beside `path` go at
-// the next write to it.
+// io/files' writeFileAtomically and checkReplaceable (see there) for Qt's strings.
 void writeFileAtomically(const QString& path, const QByteArray& data);
-// Throws hs::InputError when something other than a regular file (a folder, FIFO, socket, device) is at
-// `path`, which writeFileAtomically() would refuse to replace: for checking outputs before work starts.
 void checkReplaceable(const QString& path);
 
 // What a histogram was computed from and how, written with it by every histogram export (GUI and CLI), so a
@@ -57,14 +51,18 @@ HistogramContext histogramContext(const QString& path, int width, int height, co
 // "photo.png — <device> — <strategy> — 64 bins", a plot's title.
 QString histogramTitle(const HistogramContext& context, int bins);
 
+// JSON goes out through hs::JsonWriter (util/json_writer.hpp), the one writer of the project; the write*
+// functions write one value where the writer stands, so the CLI and the GUI compose them into their
+// documents.
+
 // {"r": [...], "g": [...], "b": [...], "a": [...], "luma": [...]}
-QJsonObject histogramJson(const histogram::Histogram& histogram);
+void writeHistogramJson(JsonWriter& json, const histogram::Histogram& histogram);
 // {"image": {path, width, height}, "device": {name, selector, platform} or null, "strategy",
 //  "requested_strategy", "bins", "bin_ranges": [[lower, upper], ...], "transform": {"angle" (null: no
 //  rotation), "sampling", "filter" (null: none), "fit_canvas"}, "ignore_transparent"}
-QJsonObject histogramContextJson(const HistogramContext& context, int bins);
-// histogramJson plus "context": histogramContextJson.
-QJsonObject histogramJson(const histogram::Histogram& histogram, const HistogramContext& context);
+void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context, int bins);
+// The histogram export, a whole document: writeHistogramJson's members plus "context".
+QByteArray histogramJson(const histogram::Histogram& histogram, const HistogramContext& context);
 // Header "bin,lower,upper,r,g,b,a,luma", then one row per bin (lower/upper: the 8-bit values in the bin).
 QByteArray histogramCsv(const histogram::Histogram& histogram);
 // The same table after a block of "# key: value" lines with the context (keys as in histogramContextJson:
@@ -72,14 +70,17 @@ QByteArray histogramCsv(const histogram::Histogram& histogram);
 // angle, sampling, filter, fit_canvas, ignore_transparent); "none" marks an absent value.
 QByteArray histogramCsv(const histogram::Histogram& histogram, const HistogramContext& context);
 
-// {"platform", "name", "vendor", "driver", "opencl", "opencl_c", "type", "selector", ...}
-QJsonObject deviceJson(const DeviceInfo& device);
+// A device's "device" object is hs::writeDeviceJson (runtime/device_properties.hpp), the property schema.
 
 // [{"stage", "name", "queued_ns", "submit_ns", "start_ns", "end_ns"}, ...]
-QJsonArray timingsJson(const std::vector<Timing>& timings);
+void writeTimingsJson(JsonWriter& json, const std::vector<Timing>& timings);
 // The same for repeated runs, each record with its "run" number; runs are numbered from 1 everywhere (the
 // GUI's #N, the CLI's "run N of K"), and `firstRun` is the number of runs[0].
-QJsonArray timingsJson(const std::vector<std::vector<Timing>>& runs, int firstRun = 1);
+void writeTimingsJson(JsonWriter& json, const std::vector<std::vector<Timing>>& runs, int firstRun = 1);
+// {"runs": N, "kernel_ns": {"min", "median", "max"}}: the engine's kernel-time summary of `runs`
+// (measure::kernelSummary, whose median of an even count is the mean of the middle two). A median that falls
+// between two nanoseconds is written with its .5; every other figure is an integer. `runs` must not be empty.
+void writeKernelSummaryJson(JsonWriter& json, const std::vector<std::vector<Timing>>& runs);
 // Header "run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns"; runs numbered as in timingsJson.
 QByteArray timingsCsv(const std::vector<std::vector<Timing>>& runs, int firstRun = 1);
 

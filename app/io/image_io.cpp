@@ -256,17 +256,20 @@ void checkImageOutput(const QString& path) {
 void saveImage(const QString& path, const ImageRGBA8& image) {
     if (image.width <= 0 || image.height <= 0 || image.pixels.size() != image.byteCount())
         throw inputError(path, "no image to write");
+    saveImage(path, QImage(image.pixels.data(), image.width, image.height,
+                           image.width * static_cast<int>(kBytesPerPixel), QImage::Format_RGBA8888));
+}
+
+void saveImage(const QString& path, const QImage& image) {
+    if (image.isNull()) throw inputError(path, "no image to write");
     const KnownFormat* writable = writableFormatFor(path);
     if (writable == nullptr) throw InputError(unwritableReason(path).toStdString());
-
-    const QImage view(image.pixels.data(), image.width, image.height,
-                      image.width * static_cast<int>(kBytesPerPixel), QImage::Format_RGBA8888);
     QByteArray encoded;
     QBuffer buffer(&encoded);
     buffer.open(QIODevice::WriteOnly);
     QImageWriter writer(&buffer, writable->qtName);
     writer.setQuality(writable->writeQuality);
-    if (!writer.write(view)) throw inputError(path, "cannot encode: " + writer.errorString());
+    if (!writer.write(image)) throw inputError(path, "cannot encode: " + writer.errorString());
     writeFileAtomically(path, encoded);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The only place that turns image files into pixels and pixels into image files.
 
+#include <QImage>
 #include <QString>
 #include <QStringList>
 #include <cstdint>
@@ -27,6 +28,8 @@ ImageRGBA8 loadImage(const QString& path, const LoadOptions& options = {});
 // Writes `image` in the format named by the suffix of `path` (png, jpg, bmp, tif, webp), atomically.
 // Throws hs::InputError "<path>: <reason>" when it cannot.
 void saveImage(const QString& path, const ImageRGBA8& image);
+// The same for an image Qt drew (a window's screenshot).
+void saveImage(const QString& path, const QImage& image);
 
 // Throws hs::UsageError when the suffix of `path` names no format saveImage() writes, hs::InputError when
 // something saveImage() would refuse to replace is at `path`: checked before any work, so none is wasted.

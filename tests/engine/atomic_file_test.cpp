@@ -44,38 +44,37 @@ class AtomicFile : public ::testing::Test {
 
 TEST_F(AtomicFile, CreatesAndThenReplacesTheWholeFile) {
     const auto path = directory_ / "state.txt";
-    EXPECT_EQ(writeFileAtomically(path, writing("first version, longer than the second\n")), "");
+    EXPECT_EQ(replaceCacheFile(path, writing("first version, longer than the second\n")), "");
     EXPECT_EQ(contents(path), "first version, longer than the second\n");
-    EXPECT_EQ(writeFileAtomically(path, writing(std::string("second\0binary", 13))), "");
+    EXPECT_EQ(replaceCacheFile(path, writing(std::string("second\0binary", 13))), "");
     EXPECT_EQ(contents(path), std::string("second\0binary", 13));
     EXPECT_EQ(names(), std::vector<std::string>{"state.txt"});
 }
 
 TEST_F(AtomicFile, AMissingFolderIsAReasonNotAnException) {
     const auto path = directory_ / "missing" / "state.txt";
-    const std::string reason = writeFileAtomically(path, writing("text"));
-    EXPECT_EQ(reason, "cannot write: No such file or directory");
+    const std::string reason = replaceCacheFile(path, writing("text"));
+    EXPECT_EQ(reason, path.string() + ": cannot write: No such file or directory");
     EXPECT_TRUE(names().empty());
 }
 
 TEST_F(AtomicFile, WhatCannotBeReplacedStaysAsItWas) {
-    // rename() cannot put a file in the place of a folder that holds something.
     const auto path = directory_ / "occupied";
     std::filesystem::create_directories(path / "inside");
-    const std::string reason = writeFileAtomically(path, writing("text"));
-    EXPECT_EQ(reason.rfind("cannot replace it: ", 0), 0u) << reason;
+    const std::string reason = replaceCacheFile(path, writing("text"));
+    EXPECT_EQ(reason, path.string() + ": is a folder, not a regular file; it is left as it is");
     EXPECT_TRUE(std::filesystem::is_directory(path / "inside"));
     EXPECT_EQ(names(), std::vector<std::string>{"occupied"});
 }
 
 TEST_F(AtomicFile, AFailingWriterLeavesTheOldFileAndNoTemporary) {
     const auto path = directory_ / "state.txt";
-    ASSERT_EQ(writeFileAtomically(path, writing("old")), "");
-    EXPECT_THROW(writeFileAtomically(path,
-                                     [](std::ostream& out) {
-                                         out << "half of the new";
-                                         throw std::runtime_error("the writer gave up");
-                                     }),
+    ASSERT_EQ(replaceCacheFile(path, writing("old")), "");
+    EXPECT_THROW(replaceCacheFile(path,
+                                  [](std::ostream& out) {
+                                      out << "half of the new";
+                                      throw std::runtime_error("the writer gave up");
+                                  }),
                  std::runtime_error);
     EXPECT_EQ(contents(path), "old");
     EXPECT_EQ(names(), std::vector<std::string>{"state.txt"});

@@ -1,11 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <numeric>
-#include <random>
 
 #include "expect_error.hpp"
 #include "ops/convolve/filter.hpp"
@@ -19,20 +16,6 @@ using test::messageOf;
 std::string usageProblem(std::string_view text) {
     return messageOf<UsageError>([&] { parseFilterText(text); });
 }
-
-class TempFile {
-  public:
-    explicit TempFile(std::string_view content) {
-        path_ = std::filesystem::temp_directory_path() /
-                ("histoscope-filter-" + std::to_string(std::random_device{}()) + ".txt");
-        std::ofstream(path_, std::ios::binary) << content;
-    }
-    ~TempFile() { std::filesystem::remove(path_); }
-    std::string path() const { return path_.string(); }
-
-  private:
-    std::filesystem::path path_;
-};
 
 TEST(ConvolveFilter, BuiltInFilters) {
     const auto box = boxFilter(5);
@@ -106,71 +89,121 @@ TEST(ConvolveFilter, TextErrorsNameTheProblem) {
     EXPECT_NE(usageProblem("1 1\n/ 4 5").find("one number after '/'"), std::string::npos);
 }
 
-TEST(ConvolveFilter, FilesAreReadAndTheirErrorsNameTheFile) {
-    const TempFile good("-1 0 1\n-2 0 2\n-1 0 1\n");
-    const auto filter = loadFilterFile(good.path());
+TEST(ConvolveFilter, FileTextErrorsNameTheFile) {
+    const auto filter = parseFilterFile("-1 0 1\n-2 0 2\n-1 0 1\n", "filters/edge.txt");
     EXPECT_EQ(filter.taps, (std::vector<double>{-1, 0, 1, -2, 0, 2, -1, 0, 1}));
-    EXPECT_NE(filter.label.find(std::filesystem::path(good.path()).filename().string()), std::string::npos);
-
-    const TempFile bad("1 2\n3 x\n");
-    const auto badMessage = messageOf<InputError>([&] { loadFilterFile(bad.path()); });
-    EXPECT_EQ(badMessage, bad.path() + ": line 2: 'x' is not a number");
-
-    const TempFile binary(std::string("\x89PNG\0\0", 6));
-    EXPECT_EQ(messageOf<InputError>([&] { loadFilterFile(binary.path()); }),
-              binary.path() + ": not a text file");
-
-    const std::string missing = good.path() + ".missing";
-    EXPECT_EQ(messageOf<InputError>([&] { loadFilterFile(missing); }).rfind(missing + ": cannot read", 0),
-              0u);
+    EXPECT_EQ(filter.label, "custom 3x3 (edge.txt)");
+    EXPECT_EQ(messageOf<InputError>([] { parseFilterFile("1 2\n3 x\n", "bad.txt"); }),
+              "bad.txt: line 2: 'x' is not a number");
+    EXPECT_EQ(messageOf<InputError>([] { parseFilterFile(std::string("\x89PNG\0\0", 6), "b.png"); }),
+              "b.png: not a text file");
 }
 
-TEST(ConvolveFilter, SpecsNameFiltersOrFiles) {
-    EXPECT_EQ(filterFromSpec("box").width, 3);
-    EXPECT_EQ(filterFromSpec("box:5").divisor, 25.0);
-    const auto gaussian = filterFromSpec("gaussian:1.5:7");
+Filter fromSpec(std::string_view spec) {
+    const auto filter = namedFilterFromSpec(spec);
+    if (!filter) ADD_FAILURE() << spec << " names no filter kind";
+    return filter.value_or(Filter{});
+}
+
+TEST(ConvolveFilter, SpecsNameFilterKinds) {
+    EXPECT_EQ(fromSpec("box").width, 3);
+    EXPECT_EQ(fromSpec("box:5").divisor, 25.0);
+    const auto gaussian = fromSpec("gaussian:1.5:7");
     EXPECT_EQ(gaussian.width, 7);
     EXPECT_EQ(gaussian.taps, gaussianFilter(1.5, 7).taps);
-    EXPECT_TRUE(filterFromSpec("sobel").isMagnitude());
-    EXPECT_EQ(filterFromSpec("emboss").taps, embossFilter().taps);
-    EXPECT_EQ(filterFromSpec("laplacian").taps, laplacianFilter().taps);
+    EXPECT_EQ(fromSpec("gaussian:1.5").taps, gaussianFilter(1.5).taps);
+    EXPECT_TRUE(fromSpec("sobel").isMagnitude());
+    EXPECT_EQ(fromSpec("sharpen").taps, sharpenFilter().taps);
+    EXPECT_EQ(fromSpec("emboss").taps, embossFilter().taps);
+    EXPECT_EQ(fromSpec("laplacian").taps, laplacianFilter().taps);
 
-    EXPECT_NE(messageOf<UsageError>([] { filterFromSpec("box:x"); }).find("'x' is not a whole number"),
+    EXPECT_NE(messageOf<UsageError>([] { namedFilterFromSpec("box:x"); }).find("'x' is not a whole number"),
               std::string::npos);
-    EXPECT_THROW(filterFromSpec("box:3:3"), UsageError);
-    EXPECT_THROW(filterFromSpec("gaussian"), UsageError);
-    EXPECT_THROW(filterFromSpec("gaussian:-2"), UsageError);
-    EXPECT_THROW(filterFromSpec("sharpen:2"), UsageError);
+    EXPECT_EQ(messageOf<UsageError>([] { namedFilterFromSpec("box:3:3"); }),
+              "filter 'box:3:3': expected box or box:N");
+    EXPECT_EQ(messageOf<UsageError>([] { namedFilterFromSpec("gaussian"); }),
+              "filter 'gaussian': expected gaussian:SIGMA or gaussian:SIGMA:SIZE");
+    EXPECT_THROW(namedFilterFromSpec("gaussian:-2"), UsageError);
+    EXPECT_EQ(messageOf<UsageError>([] { namedFilterFromSpec("sharpen:2"); }),
+              "filter 'sharpen:2': expected sharpen without parameters");
+    // Anything else is left to the caller, who reads it as a filter file.
+    EXPECT_FALSE(namedFilterFromSpec("blur"));
+    EXPECT_FALSE(namedFilterFromSpec("filters/edge.txt"));
+}
+
+TEST(ConvolveFilter, UnknownSpecsAreUsageErrorsOrMissingFiles) {
     // A bare word that names no filter and no file is a mistyped name: a usage error listing the filters.
-    const auto unknown = messageOf<UsageError>([] { filterFromSpec("blur"); });
+    const auto unknown = messageOf<UsageError>([] { throwUnknownFilterSpec("blur"); });
     EXPECT_NE(unknown.find("unknown filter 'blur'"), std::string::npos) << unknown;
     EXPECT_NE(unknown.find("gaussian:SIGMA"), std::string::npos) << unknown;
     // A spec that looks like a path names a missing file: an input error naming it.
-    const auto missing = messageOf<InputError>([] { filterFromSpec("no-such-dir/edges.txt"); });
+    const auto missing = messageOf<InputError>([] { throwUnknownFilterSpec("no-such-dir/edges.txt"); });
     EXPECT_NE(missing.find("no-such-dir/edges.txt: no such filter file"), std::string::npos) << missing;
     EXPECT_NE(missing.find("sobel"), std::string::npos) << missing;
-
-    const TempFile file("1 1 1\n");
-    EXPECT_EQ(filterFromSpec(file.path()).width, 3);
 }
 
-TEST(ConvolveFilter, ABareWordThatNamesAFileReadsTheFile) {
-    const auto folder = std::filesystem::temp_directory_path() /
-                        ("histoscope-filter-dir-" + std::to_string(std::random_device{}()));
-    std::filesystem::create_directories(folder);
-    const auto previous = std::filesystem::current_path();
-    std::filesystem::current_path(folder);
-    std::ofstream("blur", std::ios::binary) << "1 2 1\n/ 4\n";
-    std::ofstream("broken", std::ios::binary) << "1 x 1\n";
-    const Filter filter = filterFromSpec("blur");
-    EXPECT_EQ(filter.width, 3);
-    EXPECT_EQ(filter.height, 1);
-    EXPECT_EQ(filter.divisor, 4.0);
-    // Then its mistakes are those of a file: input errors naming it.
-    const auto problem = messageOf<InputError>([] { filterFromSpec("broken"); });
-    EXPECT_EQ(problem.rfind("broken: line 1", 0), 0u) << problem;
-    std::filesystem::current_path(previous);
-    std::filesystem::remove_all(folder);
+TEST(ConvolveFilter, UnsharpIsOneCorrelationOfIdentityMinusGaussian) {
+    const Filter filter = fromSpec("unsharp:1.5:2");
+    const Filter blur = gaussianFilter(2.0);
+    ASSERT_EQ(filter.width, blur.width);
+    ASSERT_EQ(filter.height, blur.height);
+    EXPECT_EQ(filter.label, "unsharp amount 1.5, sigma 2 13x13");
+    EXPECT_FALSE(filter.isMagnitude());
+    EXPECT_EQ(filter.divisor, 1.0);
+    const std::size_t centre = filter.taps.size() / 2;
+    for (std::size_t i = 0; i < filter.taps.size(); ++i)
+        EXPECT_DOUBLE_EQ(filter.taps[i], (i == centre ? 2.5 : 0.0) - 1.5 * blur.taps[i]) << i;
+    // The taps sum to 1: flat areas keep their value.
+    EXPECT_NEAR(std::accumulate(filter.taps.begin(), filter.taps.end(), 0.0), 1.0, 1e-12);
+    // identity minus a Gaussian has rank 2: the separable strategy declines it.
+    EXPECT_FALSE(separate(filter));
+    // Defaults: amount 1, sigma 1.
+    EXPECT_EQ(fromSpec("unsharp").taps, fromSpec("unsharp:1:1").taps);
+    EXPECT_EQ(fromSpec("unsharp:2").taps, fromSpec("unsharp:2:1").taps);
+    // Amount 0 is the identity.
+    const Filter none = fromSpec("unsharp:0");
+    for (std::size_t i = 0; i < none.taps.size(); ++i)
+        EXPECT_DOUBLE_EQ(none.taps[i], i == none.taps.size() / 2 ? 1.0 : 0.0);
+}
+
+TEST(ConvolveFilter, UnsharpSpecErrorsSayWhatIsWrong) {
+    EXPECT_EQ(messageOf<UsageError>([] { namedFilterFromSpec("unsharp:6"); }),
+              "unsharp amount must be within 0..5, got 6");
+    EXPECT_EQ(messageOf<UsageError>([] { namedFilterFromSpec("unsharp:-1"); }),
+              "unsharp amount must be within 0..5, got -1");
+    EXPECT_EQ(messageOf<UsageError>([] { namedFilterFromSpec("unsharp:1:0"); }),
+              "unsharp sigma must be a positive number of at most 15, got 0");
+    EXPECT_EQ(messageOf<UsageError>([] { namedFilterFromSpec("unsharp:1:16"); }),
+              "unsharp sigma must be a positive number of at most 15, got 16");
+    EXPECT_EQ(messageOf<UsageError>([] { namedFilterFromSpec("unsharp:x"); }),
+              "filter 'unsharp:x': 'x' is not a number");
+    EXPECT_EQ(messageOf<UsageError>([] { namedFilterFromSpec("unsharp:1:2:3"); }),
+              "filter 'unsharp:1:2:3': expected unsharp, unsharp:AMOUNT or unsharp:AMOUNT:SIGMA");
+}
+
+TEST(ConvolveFilter, TheHelpListsEveryRegisteredKindInOrder) {
+    EXPECT_EQ(filterSpecHelp(),
+              "box[:N], gaussian:SIGMA[:SIZE], unsharp[:AMOUNT[:SIGMA]], sharpen, emboss, laplacian, sobel, "
+              "or a filter file");
+    std::vector<std::string> names;
+    for (const auto* kind : filterKinds()) names.push_back(kind->name);
+    EXPECT_EQ(names, (std::vector<std::string>{"box", "gaussian", "unsharp", "sharpen", "emboss", "laplacian",
+                                               "sobel"}));
+    // Every kind builds a valid filter from its defaults, and its parameters' defaults lie in their ranges.
+    for (const auto* kind : filterKinds()) {
+        SCOPED_TRACE(kind->name);
+        EXPECT_NO_THROW(validate(kind->make(kind->defaults())));
+        for (const auto& parameter : kind->parameters) {
+            EXPECT_LE(parameter.min, parameter.defaultValue);
+            EXPECT_LE(parameter.defaultValue, parameter.max);
+            // The range the GUI offers builds filters at both ends (the automatic value included).
+            std::vector<double> values = kind->defaults();
+            for (const double end : {parameter.min, parameter.max}) {
+                values[static_cast<std::size_t>(&parameter - kind->parameters.data())] = end;
+                EXPECT_NO_THROW(validate(kind->make(values))) << parameter.name << " = " << end;
+            }
+        }
+    }
 }
 
 void expectReconstructs(const Filter& filter, const Separation& separation) {

@@ -43,6 +43,23 @@ ImageRGBA8 dot4x4() {
     return image;
 }
 
+// A step edge along x in an 8x2 image: R = 50 left of x = 4, 150 from there; G = B = 0, alpha 255.
+ImageRGBA8 stepEdge8x2() {
+    ImageRGBA8 image(8, 2);
+    for (int y = 0; y < 2; ++y) {
+        for (int x = 0; x < 8; ++x) {
+            image.pixel(x, y)[0] = x < 4 ? 50 : 150;
+            image.pixel(x, y)[3] = 255;
+        }
+    }
+    return image;
+}
+
+// The registry's unsharp mask (the filter has no function of its own: it is added through the registry).
+Filter unsharp(std::string_view spec) {
+    return namedFilterFromSpec(spec).value();
+}
+
 // The hand-computed expectations of the cases above; each line shows the sum.
 void expectHandComputedResults(const std::function<ImageRGBA8(const ImageRGBA8&, const Filter&)>& apply) {
     const auto box3 = apply(known4x4(), boxFilter(3));
@@ -74,6 +91,22 @@ void expectHandComputedResults(const std::function<ImageRGBA8(const ImageRGBA8&,
     EXPECT_EQ(laplacian.pixel(1, 1)[0], 0);   // -4 * 10 saturates to 0
     EXPECT_EQ(laplacian.pixel(2, 1)[0], 10);  // one neighbour
     EXPECT_EQ(laplacian.pixel(2, 2)[0], 0);   // diagonal: no tap
+
+    // unsharp:1:1 = 2 * identity - Gaussian(sigma 1, 7x7); the rows are equal, so the Gaussian acts along x
+    // with weights c0..c3 = 0.39905, 0.24204, 0.05401, 0.00443 (exp(-d^2 / 2) / 2.50595).
+    const auto sharpened = apply(stepEdge8x2(), unsharp("unsharp:1:1"));
+    // x = 0: every tap reaches 50 (clamped border): 2 * 50 - 50 = 50.
+    EXPECT_EQ(sharpened.pixel(0, 0)[0], 50);
+    // x = 2: blur = 50 (c0 + 2 c1 + c2 + c3) + 150 (c2 + c3) = 55.84; 100 - 55.84 = 44.16 -> 44 (the dip).
+    EXPECT_EQ(sharpened.pixel(2, 1)[0], 44);
+    // x = 3: blur = 50 (c0 + c1 + c2 + c3) + 150 (c1 + c2 + c3) = 80.05; 100 - 80.05 = 19.95 -> 20
+    // (undershoot).
+    EXPECT_EQ(sharpened.pixel(3, 0)[0], 20);
+    // x = 4: the mirror image: 300 - 119.95 = 180.05 -> 180 (overshoot above 150).
+    EXPECT_EQ(sharpened.pixel(4, 0)[0], 180);
+    EXPECT_EQ(sharpened.pixel(5, 1)[0], 156);  // 300 - 144.16 = 155.84
+    EXPECT_EQ(sharpened.pixel(7, 0)[0], 150);
+    EXPECT_EQ(sharpened.pixel(4, 0)[3], 255) << "alpha kept";
 }
 
 TEST(ConvolveReference, HandComputedCases) {
@@ -103,7 +136,9 @@ std::vector<Filter> everyFilter() {
             sobelFilter(),
             random15x15(),
             parseFilterText("0.5 -0.25 1 0.125\n0.3 0.1 -0.2 0.7\n/ 1.5"),
-            parseFilterText("1 2 1\n2 4 2\n1 2 1\n/ 16")};
+            parseFilterText("1 2 1\n2 4 2\n1 2 1\n/ 16"),
+            unsharp("unsharp:1.5:2"),
+            unsharp("unsharp:5:0.5")};
 }
 
 class ConvolveStrategy : public ::testing::TestWithParam<std::string> {};
@@ -112,11 +147,11 @@ class ConvolveStrategy : public ::testing::TestWithParam<std::string> {};
 ImageRGBA8 convolveOnDevice(const ImageRGBA8& image, const Filter& filter, const Strategy& strategy) {
     PixelSource source(image);
     Result result = convolve(testDevice(), source, filter, strategy);
-    if (strategy.supported(testDevice().info(), filter, image.width, image.height).ok) {
-        EXPECT_EQ(result.strategy, strategy.name());
+    if (strategy.supported(&testDevice().info(), {image.width, image.height}, filter).ok) {
+        EXPECT_EQ(result.strategyName(), strategy.name());
         EXPECT_EQ(result.note, "");
     } else {
-        EXPECT_EQ(result.strategy, "buffer-naive");
+        EXPECT_EQ(result.strategyName(), "buffer-naive");
         EXPECT_NE(result.note.find("unsupported"), std::string::npos) << result.note;
     }
     return readBack(result.image);
@@ -182,34 +217,36 @@ DeviceInfo handMadeDevice() {
 TEST(ConvolveChoice, UnsupportedStrategiesFallBackToTheBufferAndSayWhy) {
     const auto device = handMadeDevice();
     const auto& imageSampler = findStrategy("image-sampler");
-    EXPECT_EQ(chooseStrategy(device, boxFilter(3), 100, 100, imageSampler).strategy, &imageSampler);
-    const auto beyond = chooseStrategy(device, boxFilter(3), 100, 101, imageSampler);
+    EXPECT_EQ(chooseRunnable<Operation>(&device, {100, 100}, boxFilter(3), imageSampler).strategy,
+              &imageSampler);
+    const auto beyond = chooseRunnable<Operation>(&device, {100, 101}, boxFilter(3), imageSampler);
     EXPECT_EQ(beyond.strategy, &bufferStrategy());
     EXPECT_NE(beyond.note.find("100x101, beyond the device's 2-D image limit of 100x100"), std::string::npos)
         << beyond.note;
 
     const auto& separable = findStrategy("separable");
-    EXPECT_EQ(chooseStrategy(device, gaussianFilter(2.0), 64, 64, separable).strategy, &separable);
-    const auto sharpen = chooseStrategy(device, sharpenFilter(), 64, 64, separable);
+    EXPECT_EQ(chooseRunnable<Operation>(&device, {64, 64}, gaussianFilter(2.0), separable).strategy,
+              &separable);
+    const auto sharpen = chooseRunnable<Operation>(&device, {64, 64}, sharpenFilter(), separable);
     EXPECT_EQ(sharpen.strategy, &bufferStrategy());
     EXPECT_NE(sharpen.note.find("not separable"), std::string::npos) << sharpen.note;
-    const auto sobel = chooseStrategy(device, sobelFilter(), 64, 64, separable);
+    const auto sobel = chooseRunnable<Operation>(&device, {64, 64}, sobelFilter(), separable);
     EXPECT_NE(sobel.note.find("not one correlation"), std::string::npos) << sobel.note;
 
     const auto& tiled = findStrategy("local-tiled");
-    EXPECT_NE(tiled.kernelBuild(device, boxFilter(3)).options.find("-D TILE_X=16 -D TILE_Y=16"),
+    EXPECT_NE(tiled.kernelBuild(device, boxFilter(3), {})->options.find("-D TILE_X=16 -D TILE_Y=16"),
               std::string::npos);
     auto small = device;
     small.maxWorkGroupSize = 64;
-    EXPECT_NE(tiled.kernelBuild(small, boxFilter(3)).options.find("-D TILE_X=8 -D TILE_Y=8"),
+    EXPECT_NE(tiled.kernelBuild(small, boxFilter(3), {})->options.find("-D TILE_X=8 -D TILE_Y=8"),
               std::string::npos);
     // A 15x15 filter on a 16x16 tile needs 30 * 30 * 4 = 3600 bytes; with 1 KiB only a 2x2 tile fits
     // (16 * 16 * 4 = 1024 bytes).
     small.localMemBytes = 1024;
-    EXPECT_NE(tiled.kernelBuild(small, boxFilter(15)).options.find("-D TILE_X=2 -D TILE_Y=2"),
+    EXPECT_NE(tiled.kernelBuild(small, boxFilter(15), {})->options.find("-D TILE_X=2 -D TILE_Y=2"),
               std::string::npos);
     small.localMemBytes = 512;
-    const auto none = chooseStrategy(small, boxFilter(15), 64, 64, tiled);
+    const auto none = chooseRunnable<Operation>(&small, {64, 64}, boxFilter(15), tiled);
     EXPECT_EQ(none.strategy, &bufferStrategy());
     EXPECT_NE(none.note.find("local memory"), std::string::npos) << none.note;
 }

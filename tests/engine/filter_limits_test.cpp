@@ -4,10 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cfloat>
-#include <filesystem>
-#include <fstream>
 #include <functional>
-#include <random>
 
 #include "expect_error.hpp"
 #include "ops/convolve/filter.hpp"
@@ -24,14 +21,15 @@ TEST(FilterLimits, HugeGaussianSigmaIsAUsageErrorNamingTheLimit) {
     for (const std::string spec : {"gaussian:1e9", "gaussian:7e8", "gaussian:1e300", "gaussian:16",
                                    "gaussian:1e9:5", "gaussian:2147483648"}) {
         SCOPED_TRACE(spec);
-        const std::string problem = messageOf<UsageError>([&] { filterFromSpec(spec); });
+        const std::string problem = messageOf<UsageError>([&] { namedFilterFromSpec(spec); });
         EXPECT_TRUE(mentions(problem, "sigma")) << problem;
         EXPECT_TRUE(mentions(problem, "15x15")) << problem;
     }
     // The widest Gaussian still allowed is the largest filter.
-    EXPECT_EQ(filterFromSpec("gaussian:15").width, kMaxFilterSize);
-    EXPECT_EQ(filterFromSpec("gaussian:3").width, kMaxFilterSize) << "2 * ceil(3 sigma) + 1 capped at 15";
-    EXPECT_EQ(filterFromSpec("gaussian:15:3").width, 3);
+    EXPECT_EQ(namedFilterFromSpec("gaussian:15")->width, kMaxFilterSize);
+    EXPECT_EQ(namedFilterFromSpec("gaussian:3")->width, kMaxFilterSize)
+        << "2 * ceil(3 sigma) + 1 capped at 15";
+    EXPECT_EQ(namedFilterFromSpec("gaussian:15:3")->width, 3);
 }
 
 TEST(FilterLimits, TapsBeyondFloatRangeAreRefused) {
@@ -47,12 +45,9 @@ TEST(FilterLimits, TapsBeyondFloatRangeAreRefused) {
 }
 
 TEST(FilterLimits, FilterFileBeyondFloatRangeNamesTheFile) {
-    const auto path = std::filesystem::temp_directory_path() /
-                      ("histoscope-filter-" + std::to_string(std::random_device{}()) + ".txt");
-    std::ofstream(path) << "1 2 1\n2 1e39 2\n1 2 1\n";
-    const std::string problem = messageOf<InputError>([&] { loadFilterFile(path.string()); });
-    std::filesystem::remove(path);
-    EXPECT_TRUE(mentions(problem, path.string())) << problem;
+    const std::string problem =
+        messageOf<InputError>([] { parseFilterFile("1 2 1\n2 1e39 2\n1 2 1\n", "filters/big.txt"); });
+    EXPECT_TRUE(mentions(problem, "filters/big.txt")) << problem;
     EXPECT_TRUE(mentions(problem, "line 2")) << problem;
     EXPECT_TRUE(mentions(problem, "float")) << problem;
 }

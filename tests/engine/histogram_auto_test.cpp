@@ -55,14 +55,15 @@ TEST_F(AutoStrategy, TrialsOnceThenRemembersInMemoryAndInAFileANewProcessReads) 
     const Result first = runAuto(image);
     EXPECT_EQ(autoTrialCount(), trialsBefore + 1);
     EXPECT_EQ(first.histogram, expected);
-    const Strategy& chosen = findStrategy(first.strategy);
+    const std::string chosenName = first.strategyName();
+    const Strategy& chosen = findStrategy(chosenName);
     EXPECT_TRUE(chosen.runsOnDevice());
-    EXPECT_NE(first.strategy, "auto");
-    EXPECT_NE(choicesFile().find("\t" + first.strategy + "\n"), std::string::npos) << choicesFile();
+    EXPECT_NE(first.strategyName(), "auto");
+    EXPECT_NE(choicesFile().find("\t" + chosenName + "\n"), std::string::npos) << choicesFile();
 
     const Result second = runAuto(image);
     EXPECT_EQ(autoTrialCount(), trialsBefore + 1) << "a remembered choice runs no trial";
-    EXPECT_EQ(second.strategy, first.strategy);
+    EXPECT_EQ(second.strategyName(), first.strategyName());
     EXPECT_EQ(second.histogram, expected);
 
     // Same size class (log2 of the pixel count): 250 x 200 and 300 x 200 both have 2^15..2^16 pixels.
@@ -72,7 +73,7 @@ TEST_F(AutoStrategy, TrialsOnceThenRemembersInMemoryAndInAFileANewProcessReads) 
     forgetAutoChoices();  // as a new process starts
     const Result fresh = runAuto(image);
     EXPECT_EQ(autoTrialCount(), trialsBefore + 1) << "the choice comes from the file";
-    EXPECT_EQ(fresh.strategy, first.strategy);
+    EXPECT_EQ(fresh.strategyName(), first.strategyName());
 }
 
 TEST_F(AutoStrategy, AnotherSizeClassHasItsOwnTrialAndBinCountsShareAChoice) {
@@ -86,7 +87,7 @@ TEST_F(AutoStrategy, AnotherSizeClassHasItsOwnTrialAndBinCountsShareAChoice) {
     for (const int bins : {7, 100}) {
         const Result other = runAuto(image, bins);
         EXPECT_EQ(autoTrialCount(), trialsBefore + 2) << bins << " bins";
-        EXPECT_EQ(other.strategy, at256.strategy);
+        EXPECT_EQ(other.strategyName(), at256.strategyName());
         EXPECT_EQ(other.histogram, referenceHistogram(image.pixels.data(), image.pixelCount(), bins));
     }
     const std::string file = choicesFile();
@@ -98,7 +99,7 @@ TEST_F(AutoStrategy, TellsItsObserverEachCandidateInTurnOnTheCallingThread) {
     std::vector<std::string> expected;
     for (const Strategy* strategy : strategies())
         if (strategy->runsOnDevice() && strategy->name() != "auto" &&
-            strategy->supported(&device, Params{256}).ok)
+            strategy->supported(&device, {}, Params{256}).ok)
             expected.emplace_back(strategy->name());
     ASSERT_GE(expected.size(), 2u);
 
@@ -126,7 +127,7 @@ TEST_F(AutoStrategy, TellsItsObserverEachCandidateInTurnOnTheCallingThread) {
             EXPECT_EQ(steps[i].strategy, expected[i]);
             EXPECT_EQ(steps[i].thread, std::this_thread::get_id());
         }
-        EXPECT_NE(std::find(expected.begin(), expected.end(), result.strategy), expected.end());
+        EXPECT_NE(std::find(expected.begin(), expected.end(), result.strategyName()), expected.end());
 
         runAuto(image, 16);  // remembered: no trial, nothing to tell
         EXPECT_EQ(steps.size(), expected.size());
@@ -157,17 +158,18 @@ TEST(AutoTrialRace, KeepsTheFastestAndDropsACandidateClearlySlowerThanIt) {
 TEST_F(AutoStrategy, FollowsAChoiceWrittenInTheFileAndRetriesAnUnknownOne) {
     const ImageRGBA8 image = test_images::makeImage(100, 100, test_images::Pattern::Gradient);
     const Result first = runAuto(image);
-    const std::string other = first.strategy == "global-atomic" ? "local-atomic" : "global-atomic";
+    const std::string firstName = first.strategyName();
+    const std::string other = firstName == "global-atomic" ? "local-atomic" : "global-atomic";
 
     // Rewrite the chosen strategy in the file, as another process's choice would read.
     std::string text = choicesFile();
-    const auto at = text.find("\t" + first.strategy + "\n");
+    const auto at = text.find("\t" + firstName + "\n");
     ASSERT_NE(at, std::string::npos);
-    std::ofstream(directory_ / kAutoChoicesFile) << text.replace(at + 1, first.strategy.size(), other);
+    std::ofstream(directory_ / kAutoChoicesFile) << text.replace(at + 1, firstName.size(), other);
     forgetAutoChoices();
     const auto trialsBefore = autoTrialCount();
     const Result edited = runAuto(image);
-    EXPECT_EQ(edited.strategy, other);
+    EXPECT_EQ(edited.strategyName(), other);
     EXPECT_EQ(autoTrialCount(), trialsBefore);
     EXPECT_EQ(edited.histogram, referenceHistogram(image.pixels.data(), image.pixelCount(), 256));
 
@@ -175,7 +177,7 @@ TEST_F(AutoStrategy, FollowsAChoiceWrittenInTheFileAndRetriesAnUnknownOne) {
     forgetAutoChoices();
     const Result retried = runAuto(image);
     EXPECT_EQ(autoTrialCount(), trialsBefore + 1);
-    EXPECT_NE(retried.strategy, "no-such-strategy");
+    EXPECT_NE(retried.strategyName(), "no-such-strategy");
 }
 
 TEST_F(AutoStrategy, WithTheCacheDisabledItStillRemembersInMemoryAndWritesNothing) {

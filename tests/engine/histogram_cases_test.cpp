@@ -158,18 +158,19 @@ TEST(HistogramSupport, StrategiesNeedingMoreLocalMemoryThanTheDeviceHasSayWhy) {
          {std::tuple{"local-atomic", tiny, "4 KiB"}, std::tuple{"partial-reduce", tiny, "4 KiB"},
           std::tuple{"private-uchar", tinier, "1 KiB"}}) {
         for (const int bins : {256, 64}) {
-            const Support support = findStrategy(name).supported(&device, Params{bins});
+            const Support support = findStrategy(name).supported(&device, {}, Params{bins});
             EXPECT_FALSE(support.ok) << name;
             EXPECT_NE(support.reason.find("local memory"), std::string::npos)
                 << name << ": " << support.reason;
             EXPECT_NE(support.reason.find(size), std::string::npos) << name << ": " << support.reason;
         }
-        EXPECT_TRUE(findStrategy(name).supported(&small, Params{64}).ok) << name;
+        EXPECT_TRUE(findStrategy(name).supported(&small, {}, Params{64}).ok) << name;
     }
-    EXPECT_TRUE(findStrategy("global-atomic").supported(&tiny, Params{256}).ok);
-    EXPECT_TRUE(findStrategy("auto").supported(&tiny, Params{256}).ok) << "global-atomic still runs there";
-    EXPECT_TRUE(findStrategy("serial").supported(nullptr, Params{256}).ok);
-    EXPECT_TRUE(findStrategy("cpu-parallel").supported(nullptr, Params{256}).ok);
+    EXPECT_TRUE(findStrategy("global-atomic").supported(&tiny, {}, Params{256}).ok);
+    EXPECT_TRUE(findStrategy("auto").supported(&tiny, {}, Params{256}).ok)
+        << "global-atomic still runs there";
+    EXPECT_TRUE(findStrategy("serial").supported(nullptr, {}, Params{256}).ok);
+    EXPECT_TRUE(findStrategy("cpu-parallel").supported(nullptr, {}, Params{256}).ok);
 }
 
 TEST(HistogramSupport, KernelBuildsAdaptToLocalMemoryAndWorkGroupLimits) {
@@ -177,54 +178,61 @@ TEST(HistogramSupport, KernelBuildsAdaptToLocalMemoryAndWorkGroupLimits) {
     // 48 KiB: WG * 1280 bytes of uchar counters and 4 must fit, so WG <= 38; halving from 256 gives 32, a
     // multiple of 16, so the GPU's interleaved layout.
     EXPECT_EQ(
-        privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{256})->options,
+        privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{256}, {})->options,
         "-D BINS=256 -D WG=32 -D ITEM_QUADS=63 -D INTERLEAVED=1 -D LANES=1");
     // A device allowing 8 work-items per group gets 8, too few for the interleaved layout.
-    EXPECT_EQ(privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 8), Params{256})->options,
-              "-D BINS=256 -D WG=8 -D ITEM_QUADS=63 -D INTERLEAVED=0 -D LANES=1");
+    EXPECT_EQ(
+        privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 8), Params{256}, {})->options,
+        "-D BINS=256 -D WG=8 -D ITEM_QUADS=63 -D INTERLEAVED=0 -D LANES=1");
     // 7 bins build the same kernel: the device counts the 256 values, the host groups them into bins.
-    EXPECT_EQ(privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{7})->options,
-              "-D BINS=256 -D WG=32 -D ITEM_QUADS=63 -D INTERLEAVED=1 -D LANES=1");
+    EXPECT_EQ(
+        privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{7}, {})->options,
+        "-D BINS=256 -D WG=32 -D ITEM_QUADS=63 -D INTERLEAVED=1 -D LANES=1");
     // Ignoring transparent pixels is one more -D option.
     EXPECT_EQ(
-        privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{7, true})->options,
+        privateUchar.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{7, true}, {})
+            ->options,
         "-D BINS=256 -D IGNORE_TRANSPARENT -D WG=32 -D ITEM_QUADS=63 -D INTERLEAVED=1 -D LANES=1");
 
     // A CPU: rows of counters per work-item, 4 lanes each, so 255 uint4 loads between flushes; 4 work-items.
-    EXPECT_EQ(
-        privateUchar.kernelBuild(describedDevice(DeviceType::Cpu, 1024 * 1024, 4096), Params{256})->options,
-        "-D BINS=256 -D WG=4 -D ITEM_QUADS=255 -D INTERLEAVED=0 -D LANES=4");
+    EXPECT_EQ(privateUchar.kernelBuild(describedDevice(DeviceType::Cpu, 1024 * 1024, 4096), Params{256}, {})
+                  ->options,
+              "-D BINS=256 -D WG=4 -D ITEM_QUADS=255 -D INTERLEAVED=0 -D LANES=4");
 
     for (const char* name : {"partial-reduce", "local-atomic"}) {
         const Strategy& subHistograms = findStrategy(name);
         // A GPU: as many 5 KiB sub-histograms as half the local memory holds, a power of two: 4 in 24 KiB;
         // 8 KiB holds 1; 64 bins count the 256 values too, so 4 again.
-        EXPECT_EQ(subHistograms.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{256})
-                      ->options,
-                  "-D BINS=256 -D WG=256 -D COPIES=4 -D CHUNK_QUADS=16")
-            << name;
-        EXPECT_EQ(subHistograms.kernelBuild(describedDevice(DeviceType::Gpu, 16 * 1024, 1024), Params{256})
-                      ->options,
-                  "-D BINS=256 -D WG=256 -D COPIES=1 -D CHUNK_QUADS=16")
+        EXPECT_EQ(
+            subHistograms.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{256}, {})
+                ->options,
+            "-D BINS=256 -D WG=256 -D COPIES=4 -D CHUNK_QUADS=16")
             << name;
         EXPECT_EQ(
-            subHistograms.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 128), Params{64})->options,
-            "-D BINS=256 -D WG=128 -D COPIES=4 -D CHUNK_QUADS=16")
+            subHistograms.kernelBuild(describedDevice(DeviceType::Gpu, 16 * 1024, 1024), Params{256}, {})
+                ->options,
+            "-D BINS=256 -D WG=256 -D COPIES=1 -D CHUNK_QUADS=16")
+            << name;
+        EXPECT_EQ(subHistograms.kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 128), Params{64}, {})
+                      ->options,
+                  "-D BINS=256 -D WG=128 -D COPIES=4 -D CHUNK_QUADS=16")
             << name;
         // A CPU: one histogram.
-        EXPECT_EQ(subHistograms.kernelBuild(describedDevice(DeviceType::Cpu, 1024 * 1024, 4096), Params{256})
-                      ->options,
-                  "-D BINS=256 -D WG=256 -D COPIES=1 -D CHUNK_QUADS=16")
+        EXPECT_EQ(
+            subHistograms.kernelBuild(describedDevice(DeviceType::Cpu, 1024 * 1024, 4096), Params{256}, {})
+                ->options,
+            "-D BINS=256 -D WG=256 -D COPIES=1 -D CHUNK_QUADS=16")
             << name;
     }
 
     const auto build = findStrategy("global-atomic")
-                           .kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{64});
+                           .kernelBuild(describedDevice(DeviceType::Gpu, 48 * 1024, 1024), Params{64}, {});
     ASSERT_TRUE(build.has_value());
     EXPECT_EQ(build->source, "histogram");
     EXPECT_EQ(build->options, "-D BINS=256");
-    EXPECT_FALSE(
-        findStrategy("serial").kernelBuild(describedDevice(DeviceType::Cpu, 0, 0), Params{64}).has_value());
+    EXPECT_FALSE(findStrategy("serial")
+                     .kernelBuild(describedDevice(DeviceType::Cpu, 0, 0), Params{64}, {})
+                     .has_value());
 }
 
 TEST(HistogramTimings, EveryCommandIsRecordedAndPixelsUploadOnce) {

@@ -51,7 +51,7 @@ TEST_P(EveryStrategy, EqualsTheReferenceForEverySizeAndBinCount) {
             // The 256 values the statistics come from, whatever the bin count.
             ASSERT_EQ(result.values, referenceHistogram(image.pixels.data(), image.pixelCount(), kMaxBins));
             if (strategyName != "auto") {
-                EXPECT_EQ(result.strategy, strategyName);
+                EXPECT_EQ(result.strategyName(), strategyName);
             }
         }
     }

@@ -30,10 +30,20 @@ TEST(Pipeline, EqualsTheCompositionOfTheReferencesAndKeepsPixelsOnTheDevice) {
     PixelSource source(image);
     Result result = runPipeline(testDevice(), source, spec);
     ASSERT_EQ(result.stages.size(), 3u);
-    EXPECT_EQ(result.stages[0].stage, "rotate");
-    EXPECT_EQ(result.stages[0].strategy, "image-sampler");
-    EXPECT_EQ(result.stages[1].strategy, "local-tiled");
-    EXPECT_EQ(result.stages[2].strategy, "partial-reduce");
+    EXPECT_EQ(result.stages[0].stage, StageKind::Rotate);
+    EXPECT_EQ(result.stages[1].stage, StageKind::Convolve);
+    EXPECT_EQ(result.stages[2].stage, StageKind::Histogram);
+    EXPECT_EQ(result.stages[0].strategy, spec.rotation->strategy);
+    EXPECT_EQ(result.stages[1].strategy, spec.convolution->strategy);
+    EXPECT_EQ(result.stages[2].strategy, spec.histogram->strategy);
+    EXPECT_EQ(result.stage(StageKind::Convolve), &result.stages[1]);
+    // Each stage carries the program it built, as kernelBuild() describes it for this device and input.
+    EXPECT_EQ(result.stages[0].builds, std::vector{*spec.rotation->strategy->kernelBuild(
+                                           testDevice().info(), spec.rotation->params, {257, 257})});
+    EXPECT_EQ(result.stages[1].builds, std::vector{*spec.convolution->strategy->kernelBuild(
+                                           testDevice().info(), spec.convolution->filter, {257, 257})});
+    EXPECT_EQ(result.stages[2].builds, std::vector{*spec.histogram->strategy->kernelBuild(
+                                           testDevice().info(), spec.histogram->params, {257, 257})});
 
     const auto timings = result.timings();
     std::size_t pixelUploads = 0;
@@ -54,7 +64,9 @@ TEST(Pipeline, EqualsTheCompositionOfTheReferencesAndKeepsPixelsOnTheDevice) {
 
     const auto processed = result.readBack();
     EXPECT_EQ(compare(processed, expected).differing, 0u) << compare(processed, expected).first;
-    EXPECT_EQ(result.stages.back().stage, "readback");
+    EXPECT_EQ(result.stages.back().stage, StageKind::Readback);
+    EXPECT_EQ(result.stages.back().strategy, nullptr);
+    EXPECT_EQ(stageKindName(result.stages.back().stage), "readback");
     EXPECT_EQ(countNamed(result.stages.back().timings, "read pixels"), 1u);
 }
 
@@ -156,7 +168,7 @@ TEST(Pipeline, AFallbackIsReportedOnItsStage) {
     spec.convolution = ConvolveStage{convolve::sobelFilter(), &convolve::findStrategy("separable")};
     PixelSource source(image);
     Result result = runPipeline(testDevice(), source, spec);
-    EXPECT_EQ(result.stages[0].strategy, "buffer-naive");
+    EXPECT_EQ(result.stages[0].strategy, &convolve::bufferStrategy());
     EXPECT_NE(result.stages[0].note.find("separable unsupported"), std::string::npos)
         << result.stages[0].note;
     EXPECT_EQ(result.readBack(), convolve::referenceConvolve(image, convolve::sobelFilter()));

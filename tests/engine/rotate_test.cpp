@@ -20,7 +20,7 @@ constexpr FilterMode kModes[] = {FilterMode::Linear, FilterMode::Nearest};
 ImageRGBA8 rotateOnDevice(const ImageRGBA8& image, const Params& params, const Strategy& strategy) {
     PixelSource source(image);
     Result result = rotate(testDevice(), source, params, strategy);
-    EXPECT_EQ(result.strategy, strategy.name());
+    EXPECT_EQ(result.strategyName(), strategy.name());
     EXPECT_EQ(result.note, "");
     return readBack(result.image);
 }
@@ -286,12 +286,12 @@ TEST(RotateChoice, ImagesBeyondTheDeviceLimitsUseTheBufferVariantAndSayWhy) {
     const auto& imageSampler = findStrategy("image-sampler");
     const auto device = deviceWithImages(100, 50);
 
-    const auto within = chooseStrategy(device, 100, 50, imageSampler);
+    const auto within = chooseRunnable<Operation>(&device, {100, 50}, {}, imageSampler);
     EXPECT_EQ(within.strategy, &imageSampler);
     EXPECT_EQ(within.note, "");
 
     for (const auto& [width, height] : {std::pair{101, 50}, std::pair{100, 51}}) {
-        const auto beyond = chooseStrategy(device, width, height, imageSampler);
+        const auto beyond = chooseRunnable<Operation>(&device, {width, height}, {}, imageSampler);
         EXPECT_EQ(beyond.strategy, &bufferStrategy());
         const std::string size = std::to_string(width) + "x" + std::to_string(height);
         EXPECT_NE(beyond.note.find(size), std::string::npos) << beyond.note;
@@ -302,13 +302,14 @@ TEST(RotateChoice, ImagesBeyondTheDeviceLimitsUseTheBufferVariantAndSayWhy) {
 
     auto noImages = device;
     noImages.imageSupport = false;
-    const auto without = chooseStrategy(noImages, 10, 10, imageSampler);
+    const auto without = chooseRunnable<Operation>(&noImages, {10, 10}, {}, imageSampler);
     EXPECT_EQ(without.strategy, &bufferStrategy());
     EXPECT_NE(without.note.find("no image support"), std::string::npos) << without.note;
 
     // 1024 x 1024 x 4 bytes is beyond the 1 MiB allocation limit: nothing can run, and the error says why.
     try {
-        chooseStrategy(deviceWithImages(4096, 4096), 1024, 1024, imageSampler);
+        const auto large = deviceWithImages(4096, 4096);
+        chooseRunnable<Operation>(&large, {1024, 1024}, {}, imageSampler);
         FAIL() << "expected an OpenClError";
     } catch (const OpenClError& e) {
         EXPECT_NE(std::string(e.what()).find("largest allocation"), std::string::npos) << e.what();
@@ -323,7 +324,7 @@ TEST(RotateChoice, AnImageWiderThanThePoclLimitRunsOnTheBufferVariant) {
     PixelSource source(image);
     const Params params{180.0, FilterMode::Linear};
     Result result = rotate(device, source, params, findStrategy("image-sampler"));
-    EXPECT_EQ(result.strategy, "buffer");
+    EXPECT_EQ(result.strategyName(), "buffer");
     EXPECT_NE(result.note.find("2-D image limit"), std::string::npos) << result.note;
     EXPECT_EQ(readBack(result.image), referenceRotate(image, params));
 }

@@ -1,5 +1,5 @@
-// Filter specs, filter text and filter files: a filter every strategy can hold (validate passes) or one
-// UsageError/InputError line. The first byte picks which parser reads the rest.
+// Filter specs, filter text and filter files (read through io): a filter every strategy can hold (validate
+// passes) or one UsageError/InputError line. The first byte picks which parser reads the rest.
 #include <unistd.h>
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "io/files/filter_file.hpp"
 #include "ops/convolve/filter.hpp"
 #include "runtime/error.hpp"
 
@@ -23,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 // which the fuzzer's working folder does not hold, so no real file is touched.
                 if (text.find('/') != std::string_view::npos || text.find('\0') != std::string_view::npos)
                     return 0;
-                filter = hs::convolve::filterFromSpec(text);
+                filter = hs::io::filterFromSpec(text);
                 break;
             case 1:
                 filter = hs::convolve::parseFilterText(text);
@@ -34,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                                     .string();
                 std::ofstream(path, std::ios::binary | std::ios::trunc)
                     .write(text.data(), static_cast<std::streamsize>(text.size()));
-                filter = hs::convolve::loadFilterFile(path);
+                filter = hs::io::readFilterFile(path).filter;
                 break;
             }
         }

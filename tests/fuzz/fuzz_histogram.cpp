@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const char* name : {"serial", "cpu-parallel", "private-uchar"}) {
         const auto& strategy = hs::histogram::findStrategy(name);
         hs::DeviceContext* on = strategy.runsOnDevice() ? device : nullptr;
-        if (!strategy.supported(on ? &on->info() : nullptr, {bins}).ok) continue;
+        if (!strategy.supported(on ? &on->info() : nullptr, {}, {bins}).ok) continue;
         hs::PixelSource source(image);
         const auto result = hs::histogram::computeHistogram(on, source, {bins}, strategy);
         if (!(result.histogram == expected)) std::abort();

@@ -16,6 +16,7 @@
 
 #include "glx_session.hpp"
 #include "interop/texture_sink.hpp"
+#include "measure/measure.hpp"
 #include "runtime/error.hpp"
 
 namespace hs::interop {
@@ -285,11 +286,11 @@ TEST_F(Interop, DestroyingTheSinkDeletesItsTextureAndAnotherCanFollow) {
 // time.
 TEST_F(Interop, PrintsPresentTimings) {
     constexpr int kWidth = 1920, kHeight = 1080, kFrames = 20;
-    const auto summary = [](std::vector<std::uint64_t> ns) {
-        std::sort(ns.begin(), ns.end());
+    const auto summary = [](const std::vector<std::uint64_t>& ns) {
+        const auto figures = measure::Summary::of({ns.begin(), ns.end()});
         std::ostringstream text;
-        text << std::fixed << std::setprecision(3) << ns.front() / 1e6 << " / " << ns[ns.size() / 2] / 1e6
-             << " / " << ns.back() / 1e6;
+        text << std::fixed << std::setprecision(3) << figures.min / 1e6 << " / " << figures.median / 1e6
+             << " / " << figures.max / 1e6;
         return text.str();
     };
     for (auto& target : everyPath()) {

@@ -10,9 +10,12 @@
 #include <csignal>
 #include <map>
 
+#include "handmade_timings.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
+#include "runtime/device_properties.hpp"
 #include "runtime/error.hpp"
+#include "util/json_writer.hpp"
 
 namespace hs {
 namespace {
@@ -61,6 +64,15 @@ QJsonObject parseObject(const QByteArray& json) {
     return document.object();
 }
 
+// What `write` writes, as one document read back by Qt's parser.
+QJsonDocument written(const std::function<void(JsonWriter&)>& write) {
+    QJsonParseError error;
+    const QJsonDocument document =
+        QJsonDocument::fromJson(QByteArray::fromStdString(jsonDocument(write)), &error);
+    EXPECT_EQ(error.error, QJsonParseError::NoError) << error.errorString().toStdString();
+    return document;
+}
+
 histogram::Histogram distinctCounts(int bins) {
     histogram::Histogram histogram(bins);
     for (const auto channel : histogram::kChannels) {
@@ -103,7 +115,8 @@ TEST(HistogramExport, CsvHasOneRowPerBinWithTheValuesItHolds) {
 
 TEST(HistogramExport, JsonHasEveryChannel) {
     const auto histogram = distinctCounts(7);
-    const QJsonObject object = parseObject(QJsonDocument(io::histogramJson(histogram)).toJson());
+    const QJsonObject object =
+        written([&](JsonWriter& json) { io::writeHistogramJson(json, histogram); }).object();
     EXPECT_EQ(object.keys(), (QStringList{"a", "b", "g", "luma", "r"}));
     for (const auto channel : histogram::kChannels) {
         const QJsonArray counts =
@@ -146,7 +159,8 @@ DeviceInfo distinctiveDevice() {
 }
 
 TEST(DeviceExport, JsonCarriesEveryField) {
-    const QJsonObject json = parseObject(QJsonDocument(io::deviceJson(distinctiveDevice())).toJson());
+    const QJsonObject json =
+        written([](JsonWriter& writer) { writeDeviceJson(writer, distinctiveDevice()); }).object();
     EXPECT_EQ(json["platform"].toString(), "Platform \"P\"");
     EXPECT_EQ(json["platform_vendor"].toString(), "Vendor V");
     EXPECT_EQ(json["platform_version"].toString(), "OpenCL 3.0 P");
@@ -174,6 +188,28 @@ TEST(DeviceExport, JsonCarriesEveryField) {
     EXPECT_EQ(json["profiling_resolution_ns"].toInteger(), 32);
     EXPECT_TRUE(json["gl_sharing"].toBool());
     EXPECT_EQ(json["extensions"].toArray(), (QJsonArray{"cl_khr_fp64", "cl_khr_gl_sharing"}));
+    EXPECT_EQ(json.size(), 27) << "a property the list above does not know";
+}
+
+// The same properties for people, as the device panel and `histoscope-cli devices` show them.
+TEST(DeviceExport, DisplayValuesHaveTheirUnits) {
+    const DeviceInfo device = distinctiveDevice();
+    std::map<std::string, std::string> shown;
+    for (const auto& property : deviceProperties())
+        shown[std::string(property.key)] = displayValue(property, device, ", ");
+    EXPECT_EQ(shown.size(), 27u);
+    EXPECT_EQ(shown["selector"], "1:2");
+    EXPECT_EQ(shown["max_clock_mhz"], "1980 MHz");
+    EXPECT_EQ(shown["global_mem_bytes"], "79.2 GiB");  // 85e9 / 2^30 = 79.16
+    EXPECT_EQ(shown["local_mem_bytes"], "48 KiB");
+    EXPECT_EQ(shown["constant_mem_bytes"], "64 KiB");
+    EXPECT_EQ(shown["image2d_max_width"], "32768 px");
+    EXPECT_EQ(shown["pipe_support"], "no");
+    EXPECT_EQ(shown["gl_sharing"], "yes");
+    EXPECT_EQ(shown["profiling_resolution_ns"], "32 ns");
+    EXPECT_EQ(shown["extensions"], "cl_khr_fp64, cl_khr_gl_sharing");
+    EXPECT_EQ(binarySize(1023), "1023 bytes");
+    EXPECT_EQ(binarySize(1536), "1.5 KiB");
 }
 
 // Device clocks may count from the epoch (NVIDIA does): 1.7e18 ns is beyond a double's exact integers.
@@ -191,8 +227,7 @@ std::vector<std::vector<Timing>> twoRuns() {
 
 TEST(TimingExport, JsonKeepsNanosecondsExactly) {
     const auto runs = twoRuns();
-    const QJsonArray single =
-        QJsonDocument::fromJson(QJsonDocument(io::timingsJson(runs[0])).toJson()).array();
+    const QJsonArray single = written([&](JsonWriter& json) { io::writeTimingsJson(json, runs[0]); }).array();
     ASSERT_EQ(single.size(), 3);
     EXPECT_EQ(single[1].toObject()["stage"].toString(), "kernel");
     EXPECT_EQ(single[1].toObject()["name"].toString(), "count, \"private\"");
@@ -202,16 +237,37 @@ TEST(TimingExport, JsonKeepsNanosecondsExactly) {
     EXPECT_EQ(single[1].toObject()["end_ns"].toInteger(), static_cast<qint64>(kEpochNs + 850000));
     EXPECT_FALSE(single[1].toObject().contains("run"));
 
-    const QJsonArray repeated =
-        QJsonDocument::fromJson(QJsonDocument(io::timingsJson(runs)).toJson()).array();
+    const QJsonArray repeated = written([&](JsonWriter& json) { io::writeTimingsJson(json, runs); }).array();
     ASSERT_EQ(repeated.size(), 4);
     EXPECT_EQ(repeated[2].toObject()["run"].toInt(), 1);  // runs are numbered from 1
     EXPECT_EQ(repeated[3].toObject()["run"].toInt(), 2);
     // Kept runs 7 and 8 of a longer series keep their numbers.
-    const QJsonArray kept = QJsonDocument::fromJson(QJsonDocument(io::timingsJson(runs, 7)).toJson()).array();
+    const QJsonArray kept = written([&](JsonWriter& json) { io::writeTimingsJson(json, runs, 7); }).array();
     EXPECT_EQ(kept[0].toObject()["run"].toInt(), 7);
     EXPECT_EQ(kept[3].toObject()["run"].toInt(), 8);
     EXPECT_EQ(repeated[3].toObject()["end_ns"].toInteger(), static_cast<qint64>(kEpochNs + 2250002));
+}
+
+// Issue 8: the `summary` of `histoscope-cli histogram --repeat` for the hand-made log of 4 runs (kernel times
+// 7, 1, 100, 2 µs) has the engine's median, 4.5 µs, read back from the written JSON.
+TEST(TimingExport, KernelSummaryOfTheHandmadeLog) {
+    const QJsonObject summary =
+        written([](JsonWriter& json) { io::writeKernelSummaryJson(json, test::handmadeFourRuns()); }).object();
+    EXPECT_EQ(summary["runs"].toInt(), 4);
+    const QJsonObject kernel = summary["kernel_ns"].toObject();
+    EXPECT_EQ(kernel["min"].toInteger(), 1'000);
+    EXPECT_EQ(kernel["median"].toDouble(), test::kHandmadeMedianNs);
+    EXPECT_EQ(kernel["max"].toInteger(), 100'000);
+}
+
+TEST(TimingExport, KernelSummaryKeepsAHalfNanosecondMedian) {
+    const auto kernel = [](std::uint64_t ns) {
+        return std::vector<Timing>{{Stage::Kernel, "k", 0, 0, 10, 10 + ns}};
+    };
+    const std::string text = jsonDocument(
+        [&](JsonWriter& json) { io::writeKernelSummaryJson(json, {kernel(3), kernel(4)}); },
+        JsonWriter::Layout::Compact);
+    EXPECT_EQ(text, "{\"runs\":2,\"kernel_ns\":{\"min\":3,\"median\":3.5,\"max\":4}}\n");
 }
 
 TEST(TimingExport, CsvHasARowPerCommand) {

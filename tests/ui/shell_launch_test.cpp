@@ -5,15 +5,19 @@
 #include <QGroupBox>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include "io/export.hpp"
 #include "io/image_io.hpp"
 #include "ops/convolve/filter.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/pipeline/pipeline.hpp"
 #include "runtime/error.hpp"
 #include "ui/app_settings.hpp"
+#include "ui/device_panel.hpp"
+#include "ui/export_actions.hpp"
 #include "ui/histogram_view.hpp"
 #include "ui/launch.hpp"
 #include "ui/main_window.hpp"
@@ -169,8 +173,8 @@ class LaunchTest : public QObject {
         options.quit = true;
         QFile::remove(options.screenshot);
         QCOMPARE(runScripted(window, options, imagePath_), 0);
-        QCOMPARE(window.binsBox()->value(), 64);
-        QCOMPARE(window.histogramView()->histogram(), test::referenceOf(image_, 64));
+        QCOMPARE(test::part<QSpinBox>(window, "bins")->value(), 64);
+        QCOMPARE(test::part<HistogramView>(window)->histogram(), test::referenceOf(image_, 64));
         const QImage shot(options.screenshot);
         QVERIFY(!shot.isNull());
         QCOMPARE(shot.size(), window.size() * window.devicePixelRatio());
@@ -186,17 +190,16 @@ class LaunchTest : public QObject {
         const LaunchOptions options =
             parse({"--angle", "450", "--sampling", "nearest", "--filter", "sharpen", "--quit"});
         QCOMPARE(runScripted(window, options, imagePath_), 0);
-        QCOMPARE(window.transformPanel()->angle(), 90.0);
+        QCOMPARE(test::part<TransformPanel>(window)->angle(), 90.0);
         // Integer stages: the histogram equals the reference's exactly.
         pipeline::Spec spec;
         spec.rotation = pipeline::RotateStage{{90.0, rotate::FilterMode::Nearest}};
         spec.convolution = pipeline::ConvolveStage{convolve::sharpenFilter()};
         const ImageRGBA8 expected = pipeline::referencePipeline(image_, spec);
-        const int bins = window.binsBox()->value();
-        QCOMPARE(window.histogramView()->histogram(), test::referenceOf(expected, bins));
-        QVERIFY(window.transformPanel()->rotationGroup()->isChecked());
-        QCOMPARE(window.transformPanel()->filterBox()->currentData().toInt(),
-                 static_cast<int>(TransformPanel::FilterKind::Sharpen));
+        const int bins = test::part<QSpinBox>(window, "bins")->value();
+        QCOMPARE(test::part<HistogramView>(window)->histogram(), test::referenceOf(expected, bins));
+        QVERIFY(test::part<TransformPanel>(window)->rotationGroup()->isChecked());
+        QCOMPARE(test::part<TransformPanel>(window)->filterBox()->currentData().toString(), QStringLiteral("sharpen"));
     }
 
     // A quarter turn of the 120 x 80 image leaves 2 x 20 x 80 transparent pixels of padding: with
@@ -211,13 +214,13 @@ class LaunchTest : public QObject {
         options.ignoreTransparent = true;
         options.quit = true;
         QCOMPARE(runScripted(window, options, imagePath_), 0);
-        QVERIFY(window.ignoreTransparentBox()->isChecked());
+        QVERIFY(test::part<QCheckBox>(window, "ignoreTransparent")->isChecked());
         pipeline::Spec spec;
         spec.rotation = pipeline::RotateStage{{90.0, rotate::FilterMode::Nearest}};
         const ImageRGBA8 expected = pipeline::referencePipeline(image_, spec);
         const auto ignoring =
             histogram::referenceHistogram(expected.pixels.data(), expected.pixelCount(), 100, true);
-        QCOMPARE(window.histogramView()->histogram(), ignoring);
+        QCOMPARE(test::part<HistogramView>(window)->histogram(), ignoring);
         const auto everyPixel = test::referenceOf(expected, 100);
         QVERIFY(everyPixel[histogram::Channel::Luma][0] - ignoring[histogram::Channel::Luma][0] >=
                 2 * 20 * 80);
@@ -254,6 +257,86 @@ class LaunchTest : public QObject {
         const double share = static_cast<double>(differing) / (plainShot.width() * plainShot.height());
         qInfo("rotated and filtered: %.1f %% of the window's pixels differ", 100 * share);
         QVERIFY(share > 0.05);
+    }
+
+    // Issue 8: the scripted mode drives the window through the requests a user's actions make. The same
+    // settings made by hand in the window's widgets and menus (File ▸ Open, the device and strategy boxes,
+    // the bins, the Transform panel, File ▸ Export ▸ Export histogram) write the same file, byte for byte, as
+    // the executable's command line; and both hold the reference histogram of the rotated and sharpened
+    // pixels.
+    void scriptedModeWritesWhatTheMenusWriteByHand() {
+        const QString strategy = QStringLiteral("private-uchar");  // a device strategy PoCL runs
+        const QString scriptedPath = dir_.filePath(QStringLiteral("scripted.csv"));
+        const Run scripted =
+            runApp({"--open", imagePath_, "--device", "0:1", "--strategy", strategy, "--bins", "100",
+                    "--ignore-transparent", "--angle", "90", "--sampling", "nearest", "--filter", "sharpen",
+                    "--export-histogram", scriptedPath, "--quit"});
+        QVERIFY2(scripted.exitCode == 0 && scripted.standardError.isEmpty(),
+                 scripted.standardError.constData());
+
+        test::PrivateWindow byHand;
+        MainWindow& window = byHand.window;
+        QList<ErrorReport> reports;
+        QVERIFY(test::showWithDevices(window, reports, kTimeoutMs));
+        QVERIFY2(window.controller().devices().size() >= 2,
+                 "the test expects POCL_DEVICES=\"pthread pthread\"");
+        QSignalSpy loaded(&window, &MainWindow::imageLoaded);
+        test::answerNextFileDialog(imagePath_);
+        window.action(MainWindow::Command::Open)->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kTimeoutMs);
+
+        QComboBox* devices = test::part<DevicePanel>(window)->deviceBox();
+        for (int i = 0; i < devices->count(); ++i)
+            if (devices->itemText(i).startsWith(QStringLiteral("0:1 "))) devices->setCurrentIndex(i);
+        QComboBox* strategies = test::part<StrategyBox>(window)->comboBox();
+        strategies->setCurrentIndex(strategies->findText(strategy));
+        test::part<QSpinBox>(window, "bins")->setValue(100);
+        QCheckBox* ignoreTransparent = test::part<QCheckBox>(window, "ignoreTransparent");
+        QVERIFY(!ignoreTransparent->isChecked());  // a first start counts every pixel
+        ignoreTransparent->click();
+        TransformPanel& panel = *test::part<TransformPanel>(window);
+        panel.rotationGroup()->setChecked(true);
+        panel.angleBox()->setValue(90);
+        panel.samplingBox()->setCurrentIndex(
+            panel.samplingBox()->findData(static_cast<int>(rotate::FilterMode::Nearest)));
+        panel.convolutionGroup()->setChecked(true);
+        panel.filterBox()->setCurrentIndex(
+            panel.filterBox()->findData(QStringLiteral("sharpen")));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !window.controller().busy() && window.lastOutcome() && window.lastOutcome()->request.convolution,
+            kTimeoutMs);
+        const RunRequest& ran = window.lastOutcome()->request;
+        QCOMPARE(ran.device, QStringLiteral("0:1"));
+        QCOMPARE(QString::fromUtf8(ran.strategy->name()), strategy);
+        QCOMPARE(ran.bins, 100);
+        QVERIFY(ran.ignoreTransparent);
+
+        const QString byHandPath = dir_.filePath(QStringLiteral("by-hand.csv"));
+        QAction* exportHistogram = nullptr;
+        for (QAction* action : window.exports().actions())
+            if (action->text() == QStringLiteral("Export &histogram…")) exportHistogram = action;
+        QVERIFY(exportHistogram && exportHistogram->isEnabled());
+        test::answerNextFileDialog(byHandPath);
+        exportHistogram->trigger();
+        QVERIFY2(reports.isEmpty(), test::messagesOf(reports).constData());
+
+        QFile scriptedFile(scriptedPath);
+        QFile byHandFile(byHandPath);
+        QVERIFY(scriptedFile.open(QIODevice::ReadOnly) && byHandFile.open(QIODevice::ReadOnly));
+        const QByteArray written = scriptedFile.readAll();
+        QCOMPARE(byHandFile.readAll(), written);
+        // Both are the histogram asked for: the reference of the rotated and sharpened pixels, padding left
+        // out.
+        pipeline::Spec spec;
+        spec.rotation = pipeline::RotateStage{{90.0, rotate::FilterMode::Nearest}};
+        spec.convolution = pipeline::ConvolveStage{convolve::sharpenFilter()};
+        const ImageRGBA8 expected = pipeline::referencePipeline(image_, spec);
+        const auto reference =
+            histogram::referenceHistogram(expected.pixels.data(), expected.pixelCount(), 100, true);
+        QCOMPARE(test::part<HistogramView>(window)->histogram(), reference);
+        const QByteArray csv = io::histogramCsv(reference);
+        QVERIFY2(written.endsWith(csv), written.constData());
+        QVERIFY2(written.contains("# device_selector: 0:1\n"), written.constData());
     }
 
     void helpNamesTheAppAndStatesTheDefaults() {

@@ -68,9 +68,9 @@ class LayoutTest : public QObject {
         };
         const auto* dock = window.findChild<QDockWidget*>(QStringLiteral("histogramDock"));
         const auto* statistics =
-            window.histogramView()->findChild<QComboBox*>(QStringLiteral("statisticsChannel"));
-        return {inWindow(dock), inWindow(window.imageView()), inWindow(statistics),
-                window.imageView()->zoom()};
+            test::part<HistogramView>(window)->findChild<QComboBox*>(QStringLiteral("statisticsChannel"));
+        return {inWindow(dock), inWindow(test::part<ImageView>(window)), inWindow(statistics),
+                test::part<ImageView>(window)->zoom()};
     }
 
     // A plot mouse move as the window system delivers it.
@@ -92,10 +92,10 @@ class LayoutTest : public QObject {
         window.showImage(std::make_shared<const ImageRGBA8>(test::randomImage(720, 477, 5)),
                          QStringLiteral("photo"));
         QTRY_VERIFY_WITH_TIMEOUT(!window.controller().busy() && window.lastOutcome() &&
-                                     window.imageView()->imageReady() &&
-                                     window.histogramView()->hasHistogram(),
+                                     test::part<ImageView>(window)->imageReady() &&
+                                     test::part<HistogramView>(window)->hasHistogram(),
                                  kResultTimeoutMs);
-        HistogramView& histogram = *window.histogramView();
+        HistogramView& histogram = *test::part<HistogramView>(window);
         // Every channel shown: the longest read-out.
         for (const auto channel : histogram::kChannels) histogram.setChannelVisible(channel, true);
         settleLayout();
@@ -141,9 +141,9 @@ class LayoutTest : public QObject {
                              QStringLiteral("small"));
             QTRY_VERIFY_WITH_TIMEOUT(!window.controller().busy() && window.lastOutcome(), kResultTimeoutMs);
 
-            TimingView& timings = *window.timingView();
+            TimingView& timings = *test::part<TimingView>(window);
             auto* count = timings.findChild<QSpinBox*>(QStringLiteral("repeatCount"));
-            QAction* action = window.runRepeatedAction();
+            QAction* action = window.action(MainWindow::Command::RunRepeated);
             QCOMPARE(action->text(), QStringLiteral("Run ×%1").arg(AppSettings::kDefaultRepeatCount));
             count->setValue(3);
             QCOMPARE(action->text(), QStringLiteral("Run ×3"));
@@ -162,8 +162,8 @@ class LayoutTest : public QObject {
         AppSettings reread(file);
         QCOMPARE(reread.repeatCount(), 3);
         MainWindow restored(reread);
-        QCOMPARE(restored.timingView()->repeatCount(), 3);
-        QCOMPARE(restored.runRepeatedAction()->text(), QStringLiteral("Run ×3"));
+        QCOMPARE(test::part<TimingView>(restored)->repeatCount(), 3);
+        QCOMPARE(restored.action(MainWindow::Command::RunRepeated)->text(), QStringLiteral("Run ×3"));
     }
 };
 

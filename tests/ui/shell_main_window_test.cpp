@@ -29,6 +29,7 @@
 #include "ops/histogram/histogram.hpp"
 #include "ops/rotate/rotate.hpp"
 #include "ui/app_settings.hpp"
+#include "ui/compare_view.hpp"
 #include "ui/device_panel.hpp"
 #include "ui/export_actions.hpp"
 #include "ui/histogram_view.hpp"
@@ -50,7 +51,8 @@ constexpr int kResultTimeoutMs = 120000;
 bool showsResultFor(const MainWindow& window, const QString& device, const QString& strategy, int bins,
                     const ImageRGBA8* image) {
     const auto& outcome = window.lastOutcome();
-    return outcome && outcome->request.device == device && outcome->request.strategy == strategy &&
+    return outcome && outcome->request.device == device &&
+           QString::fromUtf8(outcome->request.strategy->name()) == strategy &&
            outcome->request.bins == bins && outcome->request.image.get() == image;
 }
 
@@ -77,7 +79,7 @@ class MainWindowTest : public QObject {
     }
 
     void selectStrategy(const QString& name) {
-        QComboBox* box = window_->strategyBox()->comboBox();
+        QComboBox* box = test::part<StrategyBox>(*window_)->comboBox();
         box->setCurrentIndex(box->findText(name));
     }
 
@@ -102,19 +104,20 @@ class MainWindowTest : public QObject {
         openAndWait(firstPath_);
         QVERIFY(window_->image());
         QCOMPARE(*window_->image(), first_);  // the PNG round trip is lossless
-        QCOMPARE(window_->imageView()->image(), window_->image().get());
+        QCOMPARE(test::part<ImageView>(*window_)->image(), window_->image().get());
 
-        window_->devicePanel()->deviceBox()->setCurrentIndex(0);
-        const auto device = window_->devicePanel()->currentDevice();
+        test::part<DevicePanel>(*window_)->deviceBox()->setCurrentIndex(0);
+        const auto device = test::part<DevicePanel>(*window_)->currentDevice();
         QVERIFY(device);
-        window_->binsBox()->setValue(256);
-        const auto* model = qobject_cast<QStandardItemModel*>(window_->strategyBox()->comboBox()->model());
+        window_->setBins(256);
+        const auto* model =
+            qobject_cast<QStandardItemModel*>(test::part<StrategyBox>(*window_)->comboBox()->model());
         int ran = 0;
         for (const auto* strategy : histogram::strategies()) {
             const QString name = QString::fromUtf8(strategy->name());
-            const int index = window_->strategyBox()->comboBox()->findText(name);
+            const int index = test::part<StrategyBox>(*window_)->comboBox()->findText(name);
             QVERIFY2(index >= 0, qPrintable(name));
-            const auto support = strategy->supported(&*device, histogram::Params{256});
+            const auto support = strategy->supported(&*device, {}, histogram::Params{256});
             QCOMPARE(model->item(index)->isEnabled(), support.ok);
             if (!support.ok) {
                 QVERIFY(model->item(index)->toolTip().contains(QString::fromStdString(support.reason)));
@@ -124,14 +127,15 @@ class MainWindowTest : public QObject {
             QTRY_VERIFY_WITH_TIMEOUT(showsResultFor(*window_, QString::fromStdString(device->selector()),
                                                     name, 256, window_->image().get()),
                                      kResultTimeoutMs);
-            QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(first_, 256));
+            QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(first_, 256));
             QVERIFY(!window_->lastOutcome()->result.timings.empty());
-            QCOMPARE(window_->timingView()->runs().back().size(),
+            QCOMPARE(test::part<TimingView>(*window_)->runs().back().size(),
                      window_->lastOutcome()->result.timings.size());
             // The kernel view shows the source of device strategies and says so for host ones.
-            const auto build = strategy->kernelBuild(*device, histogram::Params{256});
-            const QString ranName = QString::fromStdString(window_->lastOutcome()->result.strategy);
-            if (ranName == name) QCOMPARE(window_->kernelView()->source().isEmpty(), !build.has_value());
+            const auto build = strategy->kernelBuild(*device, histogram::Params{256}, {});
+            const QString ranName = QString::fromStdString(window_->lastOutcome()->result.strategyName());
+            if (ranName == name)
+                QCOMPARE(test::part<KernelView>(*window_)->source().isEmpty(), !build.has_value());
             QVERIFY(window_->statusSummary().contains(QStringLiteral("173 × 91")));
             ++ran;
         }
@@ -143,41 +147,46 @@ class MainWindowTest : public QObject {
     void binsFromTheSpinBox() {
         selectStrategy(QString::fromUtf8(histogram::strategies().front()->name()));
         for (const int bins : {1, 37, 256}) {
-            window_->binsBox()->setValue(bins);
+            window_->setBins(bins);
             QTRY_VERIFY_WITH_TIMEOUT(
-                showsResultFor(*window_, window_->devicePanel()->currentSelector(),
-                               window_->strategyBox()->currentStrategy(), bins, window_->image().get()),
+                showsResultFor(*window_, test::part<DevicePanel>(*window_)->currentSelector(),
+                               test::part<StrategyBox>(*window_)->currentStrategy(), bins,
+                               window_->image().get()),
                 kResultTimeoutMs);
-            QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(first_, bins));
+            QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(first_, bins));
         }
     }
 
     // The random image has about 60 pixels of alpha 0 (of random colours): with the box ticked they leave
     // R, G, B and luma, and A keeps them.
     void ignoreTransparentChangesThePlot() {
-        QVERIFY(!window_->ignoreTransparentBox()->isChecked());  // the default counts every pixel
-        window_->binsBox()->setValue(64);
+        QVERIFY(!test::part<QCheckBox>(*window_, "ignoreTransparent")
+                     ->isChecked());  // the default counts every pixel
+        window_->setBins(64);
         QTRY_VERIFY_WITH_TIMEOUT(window_->lastOutcome()->request.bins == 64 && !window_->controller().busy(),
                                  kResultTimeoutMs);
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(first_, 64));
-        const auto countingEveryPixel = window_->histogramView()->plottedValues(histogram::Channel::Luma);
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(first_, 64));
+        const auto countingEveryPixel =
+            test::part<HistogramView>(*window_)->plottedValues(histogram::Channel::Luma);
 
-        window_->ignoreTransparentBox()->click();
+        test::part<QCheckBox>(*window_, "ignoreTransparent")->click();
         QTRY_VERIFY_WITH_TIMEOUT(
             window_->lastOutcome()->request.ignoreTransparent && !window_->controller().busy(),
             kResultTimeoutMs);
         const auto ignoring =
             histogram::referenceHistogram(first_.pixels.data(), first_.pixelCount(), 64, true);
         QVERIFY(ignoring != test::referenceOf(first_, 64));
-        QCOMPARE(window_->histogramView()->histogram(), ignoring);
-        QVERIFY(window_->histogramView()->plottedValues(histogram::Channel::Luma) != countingEveryPixel);
-        QCOMPARE(window_->histogramView()->values().total(histogram::Channel::A), first_.pixelCount());
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), ignoring);
+        QVERIFY(test::part<HistogramView>(*window_)->plottedValues(histogram::Channel::Luma) !=
+                countingEveryPixel);
+        QCOMPARE(test::part<HistogramView>(*window_)->values().total(histogram::Channel::A),
+                 first_.pixelCount());
 
-        window_->ignoreTransparentBox()->click();
+        test::part<QCheckBox>(*window_, "ignoreTransparent")->click();
         QTRY_VERIFY_WITH_TIMEOUT(
             !window_->lastOutcome()->request.ignoreTransparent && !window_->controller().busy(),
             kResultTimeoutMs);
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(first_, 64));
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(first_, 64));
     }
 
     void exportsCarryTheRunsContextAndSayWhereTheyWent() {
@@ -196,14 +205,15 @@ class MainWindowTest : public QObject {
         QCOMPARE(context.value("image").toObject(),
                  (QJsonObject{{"path", window_->imagePath()}, {"width", 173}, {"height", 91}}));
         QCOMPARE(context.value("device").toObject().value("selector").toString(), outcome.request.device);
-        QCOMPARE(context.value("strategy").toString(), QString::fromStdString(outcome.result.strategy));
-        QCOMPARE(context.value("requested_strategy").toString(), outcome.request.strategy);
+        QCOMPARE(context.value("strategy").toString(), QString::fromStdString(outcome.result.strategyName()));
+        QCOMPARE(context.value("requested_strategy").toString(),
+                 QString::fromUtf8(outcome.request.strategy->name()));
         QCOMPARE(context.value("bins").toInt(), outcome.request.bins);
         QCOMPARE(context.value("transform").toObject().value("angle"), QJsonValue());  // no rotation
     }
 
     void switchingDeviceReRuns() {
-        DevicePanel* panel = window_->devicePanel();
+        DevicePanel* panel = test::part<DevicePanel>(*window_);
         QTRY_VERIFY_WITH_TIMEOUT(!window_->controller().busy(), kResultTimeoutMs);
         const int other = panel->deviceBox()->currentIndex() == 0 ? 1 : 0;
         panel->deviceBox()->setCurrentIndex(other);
@@ -213,7 +223,7 @@ class MainWindowTest : public QObject {
             window_->lastOutcome()->request.device == selector && !window_->controller().busy(),
             kResultTimeoutMs);
         QCOMPARE(QString::fromStdString(window_->lastOutcome()->device->selector()), selector);
-        QCOMPARE(window_->histogramView()->histogram(),
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(),
                  test::referenceOf(first_, window_->lastOutcome()->request.bins));
         // The capability table follows the device.
         QTableWidget* table = panel->propertiesTable();
@@ -225,7 +235,7 @@ class MainWindowTest : public QObject {
         const QString broken = dir_.filePath(QStringLiteral("broken.png"));
         QVERIFY(test::writeFile(broken, "this is not a PNG file"));
         const auto before = window_->image();
-        const auto histogramBefore = window_->histogramView()->histogram();
+        const auto histogramBefore = test::part<HistogramView>(*window_)->histogram();
         reports_.clear();
         QSignalSpy failed(window_.get(), &MainWindow::imageLoadFailed);
         window_->openImage(broken);
@@ -237,8 +247,8 @@ class MainWindowTest : public QObject {
         QVERIFY(!reports_.front().message.contains(QLatin1Char('\n')));
         QCOMPARE(window_->image(), before);
         QCOMPARE(window_->imagePath(), QFileInfo(firstPath_).absoluteFilePath());
-        QCOMPARE(window_->imageView()->image(), before.get());
-        QCOMPARE(window_->histogramView()->histogram(), histogramBefore);
+        QCOMPARE(test::part<ImageView>(*window_)->image(), before.get());
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), histogramBefore);
         QVERIFY(!settings_->recentFiles().contains(QFileInfo(broken).absoluteFilePath()));
     }
 
@@ -249,8 +259,8 @@ class MainWindowTest : public QObject {
         QSignalSpy results(&controller, &Controller::histogramReady);
         const int startedBefore = controller.startedRequests();
         RunRequest request{big,
-                           window_->devicePanel()->currentSelector(),
-                           QString::fromUtf8(histogram::strategies().front()->name()),
+                           test::part<DevicePanel>(*window_)->currentSelector(),
+                           histogram::strategies().front(),
                            1,
                            {},
                            {}};
@@ -266,7 +276,7 @@ class MainWindowTest : public QObject {
         worker.release();
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
         QCOMPARE(window_->lastOutcome()->request.bins, 10);
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(*big, 10));
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(*big, 10));
         // The first and the last ran; the others were replaced while waiting. A run that finished is shown
         // although superseded (same image and device, as while a slider is dragged), and the last one last.
         QCOMPARE(controller.startedRequests() - startedBefore, 2);
@@ -277,19 +287,19 @@ class MainWindowTest : public QObject {
 
     void aSlowRunSaysWhatItDoesAndMarksThePreviousHistogram() {
         Controller& controller = window_->controller();
-        const QString strategyBefore = window_->strategyBox()->currentStrategy();
+        const QString strategyBefore = test::part<StrategyBox>(*window_)->currentStrategy();
         selectStrategy(QStringLiteral("auto"));
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
         QVERIFY(!window_->showsPreviousSettings());
         auto* histogramDock = window_->findChild<QDockWidget*>(QStringLiteral("histogramDock"));
         QCOMPARE(histogramDock->windowTitle(), QStringLiteral("Histogram"));
-        const auto device = window_->devicePanel()->currentDevice();
+        const auto device = test::part<DevicePanel>(*window_)->currentDevice();
         QVERIFY(device);
-        const int bins = window_->binsBox()->value();
+        const int bins = test::part<QSpinBox>(*window_, "bins")->value();
         int candidates = 0;
         for (const auto* strategy : histogram::strategies())
             if (strategy->runsOnDevice() && strategy->name() != "auto" &&
-                strategy->supported(&*device, histogram::Params{bins}).ok)
+                strategy->supported(&*device, {}, histogram::Params{bins}).ok)
                 ++candidates;
         QVERIFY(candidates >= 2);
 
@@ -301,13 +311,13 @@ class MainWindowTest : public QObject {
         worker.hold();
         window_->showImage(image, QStringLiteral("random 640 × 480"));
         QTRY_VERIFY_WITH_TIMEOUT(worker.waiting(), kResultTimeoutMs);
-        QLabel* busy = window_->busyLabel();
+        QLabel* busy = test::part<QLabel>(*window_, "busyLabel");
         QVERIFY(busy->isVisible());
         QCOMPARE(busy->text(), QStringLiteral("running…"));
         // After a moment the histogram on screen, of the previous image, says so.
         QTRY_VERIFY_WITH_TIMEOUT(window_->showsPreviousSettings(), kResultTimeoutMs);
         QCOMPARE(histogramDock->windowTitle(), QStringLiteral("Histogram (previous settings)"));
-        QVERIFY(window_->histogramView()->graphicsEffect());
+        QVERIFY(test::part<HistogramView>(*window_)->graphicsEffect());
 
         for (int candidate = 1; candidate <= candidates; ++candidate) {
             const int arrived = worker.arrivals();
@@ -324,11 +334,11 @@ class MainWindowTest : public QObject {
         worker.release();
         QVERIFY(shown.wait(kResultTimeoutMs));
         QCOMPARE(window_->lastOutcome()->request.image, image);
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(*image, bins));
-        QVERIFY(window_->lastOutcome()->result.strategy != "auto");
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(*image, bins));
+        QVERIFY(window_->lastOutcome()->result.strategyName() != "auto");
         QVERIFY(!window_->showsPreviousSettings());
         QCOMPARE(histogramDock->windowTitle(), QStringLiteral("Histogram"));
-        QVERIFY(!window_->histogramView()->graphicsEffect());
+        QVERIFY(!test::part<HistogramView>(*window_)->graphicsEffect());
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
         QVERIFY(!busy->isVisible());
         QCOMPARE(busy->text(), QStringLiteral("running…"));
@@ -343,7 +353,7 @@ class MainWindowTest : public QObject {
     void runRepeatedAddsEveryRunAndCancelStops() {
         Controller& controller = window_->controller();
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
-        TimingView* timings = window_->timingView();
+        TimingView* timings = test::part<TimingView>(*window_);
         timings->clear();
         QSignalSpy progress(&controller, &Controller::progress);
         window_->runRepeated(5);
@@ -352,8 +362,8 @@ class MainWindowTest : public QObject {
         QCOMPARE(progress.count(), 5);
         QCOMPARE(progress.last().at(0).toInt(), 5);
         QCOMPARE(progress.last().at(1).toInt(), 5);
-        QCOMPARE(window_->histogramView()->histogram(),
-                 test::referenceOf(*window_->image(), window_->binsBox()->value()));
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(),
+                 test::referenceOf(*window_->image(), test::part<QSpinBox>(*window_, "bins")->value()));
 
         // A long series stops at the next repetition after Cancel.
         timings->clear();
@@ -369,12 +379,12 @@ class MainWindowTest : public QObject {
     void compareMeasuresEverySupportedStrategy() {
         Controller& controller = window_->controller();
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
-        const auto device = window_->devicePanel()->currentDevice();
-        const int bins = window_->binsBox()->value();
+        const auto device = test::part<DevicePanel>(*window_)->currentDevice();
+        const int bins = test::part<QSpinBox>(*window_, "bins")->value();
         QSignalSpy compared(&controller, &Controller::compareReady);
-        emit window_->compareView()->compareRequested(3);
+        emit test::part<CompareView>(*window_)->compareRequested(3);
         QVERIFY(compared.wait(kResultTimeoutMs));
-        const auto entries = window_->compareView()->entries();
+        const auto entries = test::part<CompareView>(*window_)->entries();
         QCOMPARE(static_cast<std::size_t>(entries.size()), histogram::strategies().size());
         const double bytes = static_cast<double>(window_->image()->byteCount());
         for (int i = 0; i < entries.size(); ++i) {
@@ -382,7 +392,7 @@ class MainWindowTest : public QObject {
             const auto& entry = entries[i];
             QVERIFY2(entry.strategy.startsWith(QString::fromUtf8(strategy->name())),
                      qPrintable(entry.strategy));
-            const auto support = strategy->supported(&*device, histogram::Params{bins});
+            const auto support = strategy->supported(&*device, {}, histogram::Params{bins});
             QCOMPARE(entry.unsupportedReason.isEmpty(), support.ok);
             if (!support.ok) continue;
             QVERIFY(entry.minMs > 0 && entry.minMs <= entry.medianMs && entry.medianMs <= entry.maxMs);
@@ -411,7 +421,7 @@ class MainWindowTest : public QObject {
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kResultTimeoutMs);
         QCOMPARE(*window_->image(), second_);
         QTRY_VERIFY_WITH_TIMEOUT(window_->lastOutcome()->request.image == window_->image(), kResultTimeoutMs);
-        QCOMPARE(window_->histogramView()->histogram(),
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(),
                  test::referenceOf(second_, window_->lastOutcome()->request.bins));
     }
 
@@ -439,7 +449,7 @@ class MainWindowTest : public QObject {
 
     void failuresAreReportedInWords() {
         reports_.clear();
-        const QString selector = window_->devicePanel()->currentSelector();
+        const QString selector = test::part<DevicePanel>(*window_)->currentSelector();
         emit window_->controller().failed(RunFailure{
             0, ErrorKind::OpenCl, selector, QStringLiteral("device X: building histogram.cl failed"),
             QStringLiteral("<kernel>:3:1: error: use of undeclared identifier 'bins'")});
@@ -453,7 +463,7 @@ class MainWindowTest : public QObject {
         QCOMPARE(reports_.size(), 2);
         QCOMPARE(reports_.back().title, QStringLiteral("Device problem"));
         QVERIFY(!reports_.back().hint.isEmpty());
-        QComboBox* devices = window_->devicePanel()->deviceBox();
+        QComboBox* devices = test::part<DevicePanel>(*window_)->deviceBox();
         QVERIFY(devices->itemData(devices->currentIndex(), Qt::ToolTipRole)
                     .toString()
                     .contains("CL_OUT_OF_RESOURCES"));
@@ -489,16 +499,16 @@ class MainWindowTest : public QObject {
             MainWindow window(settings);
             QVERIFY(test::showExposed(window, {1201, 851}));
             QTRY_VERIFY_WITH_TIMEOUT(window.controller().devicesKnown(), kResultTimeoutMs);
-            window.binsBox()->setValue(99);
-            QVERIFY(!window.ignoreTransparentBox()->isChecked());
-            window.ignoreTransparentBox()->setChecked(true);
-            QComboBox* devices = window.devicePanel()->deviceBox();
+            window.setBins(99);
+            QVERIFY(!test::part<QCheckBox>(window, "ignoreTransparent")->isChecked());
+            window.setIgnoreTransparent(true);
+            QComboBox* devices = test::part<DevicePanel>(window)->deviceBox();
             devices->setCurrentIndex(devices->count() - 1);
-            device = window.devicePanel()->currentSelector();
-            QComboBox* strategies = window.strategyBox()->comboBox();
+            device = test::part<DevicePanel>(window)->currentSelector();
+            QComboBox* strategies = test::part<StrategyBox>(window)->comboBox();
             strategies->setCurrentIndex(strategies->count() - 1);
             if (strategies->currentIndex() != strategies->count() - 1) strategies->setCurrentIndex(0);
-            strategy = window.strategyBox()->currentStrategy();
+            strategy = test::part<StrategyBox>(window)->currentStrategy();
             size = window.size();
             window.close();
         }
@@ -506,10 +516,10 @@ class MainWindowTest : public QObject {
         MainWindow restored(reread);
         QSignalSpy shown(&restored, &MainWindow::devicesShown);
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kResultTimeoutMs);
-        QCOMPARE(restored.binsBox()->value(), 99);
-        QVERIFY(restored.ignoreTransparentBox()->isChecked());
-        QCOMPARE(restored.strategyBox()->currentStrategy(), strategy);
-        QCOMPARE(restored.devicePanel()->currentSelector(), device);
+        QCOMPARE(test::part<QSpinBox>(restored, "bins")->value(), 99);
+        QVERIFY(test::part<QCheckBox>(restored, "ignoreTransparent")->isChecked());
+        QCOMPARE(test::part<StrategyBox>(restored)->currentStrategy(), strategy);
+        QCOMPARE(test::part<DevicePanel>(restored)->currentSelector(), device);
         restored.show();
         QVERIFY(QTest::qWaitForWindowExposed(&restored));
         QCOMPARE(restored.size(), size);
@@ -525,7 +535,7 @@ class MainWindowTest : public QObject {
             QCOMPARE(settings.transform(), TransformSettings{});  // nothing saved yet: the defaults
             MainWindow window(settings);
             QVERIFY(test::showExposed(window, {1201, 851}));
-            TransformPanel& panel = *window.transformPanel();
+            TransformPanel& panel = *test::part<TransformPanel>(window);
             panel.rotationGroup()->setChecked(true);
             panel.angleBox()->setValue(-33.3);
             panel.fitCanvasBox()->setChecked(true);
@@ -533,19 +543,19 @@ class MainWindowTest : public QObject {
             panel.rotateStrategyBox()->setCurrentIndex(panel.rotateStrategyBox()->count() - 1);
             rotateStrategy = panel.rotateStrategyBox()->currentText();
             panel.convolutionGroup()->setChecked(true);
-            panel.boxSizeBox()->setValue(5);
+            panel.parameterBox(QStringLiteral("box"), QStringLiteral("size"))->setValue(5);
             panel.customEditor()->setPlainText(matrix);
-            panel.filterBox()->setCurrentIndex(
-                panel.filterBox()->findData(static_cast<int>(TransformPanel::FilterKind::Gaussian)));
-            panel.sigmaBox()->setValue(2.25);
-            panel.gaussianSizeBox()->setValue(7);
+            panel.filterBox()->setCurrentIndex(panel.filterBox()->findData(QStringLiteral("gaussian")));
+            panel.parameterBox(QStringLiteral("gaussian"), QStringLiteral("sigma"))->setValue(2.25);
+            panel.parameterBox(QStringLiteral("gaussian"), QStringLiteral("size"))->setValue(7);
+            panel.parameterBox(QStringLiteral("unsharp"), QStringLiteral("amount"))->setValue(2.5);
             panel.convolveStrategyBox()->setCurrentIndex(panel.convolveStrategyBox()->count() - 1);
             convolveStrategy = panel.convolveStrategyBox()->currentText();
             window.close();
         }
         AppSettings reread(file);
         MainWindow restored(reread);
-        TransformPanel& panel = *restored.transformPanel();
+        TransformPanel& panel = *test::part<TransformPanel>(restored);
         QVERIFY(panel.rotationGroup()->isChecked());
         QCOMPARE(panel.angleBox()->value(), -33.3);
         QCOMPARE(panel.angleSlider()->value(), -333);
@@ -553,9 +563,10 @@ class MainWindowTest : public QObject {
         QCOMPARE(panel.samplingBox()->currentText(), QStringLiteral("nearest"));
         QCOMPARE(panel.rotateStrategyBox()->currentText(), rotateStrategy);
         QVERIFY(panel.convolutionGroup()->isChecked());
-        QCOMPARE(panel.boxSizeBox()->value(), 5);
-        QCOMPARE(panel.sigmaBox()->value(), 2.25);
-        QCOMPARE(panel.gaussianSizeBox()->value(), 7);
+        QCOMPARE(panel.parameterBox(QStringLiteral("box"), QStringLiteral("size"))->value(), 5.0);
+        QCOMPARE(panel.parameterBox(QStringLiteral("gaussian"), QStringLiteral("sigma"))->value(), 2.25);
+        QCOMPARE(panel.parameterBox(QStringLiteral("gaussian"), QStringLiteral("size"))->value(), 7.0);
+        QCOMPARE(panel.parameterBox(QStringLiteral("unsharp"), QStringLiteral("amount"))->value(), 2.5);
         QCOMPARE(panel.customEditor()->toPlainText(), matrix);
         QCOMPARE(panel.convolveStrategyBox()->currentText(), convolveStrategy);
         // What the pipeline is asked for, against filters built here.
@@ -570,7 +581,7 @@ class MainWindowTest : public QObject {
         QCOMPARE(convolution->filter.taps, convolve::gaussianFilter(2.25, 7).taps);
         QCOMPARE(QString::fromUtf8(convolution->strategy->name()), convolveStrategy);
         panel.filterBox()->setCurrentIndex(
-            panel.filterBox()->findData(static_cast<int>(TransformPanel::FilterKind::Custom)));
+            panel.filterBox()->findData(QString::fromLatin1(TransformPanel::kCustomFilter)));
         QCOMPARE(panel.filter().taps, convolve::parseFilterText(matrix.toStdString()).taps);
     }
 
@@ -583,25 +594,27 @@ class MainWindowTest : public QObject {
             odd.setValue(QStringLiteral("transform/sampling"), QStringLiteral("cubic"));
             odd.setValue(QStringLiteral("transform/rotateStrategy"), QStringLiteral("gone"));
             odd.setValue(QStringLiteral("transform/filter"), QStringLiteral("median"));
-            odd.setValue(QStringLiteral("transform/boxSize"), 99);
+            odd.setValue(QStringLiteral("transform/box/size"), 99);
             odd.setValue(QStringLiteral("transform/customMatrix"), QStringLiteral("1 x\n"));
         }
         AppSettings settings(file);
         MainWindow window(settings);
-        TransformPanel& panel = *window.transformPanel();
+        TransformPanel& panel = *test::part<TransformPanel>(window);
         QVERIFY(panel.rotationGroup()->isChecked());
         QCOMPARE(panel.angle(), 0.0);
         QCOMPARE(panel.samplingBox()->currentIndex(), 0);
         QCOMPARE(panel.rotateStrategyBox()->currentIndex(), 0);
-        QCOMPARE(panel.filterBox()->currentData().toInt(), static_cast<int>(TransformPanel::FilterKind::Box));
-        QCOMPARE(panel.boxSizeBox()->value(), convolve::kMaxFilterSize);  // clamped like a typed value
+        QCOMPARE(panel.filterBox()->currentData().toString(), QStringLiteral("box"));
+        // clamped like a typed value
+        QCOMPARE(panel.parameterBox(QStringLiteral("box"), QStringLiteral("size"))->value(),
+                 double(convolve::kMaxFilterSize));
         // A matrix that does not parse says so, and the default matrix stays in use.
         QVERIFY(!panel.customError()->isHidden());
         QVERIFY2(panel.customError()->text().contains(QStringLiteral("'x'")),
                  qPrintable(panel.customError()->text()));
         QCOMPARE(panel.customEditor()->toPlainText(), QStringLiteral("1 x\n"));
         panel.filterBox()->setCurrentIndex(
-            panel.filterBox()->findData(static_cast<int>(TransformPanel::FilterKind::Custom)));
+            panel.filterBox()->findData(QString::fromLatin1(TransformPanel::kCustomFilter)));
         QCOMPARE(panel.filter().taps,
                  convolve::parseFilterText(TransformSettings{}.customMatrix.toStdString()).taps);
     }
@@ -610,19 +623,19 @@ class MainWindowTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(!window_->controller().busy(), kResultTimeoutMs);
         QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("shell_main_window.png"))));
         // The kernel view of a strategy with an OpenCL kernel.
-        const auto device = window_->devicePanel()->currentDevice();
+        const auto device = test::part<DevicePanel>(*window_)->currentDevice();
         for (const auto* strategy : histogram::strategies()) {
-            const histogram::Params params{window_->binsBox()->value()};
-            if (strategy->supported(&*device, params).ok && strategy->kernelBuild(*device, params)) {
+            const histogram::Params params{test::part<QSpinBox>(*window_, "bins")->value()};
+            if (strategy->supported(&*device, {}, params).ok && strategy->kernelBuild(*device, params, {})) {
                 selectStrategy(QString::fromUtf8(strategy->name()));
                 break;
             }
         }
-        QTRY_VERIFY_WITH_TIMEOUT(
-            !window_->controller().busy() &&
-                window_->lastOutcome()->request.strategy == window_->strategyBox()->currentStrategy(),
-            kResultTimeoutMs);
-        QVERIFY(!window_->kernelView()->source().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->controller().busy() &&
+                                     QString::fromUtf8(window_->lastOutcome()->request.strategy->name()) ==
+                                         test::part<StrategyBox>(*window_)->currentStrategy(),
+                                 kResultTimeoutMs);
+        QVERIFY(!test::part<KernelView>(*window_)->source().isEmpty());
         auto* kernelDock = window_->findChild<QDockWidget*>(QStringLiteral("kernelDock"));
         QVERIFY(kernelDock);
         kernelDock->raise();

@@ -51,7 +51,7 @@ class ResponsivenessTest : public QObject {
         const auto image = std::make_shared<const ImageRGBA8>(test::randomImage(4096, 4096, 21));
         const auto shown = [&] {
             return window.lastOutcome() && window.lastOutcome()->request.image == image &&
-                   !window.controller().busy() && window.imageView()->imageReady();
+                   !window.controller().busy() && test::part<ImageView>(window)->imageReady();
         };
         ticks.start();
         window.showImage(image, QStringLiteral("random 4096 × 4096"));
@@ -64,14 +64,16 @@ class ResponsivenessTest : public QObject {
         report(QStringLiteral("show image + first run"), kernelMs(window), gaps);
         QVERIFY2(gaps.back() < test::kBlockingStallMs, "the event loop blocked while the image was shown");
 
-        QComboBox* strategies = window.strategyBox()->comboBox();
-        const auto device = window.devicePanel()->currentDevice();
+        QComboBox* strategies = test::part<StrategyBox>(window)->comboBox();
+        const auto device = test::part<DevicePanel>(window)->currentDevice();
         QVERIFY(device);
         int measured = 0;
         // Two passes: the first includes each strategy's program build, the second is a warm run.
         for (int pass = 1; pass <= 2; ++pass) {
             for (const auto* strategy : histogram::strategies()) {
-                if (!strategy->supported(&*device, histogram::Params{window.binsBox()->value()}).ok) continue;
+                if (!strategy->supported(&*device, {}, histogram::Params{test::part<QSpinBox>(window, "bins")->value()})
+                         .ok)
+                    continue;
                 const QString name = QString::fromUtf8(strategy->name());
                 // Leave the current strategy so that selecting `name` is a change that requests a run.
                 strategies->setCurrentIndex(strategies->findText(name) == 0 ? 1 : 0);
@@ -81,7 +83,7 @@ class ResponsivenessTest : public QObject {
                 ticks.start();
                 strategies->setCurrentIndex(strategies->findText(name));
                 QVERIFY(resultShown.wait(kResultTimeoutMs));
-                QCOMPARE(window.lastOutcome()->request.strategy, name);
+                QCOMPARE(QString::fromUtf8(window.lastOutcome()->request.strategy->name()), name);
                 test::runEventLoopFor(3 *
                                       test::kTickMs);  // the ticks after the result's handling measure it too
                 gaps = ticks.stop();

@@ -71,16 +71,6 @@ pipeline::Spec specOf(std::optional<rotate::Params> rotation, std::optional<conv
     return spec;
 }
 
-// What kernelBuild() returns, whether or not the operation has strategies without a kernel.
-template <typename Build>
-const Build& builtKernel(const std::optional<Build>& build) {
-    return *build;
-}
-template <typename Build>
-const Build& builtKernel(const Build& build) {
-    return build;
-}
-
 bool anyNameStartsWith(const std::vector<Timing>& timings, const std::string& prefix, Stage stage) {
     return std::any_of(timings.begin(), timings.end(),
                        [&](const Timing& t) { return t.name.rfind(prefix, 0) == 0 && t.stage == stage; });
@@ -98,7 +88,7 @@ class TransformPipelineTest : public QObject {
     std::unique_ptr<MainWindow> window_;
     QList<ErrorReport> reports_;
 
-    TransformPanel& panel() { return *window_->transformPanel(); }
+    TransformPanel& panel() { return *test::part<TransformPanel>(*window_); }
     bool settled() const { return !window_->controller().busy() && window_->lastOutcome().has_value(); }
     int bins() const { return window_->lastOutcome()->request.bins; }
 
@@ -108,17 +98,17 @@ class TransformPipelineTest : public QObject {
         QTest::keyClick(group, Qt::Key_Space);
     }
 
-    void selectData(QComboBox* box, int data) { box->setCurrentIndex(box->findData(data)); }
+    void selectData(QComboBox* box, const QVariant& data) { box->setCurrentIndex(box->findData(data)); }
 
     // Where the kernel view's `stage` tab differs from what the engine builds for `strategy` on the device:
     // the options and source displayed against kernelBuild()'s; empty when they agree.
     template <typename Strategy, typename Params>
     QString kernelTabMismatch(const QString& stage, const Strategy& strategy, const Params& params) {
-        KernelView* view = window_->kernelView();
+        KernelView* view = test::part<KernelView>(*window_);
         if (!view->showStage(stage)) return stage + QStringLiteral(": no tab");
-        const auto device = window_->devicePanel()->currentDevice();
-        const auto built = strategy.kernelBuild(*device, params);
-        const auto& build = builtKernel(built);
+        const auto device = test::part<DevicePanel>(*window_)->currentDevice();
+        const auto built = strategy.kernelBuild(*device, params, {card_.width, card_.height});
+        const KernelBuild& build = *built;
         const QString shownOptions = view->findChild<QLabel*>(QStringLiteral("kernelBuildOptions"))->text();
         const QString expectedOptions =
             QStringLiteral("Build options: ") + QString::fromStdString(build.options);
@@ -140,13 +130,14 @@ class TransformPipelineTest : public QObject {
     // auto).
     QString kernelViewMismatches() {
         const RunOutcome& outcome = *window_->lastOutcome();
-        const QString shown = window_->kernelView()->currentStage();
+        const QString shown = test::part<KernelView>(*window_)->currentStage();
         QStringList stages;
-        for (const auto& kernel : window_->kernelView()->kernels()) stages << kernel.stage;
+        for (const auto& kernel : test::part<KernelView>(*window_)->kernels()) stages << kernel.stage;
         if (stages != QStringList{"rotate", "convolve", "histogram"}) return stages.join(QLatin1Char(','));
-        const QString histogramStrategy = window_->strategyBox()->currentStrategy() == QLatin1String("auto")
-                                              ? QString::fromStdString(outcome.result.strategy)
-                                              : window_->strategyBox()->currentStrategy();
+        const QString histogramStrategy =
+            test::part<StrategyBox>(*window_)->currentStrategy() == QLatin1String("auto")
+                ? QString::fromStdString(outcome.result.strategyName())
+                : test::part<StrategyBox>(*window_)->currentStrategy();
         const auto& histogram = histogram::findStrategy(histogramStrategy.toStdString());
         const QString mismatches[] = {
             kernelTabMismatch(QStringLiteral("rotate"),
@@ -156,10 +147,10 @@ class TransformPipelineTest : public QObject {
                 QStringLiteral("convolve"),
                 convolve::findStrategy(panel().convolveStrategyBox()->currentText().toStdString()),
                 panel().filter()),
-            histogram.kernelBuild(*outcome.device, histogram::Params{bins()})
+            histogram.kernelBuild(*outcome.device, histogram::Params{bins()}, {})
                 ? kernelTabMismatch(QStringLiteral("histogram"), histogram, histogram::Params{bins()})
                 : QString()};
-        window_->kernelView()->showStage(shown);
+        test::part<KernelView>(*window_)->showStage(shown);
         QStringList wrong;
         for (const QString& mismatch : mismatches) {
             if (!mismatch.isEmpty()) wrong << mismatch;
@@ -169,7 +160,7 @@ class TransformPipelineTest : public QObject {
 
     // The processed pixels shown, which on the copy path come back to the host with the frame.
     const ImageRGBA8& shownPixels() {
-        const ImageRGBA8* pixels = window_->imageView()->image();
+        const ImageRGBA8* pixels = test::part<ImageView>(*window_)->image();
         if (!pixels) qFatal("the view shows no host pixels");
         return *pixels;
     }
@@ -186,8 +177,9 @@ class TransformPipelineTest : public QObject {
         window_->openImage(path);
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kResultTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
-        QVERIFY(window_->imageView()->usesOpenGl());
-        QVERIFY2(window_->imageView()->displayLink(), "the OpenGL view presents through a display link");
+        QVERIFY(test::part<ImageView>(*window_)->usesOpenGl());
+        QVERIFY2(test::part<ImageView>(*window_)->displayLink(),
+                 "the OpenGL view presents through a display link");
     }
 
     void strategyListsFollowTheRegistries() {
@@ -198,8 +190,8 @@ class TransformPipelineTest : public QObject {
                      QString::fromUtf8(rotate::strategies()[i]->name()));
 
         // Sharpen has rank 3: a strategy that needs a separable filter must be disabled, with the reason.
-        selectData(panel().filterBox(), static_cast<int>(TransformPanel::FilterKind::Sharpen));
-        const auto device = window_->devicePanel()->currentDevice();
+        selectData(panel().filterBox(), QStringLiteral("sharpen"));
+        const auto device = test::part<DevicePanel>(*window_)->currentDevice();
         QVERIFY(device);
         QComboBox* convolveBox = panel().convolveStrategyBox();
         const auto* model = qobject_cast<QStandardItemModel*>(convolveBox->model());
@@ -210,7 +202,7 @@ class TransformPipelineTest : public QObject {
             const int row = static_cast<int>(i);
             QCOMPARE(convolveBox->itemText(row), QString::fromUtf8(strategy->name()));
             const auto support =
-                strategy->supported(*device, convolve::sharpenFilter(), card_.width, card_.height);
+                strategy->supported(&*device, {card_.width, card_.height}, convolve::sharpenFilter());
             QCOMPARE(model->item(row)->isEnabled(), support.ok);
             if (support.ok) continue;
             ++disabled;
@@ -223,7 +215,7 @@ class TransformPipelineTest : public QObject {
     }
 
     void draggingTheSliderRotatesImageAndHistogram() {
-        const auto original = window_->histogramView()->histogram();
+        const auto original = test::part<HistogramView>(*window_)->histogram();
         toggle(panel().rotationGroup());
         QVERIFY(panel().rotationGroup()->isChecked());
         selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Linear));
@@ -250,8 +242,8 @@ class TransformPipelineTest : public QObject {
                  qPrintable(QString::number(maxAbsDifference(shownPixels(), expected))));
         // The histogram is the processed image's: exactly that of the pixels shown, and no longer the
         // original's.
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(shownPixels(), bins()));
-        QVERIFY(window_->histogramView()->histogram() != original);
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(shownPixels(), bins()));
+        QVERIFY(test::part<HistogramView>(*window_)->histogram() != original);
         QVERIFY(reports_.isEmpty());
     }
 
@@ -268,7 +260,7 @@ class TransformPipelineTest : public QObject {
         const ImageRGBA8 expected =
             pipeline::referencePipeline(card_, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, {}));
         QCOMPARE(shownPixels(), expected);
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(expected, bins()));
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(expected, bins()));
         // Counter-clockwise on screen, by hand: the right edge (red 255) is now the top row, the top edge
         // (green 0) the left column.
         const int last = card_.width - 1;
@@ -317,7 +309,7 @@ class TransformPipelineTest : public QObject {
         const ImageRGBA8 expected =
             pipeline::referencePipeline(*big, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, {}));
         QCOMPARE(shownPixels(), expected);
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(expected, bins()));
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(expected, bins()));
 
         window_->showImage(std::make_shared<const ImageRGBA8>(card_), QStringLiteral("card"));
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
@@ -326,7 +318,7 @@ class TransformPipelineTest : public QObject {
     void customFilterErrorsShowInlineAndKeepTheResult() {
         toggle(panel().convolutionGroup());
         QVERIFY(panel().convolutionGroup()->isChecked());
-        selectData(panel().filterBox(), static_cast<int>(TransformPanel::FilterKind::Custom));
+        selectData(panel().filterBox(), QString::fromLatin1(TransformPanel::kCustomFilter));
         QPlainTextEdit* editor = panel().customEditor();
         QVERIFY(editor->isVisible());
 
@@ -344,7 +336,7 @@ class TransformPipelineTest : public QObject {
         const ImageRGBA8 expected = pipeline::referencePipeline(
             card_, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, shift));
         QCOMPARE(shownPixels(), expected);
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(expected, bins()));
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(expected, bins()));
         const quint64 lastShown = window_->lastOutcome()->requestId;
 
         // A typo: the error in words, under the editor; no run, and the result stays.
@@ -391,21 +383,21 @@ class TransformPipelineTest : public QObject {
         const ImageRGBA8 expected = pipeline::referencePipeline(
             card_, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, convolve::boxFilter(3)));
         QCOMPARE(shownPixels(), expected);
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(expected, bins()));
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(expected, bins()));
     }
 
     void statusBarAndTimingsShowTheDisplayPath() {
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
         // Mesa's llvmpipe and PoCL cannot share: the copy path, with the driver's reason naming the platform.
-        const auto device = window_->devicePanel()->currentDevice();
-        QCOMPARE(window_->displayLabel()->text(), QStringLiteral("display: copy"));
-        const QString why = window_->displayLabel()->toolTip();
+        const auto device = test::part<DevicePanel>(*window_)->currentDevice();
+        QCOMPARE(test::part<QLabel>(*window_, "displayLabel")->text(), QStringLiteral("display: copy"));
+        const QString why = test::part<QLabel>(*window_, "displayLabel")->toolTip();
         QVERIFY2(why.contains(QString::fromStdString(device->platformName)), qPrintable(why));
         QVERIFY(window_->statusSummary().contains(QStringLiteral("display: copy")));
         QCOMPARE(window_->lastOutcome()->display->path, QStringLiteral("copy"));
 
         // Every stage's commands, named by stage, the copy path's readback and texture upload among them.
-        const auto& timings = window_->timingView()->runs().back();
+        const auto& timings = test::part<TimingView>(*window_)->runs().back();
         QCOMPARE(timings.size(), window_->lastOutcome()->result.timings.size());
         QVERIFY(anyNameStartsWith(timings, "rotate: ", Stage::Kernel));
         QVERIFY(anyNameStartsWith(timings, "convolve: ", Stage::Kernel));
@@ -415,37 +407,38 @@ class TransformPipelineTest : public QObject {
         QVERIFY(
             !anyNameStartsWith(timings, "rotate: ", Stage::Readback));  // no host round trip between stages
         std::vector<std::string> stages;
-        for (const auto& stage : window_->lastOutcome()->stages) stages.push_back(stage.stage.toStdString());
+        for (const auto& stage : window_->lastOutcome()->stages)
+            stages.push_back(std::string(pipeline::stageKindName(stage.stage)));
         QCOMPARE(stages, (std::vector<std::string>{"rotate", "convolve", "histogram"}));
     }
 
     void kernelViewShowsEveryStageAsBuilt() {
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
         const auto reportsBefore = reports_.size();
-        const auto device = window_->devicePanel()->currentDevice();
+        const auto device = test::part<DevicePanel>(*window_)->currentDevice();
         QString wrong = kernelViewMismatches();
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
 
         // Reading the convolution's kernel, the user picks another convolution strategy: the tab stays and
         // shows the new strategy's kernel as built on the device.
-        KernelView* view = window_->kernelView();
+        KernelView* view = test::part<KernelView>(*window_);
         QTabBar* tabs = view->stageTabs();
         QTest::mouseClick(tabs, Qt::LeftButton, Qt::NoModifier, tabs->tabRect(1).center());
         QCOMPARE(view->currentStage(), QStringLiteral("convolve"));
         QComboBox* convolveBox = panel().convolveStrategyBox();
         const QString convolveBefore = convolveBox->currentText();
-        const auto buildBefore =
-            convolve::findStrategy(convolveBefore.toStdString()).kernelBuild(*device, panel().filter());
+        const auto buildBefore = convolve::findStrategy(convolveBefore.toStdString())
+                                     .kernelBuild(*device, panel().filter(), {card_.width, card_.height});
         QString other;
         for (const auto* strategy : convolve::strategies()) {
-            const auto build = strategy->kernelBuild(*device, panel().filter());
-            if (strategy->supported(*device, panel().filter(), card_.width, card_.height).ok &&
-                (build.source != buildBefore.source || build.options != buildBefore.options))
+            const auto build = strategy->kernelBuild(*device, panel().filter(), {card_.width, card_.height});
+            if (strategy->supported(&*device, {card_.width, card_.height}, panel().filter()).ok &&
+                build != buildBefore)
                 other = QString::fromUtf8(strategy->name());
         }
         QVERIFY2(!other.isEmpty(), "a second convolution strategy with another kernel");
         convolveBox->setCurrentIndex(convolveBox->findText(other));
-        QTRY_VERIFY_WITH_TIMEOUT(settled() && window_->lastOutcome()->stages[1].strategy == other,
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && QString::fromUtf8(window_->lastOutcome()->stages[1].strategy->name()) == other,
                                  kResultTimeoutMs);
         QCOMPARE(view->currentStage(), QStringLiteral("convolve"));
         wrong = kernelViewMismatches();
@@ -453,8 +446,8 @@ class TransformPipelineTest : public QObject {
 
         // Sampling and bins are build options: the rotate and histogram tabs follow them.
         selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Linear));
-        const int binsBefore = window_->binsBox()->value();
-        window_->binsBox()->setValue(64);
+        const int binsBefore = test::part<QSpinBox>(*window_, "bins")->value();
+        window_->setBins(64);
         QTRY_VERIFY_WITH_TIMEOUT(
             settled() && bins() == 64 &&
                 window_->lastOutcome()->request.rotation->params.filterMode == rotate::FilterMode::Linear,
@@ -464,15 +457,17 @@ class TransformPipelineTest : public QObject {
 
         // Every histogram strategy the device runs, chosen in the strategy box; host ones say they have no
         // kernel.
-        QComboBox* strategies = window_->strategyBox()->comboBox();
+        QComboBox* strategies = test::part<StrategyBox>(*window_)->comboBox();
         const QString histogramBefore = strategies->currentText();
         for (const auto* strategy : histogram::strategies()) {
             const QString name = QString::fromUtf8(strategy->name());
-            if (!strategy->supported(&*device, histogram::Params{64}).ok || name == strategies->currentText())
+            if (!strategy->supported(&*device, {}, histogram::Params{64}).ok ||
+                name == strategies->currentText())
                 continue;
             strategies->setCurrentIndex(strategies->findText(name));
-            QTRY_VERIFY_WITH_TIMEOUT(settled() && window_->lastOutcome()->request.strategy == name,
-                                     kResultTimeoutMs);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                settled() && QString::fromUtf8(window_->lastOutcome()->request.strategy->name()) == name,
+                kResultTimeoutMs);
             wrong = kernelViewMismatches();
             QVERIFY2(wrong.isEmpty(), qPrintable(name + QStringLiteral(": ") + wrong));
             view->showStage(QStringLiteral("histogram"));
@@ -490,20 +485,20 @@ class TransformPipelineTest : public QObject {
         strategies->setCurrentIndex(strategies->findText(histogramBefore));
         convolveBox->setCurrentIndex(convolveBox->findText(convolveBefore));
         selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Nearest));
-        window_->binsBox()->setValue(binsBefore);
+        window_->setBins(binsBefore);
         window_->findChild<QDockWidget*>(QStringLiteral("timingDock"))->raise();
         QTRY_VERIFY_WITH_TIMEOUT(settled() && bins() == binsBefore, kResultTimeoutMs);
         QVERIFY2(reports_.size() == reportsBefore, test::messagesOf(reports_).constData());
     }
 
     void imagesBeyondTheImageLimitsFallBackWithANote() {
-        const auto device = window_->devicePanel()->currentDevice();
+        const auto device = test::part<DevicePanel>(*window_)->currentDevice();
         const auto reportsBefore = reports_.size();
         // The image strategies first, while the image fits.
         QComboBox* rotateBox = panel().rotateStrategyBox();
         rotateBox->setCurrentIndex(rotateBox->findText(QStringLiteral("image-sampler")));
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
-        QVERIFY(window_->noteLabel()->isHidden());
+        QVERIFY(test::part<QLabel>(*window_, "noteLabel")->isHidden());
 
         const auto wide = std::make_shared<const ImageRGBA8>(
             test::randomImage(static_cast<int>(device->image2dMaxWidth) + 1, 3, 31));
@@ -514,18 +509,21 @@ class TransformPipelineTest : public QObject {
                                  kResultTimeoutMs);
         QCOMPARE(reports_.size(), reportsBefore);
         const auto& stages = window_->lastOutcome()->stages;
-        QCOMPARE(stages.front().strategy, QString::fromUtf8(rotate::bufferStrategy().name()));
-        QVERIFY(window_->noteLabel()->isVisible());
+        QCOMPARE(stages.front().strategy, &rotate::bufferStrategy());
+        QVERIFY(test::part<QLabel>(*window_, "noteLabel")->isVisible());
         QVERIFY2(
-            window_->noteLabel()->toolTip().startsWith(QStringLiteral("rotate: ")) &&
-                window_->noteLabel()->toolTip().contains(QString::fromUtf8(rotate::bufferStrategy().name())),
-            qPrintable(window_->noteLabel()->toolTip()));
+            test::part<QLabel>(*window_, "noteLabel")->toolTip().startsWith(QStringLiteral("rotate: ")) &&
+                test::part<QLabel>(*window_, "noteLabel")
+                    ->toolTip()
+                    .contains(QString::fromUtf8(rotate::bufferStrategy().name())),
+            qPrintable(test::part<QLabel>(*window_, "noteLabel")->toolTip()));
         const ImageRGBA8 expected = pipeline::referencePipeline(
             *wide, specOf(rotate::Params{90.0, rotate::FilterMode::Nearest}, convolve::boxFilter(3)));
         QCOMPARE(shownPixels(), expected);
 
         window_->showImage(std::make_shared<const ImageRGBA8>(card_), QStringLiteral("card"));
-        QTRY_VERIFY_WITH_TIMEOUT(settled() && window_->noteLabel()->isHidden(), kResultTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && test::part<QLabel>(*window_, "noteLabel")->isHidden(),
+                                 kResultTimeoutMs);
     }
 
     void screenshotRotated33WithGaussian() {
@@ -536,7 +534,7 @@ class TransformPipelineTest : public QObject {
         QTest::keyClick(angle, Qt::Key_Return);
         QCOMPARE(panel().angleSlider()->value(), 330);
         selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Linear));
-        selectData(panel().filterBox(), static_cast<int>(TransformPanel::FilterKind::Gaussian));
+        selectData(panel().filterBox(), QStringLiteral("gaussian"));
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
         const auto& outcome = *window_->lastOutcome();
         QCOMPARE(outcome.request.rotation->params.angleDegrees, 33.0);
@@ -544,8 +542,8 @@ class TransformPipelineTest : public QObject {
             card_, specOf(rotate::Params{33.0, rotate::FilterMode::Linear}, convolve::gaussianFilter(1.5)));
         QVERIFY2(maxAbsDifference(shownPixels(), expected) <= 2,
                  qPrintable(QString::number(maxAbsDifference(shownPixels(), expected))));
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(shownPixels(), bins()));
-        QTRY_VERIFY_WITH_TIMEOUT(window_->imageView()->imageReady(), kResultTimeoutMs);
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(shownPixels(), bins()));
+        QTRY_VERIFY_WITH_TIMEOUT(test::part<ImageView>(*window_)->imageReady(), kResultTimeoutMs);
         test::replotNow(*window_);
         QVERIFY(window_->grab().save(test::artifactPath(QStringLiteral("transform_rotate33_gaussian.png"))));
     }
@@ -574,7 +572,7 @@ class TransformPipelineTest : public QObject {
         const ImageRGBA8 expected = pipeline::referencePipeline(card_, specOf(params, {}));
         QVERIFY2(maxAbsDifference(shownPixels(), expected) <= 1,
                  qPrintable(QString::number(maxAbsDifference(shownPixels(), expected))));
-        QCOMPARE(window_->histogramView()->histogram(), test::referenceOf(shownPixels(), bins()));
+        QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(shownPixels(), bins()));
         QCOMPARE(panel().settings().fitCanvas, true);
 
         QTest::mouseClick(fit, Qt::LeftButton, Qt::NoModifier, QPoint(8, fit->height() / 2));

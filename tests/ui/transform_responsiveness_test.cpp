@@ -38,13 +38,14 @@ class TransformResponsivenessTest : public QObject {
 
         const auto image = std::make_shared<const ImageRGBA8>(test::randomImage(4096, 4096, 41));
         window.showImage(image, QStringLiteral("random 4096 × 4096"));
-        TransformPanel& panel = *window.transformPanel();
+        TransformPanel& panel = *test::part<TransformPanel>(window);
         panel.rotationGroup()->setFocus();
         QTest::keyClick(panel.rotationGroup(), Qt::Key_Space);
         QVERIFY(panel.rotationGroup()->isChecked());
         const auto settled = [&] {
             return !window.controller().busy() && window.lastOutcome() &&
-                   window.lastOutcome()->request.image == image && window.imageView()->imageReady();
+                   window.lastOutcome()->request.image == image &&
+                   test::part<ImageView>(window)->imageReady();
         };
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);  // programs built, first frame shown
 

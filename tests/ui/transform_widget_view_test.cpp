@@ -71,30 +71,31 @@ class WidgetViewTest : public QObject {
         test::PrivateWindow app;
         MainWindow& window = app.window;
         QList<ErrorReport> problems;
-        QCOMPARE(window.imageView()->canvasKind(), ImageCanvas::Kind::WidgetGl);
-        QVERIFY2(!window.imageView()->displayLink(), "the on-screen view gets its link with its context");
-        QSignalSpy linked(window.imageView(), &ImageView::displayLinkReady);
+        QCOMPARE(test::part<ImageView>(window)->canvasKind(), ImageCanvas::Kind::WidgetGl);
+        QVERIFY2(!test::part<ImageView>(window)->displayLink(),
+                 "the on-screen view gets its link with its context");
+        QSignalSpy linked(test::part<ImageView>(window), &ImageView::displayLinkReady);
         QVERIFY(test::showWithDevices(window, problems, kResultTimeoutMs));
         QTRY_COMPARE_WITH_TIMEOUT(linked.count(), 1, kResultTimeoutMs);
-        QVERIFY(window.imageView()->displayLink());
+        QVERIFY(test::part<ImageView>(window)->displayLink());
 
         const auto image = std::make_shared<const ImageRGBA8>(test::opaqueRandomImage(48, 48, 4));
         window.showImage(image, QStringLiteral("random 48 × 48"));
-        TransformPanel& panel = *window.transformPanel();
+        TransformPanel& panel = *test::part<TransformPanel>(window);
         panel.setRotation(90, rotate::FilterMode::Nearest, false);
         const auto settled = [&] {
             return !window.controller().busy() && window.lastOutcome() && window.lastOutcome()->frame &&
-                   window.imageView()->imageReady();
+                   test::part<ImageView>(window)->imageReady();
         };
         QTRY_VERIFY_WITH_TIMEOUT(settled(), kResultTimeoutMs);
         QVERIFY2(problems.isEmpty(), test::messagesOf(problems).constData());
         QVERIFY2(window.lastOutcome()->frame->inTexture, "the frame comes in the display link's texture");
-        QCOMPARE(window.displayLabel()->text(), QStringLiteral("display: copy"));
+        QCOMPARE(test::part<QLabel>(window, "displayLabel")->text(), QStringLiteral("display: copy"));
 
         pipeline::Spec spec;
         spec.rotation = pipeline::RotateStage{{90.0, rotate::FilterMode::Nearest}};
         const ImageRGBA8 expected = pipeline::referencePipeline(*image, spec);
-        const QString wrong = mismatches(*window.imageView(), expected);
+        const QString wrong = mismatches(*test::part<ImageView>(window), expected);
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
         QVERIFY(window.grab().save(test::artifactPath(QStringLiteral("transform_widget_view.png"))));
     }

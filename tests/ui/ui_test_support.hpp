@@ -4,11 +4,13 @@
 // test itself generated.
 
 #include <qcustomplot.h>
+#include <QApplication>
 #include <QColor>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileDialog>
 #include <QList>
 #include <QSlider>
 #include <QString>
@@ -99,6 +101,35 @@ inline QString artifactPath(const QString& name) {
     widget.resize(size);
     widget.show();
     return QTest::qWaitForWindowExposed(&widget);
+}
+
+// A part of the window as a user sees it, found like a user finds it: by its kind and, where several of a
+// kind exist, its object name. Tests look at the parts; they drive the window through its actions and
+// requests, as the menus and the scripted mode do. Null, and a test failure, when the window has none.
+template <class Part>
+Part* part(const QWidget& window, const char* objectName = nullptr) {
+    Part* found = window.findChild<Part*>(objectName ? QLatin1String(objectName) : QString());
+    if (!found) QTest::qFail(objectName ? objectName : "part of the window not found", __FILE__, __LINE__);
+    return found;
+}
+
+// How often a test looks whether something it waits for has appeared.
+inline constexpr int kPollMs = 10;
+
+// Answers the next file dialog as a user does: picks `path` and accepts. Call it before triggering the action
+// that opens the dialog (whose exec() runs the event loop that delivers the answer).
+inline void answerNextFileDialog(const QString& path) {
+    auto* poll = new QTimer;
+    poll->setInterval(kPollMs);
+    QObject::connect(poll, &QTimer::timeout, [poll, path] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (!dialog || !dialog->isVisible()) return;
+        poll->stop();
+        poll->deleteLater();
+        dialog->selectFile(path);
+        static_cast<QDialog*>(dialog)->accept();  // QFileDialog::accept is protected; QDialog's is public
+    });
+    poll->start();
 }
 
 // A main window whose settings live in a temporary folder of its own, so that tests neither share settings

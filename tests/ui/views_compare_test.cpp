@@ -9,6 +9,8 @@
 #include <QtTest/QtTest>
 #include <cmath>
 
+#include "handmade_timings.hpp"
+
 #include "ui/compare_view.hpp"
 #include "ui_test_support.hpp"
 
@@ -17,16 +19,30 @@ using namespace hs::ui;
 
 namespace {
 
-QVector<CompareView::Entry> entries() {
-    const double notMeasured = std::nan("");
-    return {
-        {"serial", {}, 9.5, 10.0, 11.0, 0.4, 1.0},
-        {"global-atomic", {}, 40.0, 42.0, 47.0, 0.1, 10.0 / 42.0},
-        {"image-sampler", "device has no image support", 0, 0, 0, 0, notMeasured},
-        {"private-uchar", {}, 1.9, 2.0, 2.6, 2.0, 5.0},
-        {"local-atomic", {}, 3.0, 4.0, 6.0, 1.0, 2.5},
-        {"subgroup", "needs cl_khr_subgroups", 0, 0, 0, 0, notMeasured},
-    };
+measure::StrategyMeasurement measured(const char* strategy, std::vector<double> kernelMs, double gbps,
+                                      double ratioToSerial) {
+    for (double& ms : kernelMs) ms *= 1e6;
+    return {strategy, {}, {}, measure::Summary::of(kernelMs), gbps, ratioToSerial};
+}
+
+measure::StrategyMeasurement unsupported(const char* strategy, const char* reason) {
+    return {strategy, {}, reason, std::nullopt, 0, std::nullopt};
+}
+
+// What the engine's comparison hands the view: min / median / max from each strategy's kernel times.
+measure::Comparison comparison() {
+    return {"serial",
+            1'000'000,
+            3,
+            {
+                measured("serial", {11.0, 9.5, 10.0}, 0.4, 1.0),
+                measured("global-atomic", {40.0, 47.0, 42.0}, 0.1, 10.0 / 42.0),
+                unsupported("image-sampler", "device has no image support"),
+                measured("private-uchar", {1.9, 2.0, 2.6}, 2.0, 5.0),
+                measured("local-atomic", {3.0, 4.0, 6.0}, 1.0, 2.5),
+                unsupported("subgroup", "needs cl_khr_subgroups"),
+            },
+            {}};
 }
 
 QCPBars* barsOf(const CompareView& view) {
@@ -49,7 +65,7 @@ class CompareViewTest : public QObject {
   private slots:
     void showsOneBarPerSupportedStrategy() {
         CompareView view;
-        view.setEntries(entries());
+        view.showComparison(comparison());
         QCOMPARE(view.plottedStrategies(),
                  QStringList({"serial", "global-atomic", "private-uchar", "local-atomic"}));
         QCPBars* bars = barsOf(view);
@@ -66,15 +82,40 @@ class CompareViewTest : public QObject {
         QCOMPARE(whiskers->data()->at(1).errorPlus, 5.0);   // 47 - 42
         QVERIFY(view.plot()->yAxis->range().upper > 47.0);
 
-        // Setting fewer entries replaces the bars.
-        view.setEntries(entries().mid(0, 1));
+        // A smaller comparison replaces the bars.
+        auto fewer = comparison();
+        fewer.strategies.resize(1);
+        view.showComparison(fewer);
         QCOMPARE(view.plottedStrategies(), QStringList({"serial"}));
         QCOMPARE(barsOf(view)->data()->size(), 1);
     }
 
+    // Issue 8: the hand-made log of 4 runs (kernel times 7, 1, 100, 2 µs) shows the engine's median, 4.5 µs.
+    void showsTheEngineMedianOfTheHandmadeLog() {
+        auto handmade = comparison();
+        handmade.strategies = {measured("serial", {1.0}, 0, 1.0), measured("local-atomic", {1.0}, 0, 0)};
+        handmade.strategies[1].kernel = measure::kernelSummary(hs::test::handmadeFourRuns());
+        CompareView view;
+        view.showComparison(handmade);
+        QCOMPARE(view.entries()[1].medianMs, hs::test::kHandmadeMedianNs / 1e6);
+        QCOMPARE(barsOf(view)->data()->at(1)->value, 0.0045);
+        QCOMPARE(whiskersOf(view)->data()->at(1).errorMinus, 0.0045 - 0.001);
+        QCOMPARE(whiskersOf(view)->data()->at(1).errorPlus, 0.1 - 0.0045);
+    }
+
+    void autoNamesTheStrategyItChose() {
+        auto chosen = comparison();
+        chosen.strategies[3].strategy = "auto";
+        chosen.strategies[3].ranAs = "private-uchar";
+        CompareView view;
+        view.showComparison(chosen);
+        QCOMPARE(view.entries()[3].strategy, QStringLiteral("auto → private-uchar"));
+        QCOMPARE(view.plottedStrategies()[2], QStringLiteral("auto → private-uchar"));
+    }
+
     void tableListsEveryStrategyWithReasons() {
         CompareView view;
-        view.setEntries(entries());
+        view.showComparison(comparison());
         const auto* table = view.findChild<QTableWidget*>("compareTable");
         QVERIFY(table);
         QCOMPARE(table->rowCount(), 6);
@@ -99,10 +140,10 @@ class CompareViewTest : public QObject {
 
     void rendersForPeopleToLookAt() {
         CompareView view;
-        QVERIFY(test::showExposed(view, {1000, 620}));
-        view.setEntries(entries());
+        QVERIFY(hs::ui::test::showExposed(view, {1000, 620}));
+        view.showComparison(comparison());
         view.plot()->replot();
-        QVERIFY(view.grab().save(test::artifactPath(QStringLiteral("views_compare.png"))));
+        QVERIFY(view.grab().save(hs::ui::test::artifactPath(QStringLiteral("views_compare.png"))));
     }
 };
 

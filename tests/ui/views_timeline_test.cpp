@@ -334,22 +334,22 @@ class TimelineViewTest : public QObject {
         QList<ErrorReport> reports;
         QVERIFY(test::showWithDevices(window.window, reports, 120000));
         // A device strategy, so that the run has a device lane (auto may choose a host strategy on a CPU).
-        QVERIFY(window.window.strategyBox()->setCurrentStrategy(QStringLiteral("private-uchar")));
+        QVERIFY(window.window.chooseStrategy(QStringLiteral("private-uchar")));
         QSignalSpy shown(&window.window, &MainWindow::resultShown);
         window.window.openImage(path);
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 120000);
         QVERIFY2(reports.isEmpty(), test::messagesOf(reports).constData());
         QTRY_COMPARE_WITH_TIMEOUT(window.window.controller().busy(), false, 120000);
 
-        TimingView* timings = window.window.timingView();
-        TimelineView* timeline = window.window.timelineView();
+        TimingView* timings = test::part<TimingView>(window.window);
+        TimelineView* timeline = test::part<TimelineView>(window.window);
         QCOMPARE(timeline->shownRun(), timings->runInfo().back().number);
         const auto& outcome = *window.window.lastOutcome();
         const QString device = QStringLiteral("%1 (%2)").arg(
             QString::fromStdString(outcome.device->name), QString::fromStdString(outcome.device->selector()));
         QCOMPARE(timeline->timeline().lanes.front(), device);
         QCOMPARE(timeline->timeline().bars.size(), outcome.result.timings.size());
-        const QString options = window.window.kernelView()->buildOptions();
+        const QString options = test::part<KernelView>(window.window)->buildOptions();
         bool kernelWithOptions = false;
         for (const auto& bar : timeline->timeline().bars)
             if (bar.stage == Stage::Kernel && !bar.buildOptions.isEmpty()) kernelWithOptions = true;

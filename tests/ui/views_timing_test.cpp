@@ -206,7 +206,7 @@ class TimingViewTest : public QObject {
         test::PrivateWindow window;
         window.window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window.window));
-        TimingView* view = window.window.timingView();
+        TimingView* view = test::part<TimingView>(window.window);
         QTRY_VERIFY(view->isVisible());
         std::vector<Timing> timings;
         for (int i = 0; i < 4; ++i) {

@@ -57,16 +57,21 @@ class PinnedFrame {
     void* host_ = nullptr;
 };
 
-Measurement newRow(std::string suite, std::string subject, const Input& input, const ImageRGBA8& frame) {
-    Measurement row;
+Row newRow(std::string suite, std::string subject, const Input& input, const ImageRGBA8& frame) {
+    Row row;
     row.suite = std::move(suite);
     row.subject = std::move(subject);
     row.input = input.name;
     row.bytes = frame.byteCount();
-    row.clock = "host";
+    row.clock = measure::Clock::Wall;
     row.extra["width"] = frame.width;
     row.extra["height"] = frame.height;
     return row;
+}
+
+// `run` on the steady clock, after an untimed warm-up, for `row`.
+measure::Summary measureWall(const SuiteContext& context, const Row& row, const measure::Run& run) {
+    return measure::measure({measure::Clock::Wall, 1, context.options.repetitions, row.bytes}, run).summary;
 }
 
 void measureFrame(SuiteContext& context, const Input& input, const ImageRGBA8& frame) {
@@ -76,11 +81,11 @@ void measureFrame(SuiteContext& context, const Input& input, const ImageRGBA8& f
     PinnedFrame pinned(device, frame);
 
     auto upload = newRow("frame", "pinned-upload", input, frame);
-    upload.stats = measureHost(context.options.repetitions, [&] {
+    upload.summary = measureWall(context, upload, [&] {
         TimingLog log;
         pinned.upload(log);
         device.queue().finish();
-        log.collect();
+        return log.collect();
     });
     context.report.add(std::move(upload));
 
@@ -89,7 +94,7 @@ void measureFrame(SuiteContext& context, const Input& input, const ImageRGBA8& f
             !Options::selected(context.options.strategies, std::string(strategy->name())))
             continue;
         auto row = newRow("frame", std::string(strategy->name()), input, frame);
-        const auto support = strategy->supported(&device.info(), params);
+        const auto support = strategy->supported(&device.info(), {frame.width, frame.height}, params);
         if (!support.ok) {
             row.detail = support.reason;
             context.report.add(std::move(row));
@@ -98,18 +103,18 @@ void measureFrame(SuiteContext& context, const Input& input, const ImageRGBA8& f
         try {
             bool exact = true;
             std::string ranAs;
-            row.stats = measureHost(context.options.repetitions, [&] {
+            row.summary = measureWall(context, row, [&] {
                 TimingLog log;
                 PixelSource pixels(device, pinned.upload(log), frame.width, frame.height);
                 auto result = histogram::computeHistogram(&device, pixels, params, *strategy);
                 exact = exact && result.histogram == expected;
-                ranAs = result.strategy;
-                log.collect();
+                ranAs = std::string(result.strategy->name());
+                return log.collect();
             });
             row.detail = ranAs == strategy->name() ? "" : "chose " + ranAs;
             if (!exact) row.detail = "WRONG RESULT (differs from serial); " + row.detail;
         } catch (const Error& error) {
-            row.stats.reset();
+            row.summary.reset();
             row.detail = error.what();
         }
         context.report.add(std::move(row));
@@ -138,18 +143,19 @@ void measureLive(SuiteContext& context, const Input& input, const ImageRGBA8& fr
     // Checked on the untimed warm-up run only: the host-side check would dwarf the frame's time.
     bool checked = false, exact = true;
     auto handOff = newRow("live", "copy hand-off", input, frame);
-    handOff.stats = measureHost(context.options.repetitions, [&] {
+    handOff.summary = measureWall(context, handOff, [&] {
         TimingLog log;
         PixelSource pixels(device, pinned.upload(log), frame.width, frame.height);
         auto result = pipeline::runPipeline(device, pixels, spec);
         const ImageRGBA8 processed = result.readBack();
-        log.collect();
-        if (checked) return;
+        std::vector<Timing> timings = log.collect();
+        if (checked) return timings;
         checked = true;
         exact =
             processed.pixels.size() == expected.pixels.size() && withinTolerance(processed) &&
             result.histogram == histogram::referenceHistogram(processed.pixels.data(), processed.pixelCount(),
                                                               spec.histogram->params.bins);
+        return timings;
     });
     if (!exact) handOff.detail = "WRONG RESULT (differs from the CPU references)";
     handOff.detail +=
@@ -157,17 +163,18 @@ void measureLive(SuiteContext& context, const Input& input, const ImageRGBA8& fr
     context.report.add(std::move(handOff));
 
     auto onDevice = newRow("live", "device time", input, frame);
-    onDevice.clock = "device";
-    onDevice.stats = measureDevice(context.options.repetitions, [&] {
-        TimingLog log;
-        PixelSource pixels(device, pinned.upload(log), frame.width, frame.height);
-        log.collect();  // the upload is not device work of the pipeline
-        std::vector<Timing> work = pipeline::runPipeline(device, pixels, spec).timings();
-        for (auto& timing : work) {
-            if (timing.stage == Stage::Other) timing.stage = Stage::Kernel;
-        }
-        return work;
-    });
+    onDevice.clock = measure::Clock::Kernel;
+    onDevice.summary =
+        measure::measure({onDevice.clock, 1, context.options.repetitions, onDevice.bytes}, [&] {
+            TimingLog log;
+            PixelSource pixels(device, pinned.upload(log), frame.width, frame.height);
+            log.collect();  // the upload is not device work of the pipeline
+            std::vector<Timing> work = pipeline::runPipeline(device, pixels, spec).timings();
+            for (auto& timing : work) {
+                if (timing.stage == Stage::Other) timing.stage = Stage::Kernel;
+            }
+            return work;
+        }).summary;
     context.report.add(std::move(onDevice));
 }
 

@@ -14,37 +14,38 @@ using histogram::Params;
 using histogram::Strategy;
 
 void measureStrategy(SuiteContext& context, Input& input, const Strategy& strategy,
-                     const histogram::Histogram& expected, Measurement& row) {
+                     const histogram::Histogram& expected, Row& row) {
     const Params params{context.options.bins};
     if (strategy.runsOnDevice() && context.device == nullptr) {
         row.detail = context.deviceProblem;
         return;
     }
-    const auto support = strategy.supported(context.device ? &context.device->info() : nullptr, params);
+    const auto support = strategy.supported(context.device ? &context.device->info() : nullptr,
+                                            {input.image.width, input.image.height}, params);
     if (!support.ok) {
         row.detail = support.reason;
         return;
     }
     std::string ranAs;
+    std::vector<KernelBuild> builds;
     bool exact = true;
     const auto runOnce = [&] {
         auto result = histogram::computeHistogram(strategy.runsOnDevice() ? context.device : nullptr,
                                                   input.pixels, params, strategy);
         exact = exact && result.histogram == expected;
-        ranAs = result.strategy;
+        ranAs = std::string(result.strategy->name());
+        builds = std::move(result.builds);
         return std::move(result.timings);
     };
+    const auto measured = measure::measure({row.clock, 1, context.options.repetitions, row.bytes}, runOnce);
+    row.summary = measured.summary;
     if (strategy.runsOnDevice()) {
-        row.stats = measureDevice(context.options.repetitions, runOnce);
         TimingLog noTransfer;  // the runs above left the pixels on the device
         const auto& read =
             context.baselines->streamRead(input.pixels.device(*context.device, noTransfer), row.bytes);
-        row.baselineRatio = row.gbps() / gigabytesPerSecond(row.bytes, read.medianNs);
-        const Strategy& built = histogram::findStrategy(ranAs);
-        if (const auto build = built.kernelBuild(context.device->info(), params)) row.detail = build->options;
+        row.baselineRatio = measure::ratioToBaseline(measured.summary, read);
+        if (!builds.empty()) row.detail = builds.front().options;
         if (ranAs != strategy.name()) row.detail = "chose " + ranAs + ": " + row.detail;
-    } else {
-        row.stats = measureHost(context.options.repetitions, [&] { runOnce(); });
     }
     if (!exact) row.detail = "WRONG RESULT (differs from serial); " + row.detail;
 }
@@ -55,17 +56,17 @@ void runHistogram(SuiteContext& context, Input& input) {
         histogram::referenceHistogram(image.pixels.data(), image.pixelCount(), context.options.bins);
     for (const Strategy* strategy : histogram::strategies()) {
         if (!Options::selected(context.options.strategies, std::string(strategy->name()))) continue;
-        Measurement row;
+        Row row;
         row.suite = "histogram";
         row.subject = std::string(strategy->name());
         row.input = input.name;
         row.bytes = image.byteCount();
-        row.clock = strategy->runsOnDevice() ? "device" : "host";
+        row.clock = strategy->runsOnDevice() ? measure::Clock::Kernel : measure::Clock::Wall;
         row.extra["bins"] = context.options.bins;
         try {
             measureStrategy(context, input, *strategy, expected, row);
         } catch (const Error& error) {
-            row.stats.reset();
+            row.summary.reset();
             row.baselineRatio.reset();
             row.detail = error.what();
         }

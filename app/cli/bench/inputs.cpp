@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <random>
 #include <thread>
 
@@ -98,22 +97,6 @@ ImageRGBA8 makePattern(const std::string& name, int width, int height) {
                 fill(image, name, gaussian, first, std::min(image.height, first + rowsPerThread));
             });
     }
-    return image;
-}
-
-ImageRGBA8 readRawRgba(const RawInput& raw) {
-    std::ifstream in(raw.path, std::ios::binary | std::ios::ate);
-    if (!in) throw InputError(raw.path + ": cannot open the raw RGBA file");
-    const auto expected = static_cast<std::uint64_t>(raw.width) * static_cast<std::uint64_t>(raw.height) * 4;
-    const auto actual = static_cast<std::uint64_t>(in.tellg());
-    if (actual != expected)
-        throw InputError(raw.path + ": holds " + std::to_string(actual) + " bytes, but " +
-                         std::to_string(raw.width) + "x" + std::to_string(raw.height) +
-                         " RGBA8 pixels need " + std::to_string(expected));
-    ImageRGBA8 image(raw.width, raw.height);
-    in.seekg(0);
-    in.read(reinterpret_cast<char*>(image.pixels.data()), static_cast<std::streamsize>(expected));
-    if (!in) throw InputError(raw.path + ": read failed");
     return image;
 }
 

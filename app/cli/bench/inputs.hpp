@@ -1,5 +1,5 @@
 #pragma once
-// What the bench measures on: generated patterns of a given size, or raw RGBA8 pixels from a file.
+// What the bench measures on: generated patterns of a given size (raw RGBA8 files are read by io/files).
 
 #include <cstdint>
 #include <string>
@@ -19,8 +19,5 @@ const std::vector<std::string>& patternNames();
 ImageRGBA8 makePattern(const std::string& name, std::uint64_t bytes);
 // The pattern at a given size.
 ImageRGBA8 makePattern(const std::string& name, int width, int height);
-
-// Throws InputError naming the file when it cannot be read or its size is not width * height * 4.
-ImageRGBA8 readRawRgba(const RawInput& raw);
 
 }  // namespace hs::bench

@@ -93,6 +93,11 @@ Number parseNumber(const std::string& option, const std::string& text, Number lo
     return value;
 }
 
+// "--name", as the shared spec names the option.
+std::string flag(const options::Spec& spec) {
+    return "--" + std::string(spec.name);
+}
+
 }  // namespace
 
 bool Options::selected(const std::vector<std::string>& list, const std::string& name) {
@@ -115,7 +120,7 @@ std::optional<Options> parseOptions(int argc, char** argv) {
         if (option == "--help" || option == "-h") {
             std::fputs(usage().c_str(), stdout);
             return std::nullopt;
-        } else if (option == "--device") {
+        } else if (option == flag(options::kDevice)) {
             options.device = argument();
         } else if (option == "--sizes") {
             options.sizesMiB.clear();
@@ -129,11 +134,11 @@ std::optional<Options> parseOptions(int argc, char** argv) {
             options.strategies = splitList(argument());
         } else if (option == "--suites") {
             options.suites = splitList(argument());
-        } else if (option == "--bins") {
+        } else if (option == flag(options::kBins)) {
             options.bins = options::parseBins(argument());
-        } else if (option == "--angle") {
+        } else if (option == flag(options::kAngle)) {
             options.angleDegrees = options::parseAngle(argument());
-        } else if (option == "--sampling") {
+        } else if (option == flag(options::kSampling)) {
             options.sampling = options::parseSampling(argument());
         } else if (option == "--repetitions") {
             options.repetitions = parseNumber(option, argument(), 1, 100000);

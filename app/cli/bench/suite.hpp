@@ -9,10 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "bench/measure.hpp"
 #include "bench/options.hpp"
+#include "bench/report.hpp"
 #include "image/image.hpp"
 #include "image/pixel_source.hpp"
+#include "measure/baselines.hpp"
 
 namespace hs {
 class DeviceContext;
@@ -22,9 +23,9 @@ namespace hs::bench {
 
 struct SuiteContext {
     const Options& options;
-    DeviceContext* device;      // null when no OpenCL device could be opened
-    std::string deviceProblem;  // why not, then: device suites report their rows as skipped with it
-    Baselines* baselines;       // null without a device
+    DeviceContext* device;          // null when no OpenCL device could be opened
+    std::string deviceProblem;      // why not, then: device suites report their rows as skipped with it
+    measure::Baselines* baselines;  // null without a device
     Report& report;
 };
 

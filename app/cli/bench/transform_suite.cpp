@@ -51,30 +51,33 @@ std::vector<Timing> deviceWork(std::vector<Timing> timings) {
     return timings;
 }
 
-Measurement newRow(const std::string& suite, std::string subject, const Input& input) {
-    Measurement row;
+Row newRow(const std::string& suite, std::string subject, const Input& input) {
+    Row row;
     row.suite = suite;
     row.subject = std::move(subject);
     row.input = input.name;
     row.bytes = 2 * input.image.byteCount();
-    row.clock = "device";
     row.extra["image_bytes"] = static_cast<double>(input.image.byteCount());
     return row;
 }
 
 // Measures `run` into `row` and compares it with the copy kernel; an Error skips the row with its message.
-void measureInto(SuiteContext& context, Input& input, Measurement& row,
+void measureInto(SuiteContext& context, Input& input, Row& row,
                  const std::function<std::vector<Timing>()>& run) {
     try {
-        row.stats = measureDevice(context.options.repetitions, [&] { return deviceWork(run()); });
+        row.summary =
+            measure::measure({measure::Clock::Kernel, 1, context.options.repetitions, row.bytes}, [&] {
+                return deviceWork(run());
+            }).summary;
         const auto& copy = context.baselines->copy(input.image.byteCount());
-        const double ratio = row.gbps() / gigabytesPerSecond(2 * input.image.byteCount(), copy.medianNs);
+        // A zero median (no kernel recorded) has no ratio: 0, as GB/s is then.
+        const double ratio = measure::ratioToBaseline(*row.summary, copy).value_or(0.0);
         row.extra["copy_ratio"] = ratio;
         char text[48];
         std::snprintf(text, sizeof text, "%.3f x copy", ratio);
         row.detail = text + (row.detail.empty() ? "" : "; " + row.detail);
     } catch (const Error& error) {
-        row.stats.reset();
+        row.summary.reset();
         row.extra.erase("copy_ratio");
         row.detail = error.what();
     }
@@ -98,11 +101,13 @@ void runRotation(SuiteContext& context, Input& input) {
                               input);
             row.extra["angle_degrees"] = context.options.angleDegrees;
             row.detail = skipReason(context, [&](const DeviceInfo& device) {
-                return strategy->supported(device, input.image.width, input.image.height);
+                return strategy->supported(&device, {input.image.width, input.image.height}, {});
             });
             if (row.detail.empty()) {
                 const rotate::Params params{context.options.angleDegrees, mode};
-                row.detail = strategy->kernelBuild(context.device->info(), params).options;
+                if (const auto build = strategy->kernelBuild(context.device->info(), params,
+                                                             {input.image.width, input.image.height}))
+                    row.detail = build->options;
                 measureInto(context, input, row, [&] {
                     return rotate::rotate(*context.device, input.pixels, params, *strategy).timings;
                 });
@@ -124,11 +129,13 @@ void runConvolution(SuiteContext& context, Input& input) {
                 input);
             row.extra["filter_size"] = size;
             row.detail = skipReason(context, [&](const DeviceInfo& device) {
-                return strategy->supported(device, filter, input.image.width, input.image.height);
+                return strategy->supported(&device, {input.image.width, input.image.height}, filter);
             });
             if (row.detail.empty()) {
-                row.detail =
-                    filter.label + ", " + strategy->kernelBuild(context.device->info(), filter).options;
+                row.detail = filter.label;
+                if (const auto build = strategy->kernelBuild(context.device->info(), filter,
+                                                             {input.image.width, input.image.height}))
+                    row.detail += ", " + build->options;
                 measureInto(context, input, row, [&] {
                     return convolve::convolve(*context.device, input.pixels, filter, *strategy).timings;
                 });

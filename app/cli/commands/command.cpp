@@ -1,6 +1,5 @@
 #include "commands/command.hpp"
 
-#include <QJsonDocument>
 #include <algorithm>
 #include <cstdio>
 
@@ -108,7 +107,7 @@ std::optional<rotate::Params> ArgumentParser::rotation() const {
     try {
         return options::parseRotation(io::givenValue(parser_, text(options::kAngle.name)),
                                       io::givenValue(parser_, text(options::kSampling.name)),
-                                      parser_.isSet(text(options::kFitCanvas.name)));
+                                      parser_.isSet(specName(options::kFitCanvas)));
     } catch (const UsageError& error) {
         throw usageError(QString::fromUtf8(error.what()));
     }
@@ -133,9 +132,9 @@ void ArgumentParser::requireAtMostOne(const QStringList& names) const {
     if (set.size() > 1) throw usageError(set.join(" and ") + " exclude each other");
 }
 
-void printJson(const QJsonObject& object) {
-    const QByteArray text = QJsonDocument(object).toJson(QJsonDocument::Indented);
-    std::fwrite(text.constData(), 1, static_cast<std::size_t>(text.size()), stdout);
+void printJson(const std::function<void(JsonWriter&)>& write) {
+    const std::string text = jsonDocument(write);
+    std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
 void printText(const QString& text) {
@@ -147,8 +146,8 @@ QString text(std::string_view value) {
     return QString::fromUtf8(value.data(), static_cast<qsizetype>(value.size()));
 }
 
-QString milliseconds(std::uint64_t ns) {
-    return QString::number(static_cast<double>(ns) / 1e6, 'f', 3) + " ms";
+QString milliseconds(double ns) {
+    return QString::number(ns / 1e6, 'f', 3) + " ms";
 }
 
 QString imageAndDeviceLines(const QString& path, const ImageRGBA8& image, const DeviceInfo& device) {
@@ -166,8 +165,9 @@ QString timingLines(const std::vector<Timing>& timings, int nameWidth) {
     return lines;
 }
 
-QJsonObject imageJson(const QString& path, int width, int height) {
-    return QJsonObject{{"path", path}, {"width", width}, {"height", height}};
+void writeImageJson(JsonWriter& json, const QString& path, int width, int height) {
+    json.beginObject().field("path", path.toStdString()).field("width", width).field("height", height);
+    json.endObject();
 }
 
 }  // namespace hs::cli

@@ -6,7 +6,6 @@
 //         hs::cli::registerCommand({"rotate", "IMAGE --angle DEG --out OUT", "rotate an image", run});
 
 #include <QCommandLineParser>
-#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <cstdint>
@@ -22,6 +21,7 @@
 #include "runtime/device_info.hpp"
 #include "runtime/error.hpp"
 #include "runtime/timing.hpp"
+#include "util/json_writer.hpp"
 
 namespace hs::cli {
 
@@ -61,6 +61,9 @@ class ArgumentParser {
 
     bool isSet(const QString& name) const { return parser_.isSet(name); }
     QString value(const QString& name) const { return parser_.value(name); }
+    // A shared option by its spec, so the name is spelled once (ops/shared_options.hpp).
+    bool isSet(const options::Spec& spec) const { return parser_.isSet(specName(spec)); }
+    QString value(const options::Spec& spec) const { return parser_.value(specName(spec)); }
     // The option's value as an integer within [min, max]; throws UsageError otherwise.
     int integer(const QString& name, int min, int max) const;
     // The shared rules (ops/shared_options.hpp), their UsageError prefixed with the command: --bins, and
@@ -76,24 +79,29 @@ class ArgumentParser {
     UsageError usageError(const QString& what) const;
 
   private:
+    static QString specName(const options::Spec& spec) {
+        return QString::fromUtf8(spec.name.data(), static_cast<qsizetype>(spec.name.size()));
+    }
+
     QString command_;
     QCommandLineParser parser_;
     QStringList positionalNames_;
 };
 
-void printJson(const QJsonObject& object);
+// One JSON document on stdout: what `write` writes, indented.
+void printJson(const std::function<void(JsonWriter&)>& write);
 void printText(const QString& text);
 
 // The engine's UTF-8 text for Qt.
 QString text(std::string_view value);
-// "1.234 ms".
-QString milliseconds(std::uint64_t ns);
+// "1.234 ms" from nanoseconds.
+QString milliseconds(double ns);
 
 // The head of a command's report: the image it read and the device it ran on.
 QString imageAndDeviceLines(const QString& path, const ImageRGBA8& image, const DeviceInfo& device);
 // One line per record: stage, name (padded to `nameWidth`) and duration.
 QString timingLines(const std::vector<Timing>& timings, int nameWidth);
 // {"path", "width", "height"}.
-QJsonObject imageJson(const QString& path, int width, int height);
+void writeImageJson(JsonWriter& json, const QString& path, int width, int height);
 
 }  // namespace hs::cli

@@ -1,15 +1,15 @@
 // histoscope-cli histogram IMAGE [--device SEL] [--strategy NAME] [--bins N] [--ignore-transparent] [--repeat
 // K]
 //                           [--json|--csv]
-#include <QJsonArray>
-#include <algorithm>
 
 #include "commands/command.hpp"
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
+#include "measure/measure.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/histogram/statistics.hpp"
+#include "runtime/device_properties.hpp"
 #include "runtime/runtime.hpp"
 
 namespace hs::cli {
@@ -18,24 +18,11 @@ namespace {
 
 using Runs = std::vector<std::vector<Timing>>;
 
-struct KernelSummary {
-    std::uint64_t minNs = 0;
-    std::uint64_t medianNs = 0;  // nearest rank: the lower middle for an even count
-    std::uint64_t maxNs = 0;
-};
-
-KernelSummary summarize(const Runs& runs) {
-    std::vector<std::uint64_t> kernelNs;
-    for (const auto& run : runs) kernelNs.push_back(totalNs(run, Stage::Kernel));
-    std::sort(kernelNs.begin(), kernelNs.end());
-    return {kernelNs.front(), kernelNs[(kernelNs.size() - 1) / 2], kernelNs.back()};
-}
-
 QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& device,
               const histogram::Params& params, const histogram::Result& result, const Runs& runs,
               const ProgramCache::Stats& cache) {
     QString out = imageAndDeviceLines(path, image, device);
-    out += "strategy  " + text(result.strategy) + "\n";
+    out += "strategy  " + text(result.strategy->name()) + "\n";
     out += QString("bins      %1\n").arg(result.histogram.bins);
     if (params.ignoreTransparent) out += "pixels of alpha 0 left out of r, g, b and luma\n";
     out += '\n';
@@ -52,36 +39,39 @@ QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& de
         out += '\n';
     }
     out += QString("\ntimings of run 1 of %1\n").arg(runs.size()) + timingLines(runs.front(), 28);
-    const auto summary = summarize(runs);
+    const measure::Summary summary = measure::kernelSummary(runs);
     out += QString("kernel time over %1 run(s): min %2, median %3, max %4\n")
                .arg(runs.size())
-               .arg(milliseconds(summary.minNs), milliseconds(summary.medianNs), milliseconds(summary.maxNs));
+               .arg(milliseconds(summary.min), milliseconds(summary.median), milliseconds(summary.max));
     out += QString("program cache: %1 hit(s), %2 miss(es)\n").arg(cache.hits).arg(cache.misses);
     return out;
 }
 
-QJsonObject json(const QString& path, const ImageRGBA8& image, const DeviceInfo& device,
-                 const histogram::Strategy& requested, const histogram::Params& params,
-                 const histogram::Result& result, const io::HistogramContext& context, const Runs& runs,
-                 const ProgramCache::Stats& cache) {
-    const auto summary = summarize(runs);
-    const auto ns = [](std::uint64_t value) { return QJsonValue(static_cast<qint64>(value)); };
-    return QJsonObject{
-        {"image", imageJson(path, image.width, image.height)},
-        {"device", io::deviceJson(device)},
-        {"strategy", text(result.strategy)},
-        {"requested_strategy", text(requested.name())},
-        {"bins", result.histogram.bins},
-        {"ignore_transparent", params.ignoreTransparent},
-        {"histograms", io::histogramJson(result.histogram)},
-        {"timings", io::timingsJson(runs)},
-        {"summary", QJsonObject{{"runs", static_cast<qint64>(runs.size())},
-                                {"kernel_ns", QJsonObject{{"min", ns(summary.minNs)},
-                                                          {"median", ns(summary.medianNs)},
-                                                          {"max", ns(summary.maxNs)}}}}},
-        {"program_cache", QJsonObject{{"hits", ns(cache.hits)}, {"misses", ns(cache.misses)}}},
-        {"context", io::histogramContextJson(context, result.histogram.bins)},
-    };
+void writeJson(JsonWriter& json, const QString& path, const ImageRGBA8& image, const DeviceInfo& device,
+               const histogram::Strategy& requested, const histogram::Params& params,
+               const histogram::Result& result, const io::HistogramContext& context, const Runs& runs,
+               const ProgramCache::Stats& cache) {
+    json.beginObject();
+    json.key("image");
+    writeImageJson(json, path, image.width, image.height);
+    json.key("device");
+    writeDeviceJson(json, device);
+    json.field("strategy", result.strategy->name()).field("requested_strategy", requested.name());
+    json.field("bins", result.histogram.bins).field("ignore_transparent", params.ignoreTransparent);
+    json.key("histograms");
+    io::writeHistogramJson(json, result.histogram);
+    json.key("timings");
+    io::writeTimingsJson(json, runs);
+    json.key("summary");
+    io::writeKernelSummaryJson(json, runs);
+    json.key("program_cache")
+        .beginObject()
+        .field("hits", cache.hits)
+        .field("misses", cache.misses)
+        .endObject();
+    json.key("context");
+    io::writeHistogramContextJson(json, context, result.histogram.bins);
+    json.endObject();
 }
 
 int run(const QStringList& arguments) {
@@ -97,28 +87,31 @@ int run(const QStringList& arguments) {
     parser.addFlag("csv", "Print the histogram as CSV, after '# key: value' lines saying what it counts.");
     if (!parser.parse(arguments)) return 0;
     parser.requireAtMostOne({"json", "csv"});
-    const histogram::Params params{parser.bins(), parser.isSet(text(options::kIgnoreTransparent.name))};
+    const histogram::Params params{parser.bins(), parser.isSet(options::kIgnoreTransparent)};
     const int repeat = parser.integer("repeat", 1, 1'000'000);
-    const histogram::Strategy& strategy = histogram::findStrategy(parser.value("strategy").toStdString());
+    const histogram::Strategy& strategy =
+        histogram::findStrategy(parser.value(options::kStrategy).toStdString());
     const QString path = parser.positional(0);
 
     const ImageRGBA8 image = io::loadImage(path);
     Runtime runtime;
-    DeviceContext& device = runtime.open(parser.value("device").toStdString());
+    DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
     PixelSource pixels(image);
     histogram::Result result;
-    Runs runs;
-    for (int k = 0; k < repeat; ++k) {
-        result = histogram::computeHistogram(&device, pixels, params, strategy);
-        runs.push_back(std::move(result.timings));
-    }
+    // No warm-up: every run is reported, the first one with its program build (or cache hit).
+    const Runs runs = measure::measure({measure::Clock::Kernel, 0, repeat, image.byteCount()}, [&] {
+                          result = histogram::computeHistogram(&device, pixels, params, strategy);
+                          return result.timings;
+                      }).runs;
     const auto cache = runtime.programCache().stats();
-    const auto context =
-        io::histogramContext(path, image.width, image.height, &device.info(), result.strategy,
-                             strategy.name(), std::nullopt, std::nullopt, params.ignoreTransparent);
+    const auto context = io::histogramContext(path, image.width, image.height, &device.info(),
+                                              std::string(result.strategy->name()), strategy.name(),
+                                              std::nullopt, std::nullopt, params.ignoreTransparent);
 
     if (parser.isSet("json"))
-        printJson(json(path, image, device.info(), strategy, params, result, context, runs, cache));
+        printJson([&](JsonWriter& json) {
+            writeJson(json, path, image, device.info(), strategy, params, result, context, runs, cache);
+        });
     else if (parser.isSet("csv"))
         printText(QString::fromUtf8(io::histogramCsv(result.histogram, context)));
     else

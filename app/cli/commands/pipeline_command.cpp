@@ -2,11 +2,11 @@
 // [--histogram-strategy S] --out OUT [--json], and the parts rotate and convolve share with it.
 #include "commands/pipeline_command.hpp"
 
-#include <QJsonArray>
-
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
+#include "io/files/filter_file.hpp"
 #include "io/image_io.hpp"
+#include "runtime/device_properties.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 
@@ -22,48 +22,63 @@ QString namesOf(const Strategies& strategies) {
     return names.join(", ");
 }
 
-QJsonObject stageJson(const pipeline::StageReport& report, const pipeline::Spec& spec) {
-    QJsonObject object{{"stage", text(report.stage)}};
-    if (!report.strategy.empty()) object["strategy"] = text(report.strategy);
-    if (!report.note.empty()) object["note"] = text(report.note);
-    if (report.stage == "rotate") {
-        object["requested_strategy"] = text(spec.rotation->strategy->name());
-        object["angle_degrees"] = spec.rotation->params.angleDegrees;
-        object["sampling"] = text(rotate::filterModeName(spec.rotation->params.filterMode));
-        object["fit_canvas"] = spec.rotation->params.fitCanvas;
-    } else if (report.stage == "convolve") {
-        const auto& filter = spec.convolution->filter;
-        object["requested_strategy"] = text(spec.convolution->strategy->name());
-        object["filter"] = QJsonObject{{"label", text(filter.label)},
-                                       {"width", filter.width},
-                                       {"height", filter.height},
-                                       {"integer", filter.isInteger()}};
-    } else if (report.stage == "histogram") {
-        object["requested_strategy"] = text(spec.histogram->strategy->name());
-        object["bins"] = spec.histogram->params.bins;
-        object["ignore_transparent"] = spec.histogram->params.ignoreTransparent;
+void writeStageJson(JsonWriter& json, const pipeline::StageReport& report, const pipeline::Spec& spec) {
+    json.beginObject().field("stage", pipeline::stageKindName(report.stage));
+    if (report.strategy) json.field("strategy", report.strategy->name());
+    if (!report.note.empty()) json.field("note", report.note);
+    switch (report.stage) {
+        case pipeline::StageKind::Rotate:
+            json.field("requested_strategy", spec.rotation->strategy->name());
+            json.field("angle_degrees", spec.rotation->params.angleDegrees);
+            json.field("sampling", rotate::filterModeName(spec.rotation->params.filterMode));
+            json.field("fit_canvas", spec.rotation->params.fitCanvas);
+            break;
+        case pipeline::StageKind::Convolve: {
+            const auto& filter = spec.convolution->filter;
+            json.field("requested_strategy", spec.convolution->strategy->name());
+            json.key("filter").beginObject().field("label", filter.label).field("width", filter.width);
+            json.field("height", filter.height).field("integer", filter.isInteger()).endObject();
+            break;
+        }
+        case pipeline::StageKind::Histogram:
+            json.field("requested_strategy", spec.histogram->strategy->name());
+            json.field("bins", spec.histogram->params.bins);
+            json.field("ignore_transparent", spec.histogram->params.ignoreTransparent);
+            break;
+        case pipeline::StageKind::Upload:
+        case pipeline::StageKind::Readback:
+        case pipeline::StageKind::Display:
+            break;
     }
-    return object;
+    json.endObject();
 }
 
 QString summary(const QString& path, const ImageRGBA8& image, const QString& out, const DeviceInfo& device,
                 pipeline::Result& result, const pipeline::Spec& spec) {
     QString lines = imageAndDeviceLines(path, image, device);
     for (const auto& report : result.stages) {
-        if (report.strategy.empty()) continue;
+        if (!report.strategy) continue;  // transfers
         QString what;
-        if (report.stage == "rotate")
-            what = QString("%1 degrees, %2%3")
-                       .arg(spec.rotation->params.angleDegrees)
-                       .arg(text(rotate::filterModeName(spec.rotation->params.filterMode)))
-                       .arg(spec.rotation->params.fitCanvas ? ", fit canvas" : "");
-        else if (report.stage == "convolve")
-            what = text(spec.convolution->filter.label);
-        else
-            what = QString("%1 bins%2 (the counts: --json)")
-                       .arg(spec.histogram->params.bins)
-                       .arg(spec.histogram->params.ignoreTransparent ? ", alpha 0 ignored" : "");
-        lines += QString("%1 %2 %3\n").arg(text(report.stage), -9).arg(text(report.strategy), -15).arg(what);
+        switch (report.strategy->operation()) {
+            case OperationKind::Rotate:
+                what = QString("%1 degrees, %2%3")
+                           .arg(spec.rotation->params.angleDegrees)
+                           .arg(text(rotate::filterModeName(spec.rotation->params.filterMode)))
+                           .arg(spec.rotation->params.fitCanvas ? ", fit canvas" : "");
+                break;
+            case OperationKind::Convolve:
+                what = text(spec.convolution->filter.label);
+                break;
+            case OperationKind::Histogram:
+                what = QString("%1 bins%2 (the counts: --json)")
+                           .arg(spec.histogram->params.bins)
+                           .arg(spec.histogram->params.ignoreTransparent ? ", alpha 0 ignored" : "");
+                break;
+        }
+        lines += QString("%1 %2 %3\n")
+                     .arg(text(pipeline::stageKindName(report.stage)), -9)
+                     .arg(text(report.strategy->name()), -15)
+                     .arg(what);
         if (!report.note.empty()) lines += "note      " + text(report.note) + "\n";
     }
     lines += "timings\n" + timingLines(result.timings(), 36);
@@ -90,7 +105,7 @@ void addRotationOptions(ArgumentParser& parser, const QString& strategyOption) {
 }
 
 void addConvolutionOptions(ArgumentParser& parser, const QString& strategyOption) {
-    parser.addOption(options::kFilter);
+    parser.addOption(options::filterOption());
     parser.addOption(strategyOption, "S", "Convolution strategy: " + namesOf(convolve::strategies()) + ".",
                      "local-tiled");
 }
@@ -105,7 +120,7 @@ std::optional<pipeline::RotateStage> rotationFrom(const ArgumentParser& parser,
 pipeline::ConvolveStage convolutionFrom(const ArgumentParser& parser, const QString& strategyOption) {
     const std::string spec = parser.required("filter", "SPEC").toStdString();
     const auto& strategy = convolve::findStrategy(parser.value(strategyOption).toStdString());
-    return {convolve::filterFromSpec(spec), &strategy};
+    return {io::filterFromSpec(spec), &strategy};
 }
 
 int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
@@ -114,7 +129,7 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
     const QString path = parser.positional(0);
     const ImageRGBA8 image = io::loadImage(path);
     Runtime runtime;
-    DeviceContext& device = runtime.open(parser.value("device").toStdString());
+    DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
     PixelSource pixels(image);
     pipeline::Result result = pipeline::runPipeline(device, pixels, spec);
     io::saveImage(out, result.readBack());
@@ -123,30 +138,33 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
         printText(summary(path, image, out, device.info(), result, spec));
         return 0;
     }
-    QJsonArray stages;
-    for (const auto& report : result.stages) stages.append(stageJson(report, spec));
-    QJsonObject object{
-        {"image", imageJson(path, image.width, image.height)},
-        {"output", imageJson(out, result.image.width(), result.image.height())},
-        {"device", io::deviceJson(device.info())},
-        {"stages", stages},
-        {"timings", io::timingsJson(result.timings())},
-    };
-    if (result.histogram) {
-        object["bins"] = result.histogram->bins;
-        object["ignore_transparent"] = spec.histogram->params.ignoreTransparent;
-        object["histograms"] = io::histogramJson(*result.histogram);
-        std::string ran;
-        for (const auto& report : result.stages) {
-            if (report.stage == "histogram") ran = report.strategy;
+    printJson([&](JsonWriter& json) {
+        json.beginObject().key("image");
+        writeImageJson(json, path, image.width, image.height);
+        json.key("output");
+        writeImageJson(json, out, result.image.width(), result.image.height());
+        json.key("device");
+        writeDeviceJson(json, device.info());
+        json.key("stages").beginArray();
+        for (const auto& report : result.stages) writeStageJson(json, report, spec);
+        json.endArray().key("timings");
+        io::writeTimingsJson(json, result.timings());
+        if (result.histogram) {
+            json.field("bins", result.histogram->bins);
+            json.field("ignore_transparent", spec.histogram->params.ignoreTransparent);
+            json.key("histograms");
+            io::writeHistogramJson(json, *result.histogram);
+            const std::string ran(result.stage(pipeline::StageKind::Histogram)->strategy->name());
+            json.key("context");
+            io::writeHistogramContextJson(
+                json,
+                io::histogramContext(path, image.width, image.height, &device.info(), ran,
+                                     spec.histogram->strategy->name(), spec.rotation, spec.convolution,
+                                     spec.histogram->params.ignoreTransparent),
+                result.histogram->bins);
         }
-        object["context"] = io::histogramContextJson(
-            io::histogramContext(path, image.width, image.height, &device.info(), ran,
-                                 spec.histogram->strategy->name(), spec.rotation, spec.convolution,
-                                 spec.histogram->params.ignoreTransparent),
-            result.histogram->bins);
-    }
-    printJson(object);
+        json.endObject();
+    });
     return 0;
 }
 
@@ -167,9 +185,9 @@ int runPipelineCommand(const QStringList& arguments) {
     if (!parser.parse(arguments)) return 0;
     pipeline::Spec spec;
     spec.rotation = rotationFrom(parser, "rotate-strategy");
-    if (parser.isSet("filter")) spec.convolution = convolutionFrom(parser, "convolve-strategy");
+    if (parser.isSet(options::filterOption())) spec.convolution = convolutionFrom(parser, "convolve-strategy");
     spec.histogram =
-        pipeline::HistogramStage{{parser.bins(), parser.isSet(text(options::kIgnoreTransparent.name))},
+        pipeline::HistogramStage{{parser.bins(), parser.isSet(options::kIgnoreTransparent)},
                                  &histogram::findStrategy(parser.value("histogram-strategy").toStdString())};
     return runSpec(parser, spec);
 }

@@ -1,11 +1,9 @@
 // histoscope-cli strategies [--json] [--device SEL] [--bins N]: the histogram strategies and whether each
 // runs on the device.
-#include <QJsonArray>
 
 #include "commands/command.hpp"
-#include "io/export.hpp"
 #include "ops/histogram/histogram.hpp"
-#include "runtime/device_info.hpp"
+#include "runtime/device_properties.hpp"
 
 namespace hs::cli {
 
@@ -23,21 +21,17 @@ int run(const QStringList& arguments) {
     const auto devices = enumerateDevices();
     // Without any OpenCL device the host strategies still run; asking for a device that is missing is an
     // error.
-    const DeviceInfo* device = devices.empty() && !parser.isSet("device")
+    const DeviceInfo* device = devices.empty() && !parser.isSet(options::kDevice)
                                    ? nullptr
-                                   : &selectDevice(devices, parser.value("device").toStdString());
+                                   : &selectDevice(devices, parser.value(options::kDevice).toStdString());
 
-    QJsonArray list;
+    std::vector<Support> supports;
     QString table = device ? "device " + text(device->selector()) + "  " + text(device->name) + "\n"
                            : QString("no OpenCL device: only host strategies can run\n");
     for (const auto* strategy : histogram::strategies()) {
-        const auto support = device || !strategy->runsOnDevice() ? strategy->supported(device, params)
+        const auto support = device || !strategy->runsOnDevice() ? strategy->supported(device, {}, params)
                                                                  : Support::no("no OpenCL device");
-        list.append(QJsonObject{{"name", text(strategy->name())},
-                                {"description", text(strategy->description())},
-                                {"runs_on", strategy->runsOnDevice() ? "device" : "host"},
-                                {"supported", support.ok},
-                                {"reason", text(support.reason)}});
+        supports.push_back(support);
         table +=
             QString("  %1 %2 %3  %4\n")
                 .arg(text(strategy->name()), -16)
@@ -46,9 +40,22 @@ int run(const QStringList& arguments) {
                 .arg(support.ok ? text(strategy->description()) : "unsupported: " + text(support.reason));
     }
     if (parser.isSet("json")) {
-        printJson(QJsonObject{{"device", device ? QJsonValue(io::deviceJson(*device)) : QJsonValue()},
-                              {"bins", params.bins},
-                              {"strategies", list}});
+        printJson([&](JsonWriter& json) {
+            json.beginObject().key("device");
+            if (device)
+                writeDeviceJson(json, *device);
+            else
+                json.null();
+            json.field("bins", params.bins).key("strategies").beginArray();
+            const auto& registry = histogram::strategies();
+            for (std::size_t i = 0; i < registry.size(); ++i) {
+                json.beginObject().field("name", registry[i]->name());
+                json.field("description", registry[i]->description());
+                json.field("runs_on", registry[i]->runsOnDevice() ? "device" : "host");
+                json.field("supported", supports[i].ok).field("reason", supports[i].reason).endObject();
+            }
+            json.endArray().endObject();
+        });
     } else {
         printText(table);
     }

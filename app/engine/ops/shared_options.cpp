@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "ops/convolve/filter.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "runtime/error.hpp"
 
@@ -28,6 +29,14 @@ UsageError badValue(const Spec& option, const std::string& expectation, std::str
 }
 
 }  // namespace
+
+const Spec& filterOption() {
+    // Built on first use, after every filter kind registered itself.
+    static const std::string help = "Convolve with SPEC: " + convolve::filterSpecHelp() +
+                                    " (rows of numbers, optional last line '/ DIVISOR').";
+    static const Spec spec{"filter", "SPEC", help, ""};
+    return spec;
+}
 
 double parseAngle(std::string_view text) {
     const auto degrees = wholeNumber<double>(text);

@@ -44,11 +44,8 @@ inline constexpr Spec kDevice{"device", "SEL",
                               "Device: P:D indices or part of its name, in any case. Default: "
                               "$HISTOSCOPE_DEVICE, else the first GPU, else the first device.",
                               ""};
-inline constexpr Spec kFilter{
-    "filter", "SPEC",
-    "Convolve with SPEC: box[:N], gaussian:SIGMA[:SIZE], sharpen, emboss, laplacian, "
-    "sobel, or a filter file (rows of numbers, optional last line '/ DIVISOR').",
-    ""};
+// --filter: its help lists the filter registry's kinds, so it is built at run time.
+const Spec& filterOption();
 
 // --angle: any finite number of degrees, returned reduced into (-180, 180] (rotate::normalizeAngle), so
 // "400" is 40. NaN, infinities and anything but a number: UsageError "--angle expects ...".

@@ -27,6 +27,8 @@ struct Support {
 struct KernelBuild {
     std::string source;  // name of kernels/<source>.cl
     std::string options;
+
+    bool operator==(const KernelBuild&) const = default;
 };
 
 // Whether `a` and `b` are the same name in any case: names are matched like device names.

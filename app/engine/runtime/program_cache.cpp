@@ -142,7 +142,7 @@ void ProgramCache::store(const std::string& key, const std::vector<unsigned char
     fs::create_directories(settings_.directory.parent_path(), ec);
     if (!makePrivateDirectory(settings_.directory) || !makePrivateDirectory(entriesDirectory())) return;
     // A failed write costs a rebuild next time, nothing more: the reason is not worth a caller's attention.
-    writeFileAtomically(
+    replaceCacheFile(
         entryPath(key),
         [&](std::ostream& out) {
             out.write(kMagic.data(), static_cast<std::streamsize>(kMagic.size()));

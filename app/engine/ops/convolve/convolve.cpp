@@ -79,25 +79,10 @@ ImageRGBA8 referenceConvolve(const ImageRGBA8& image, const Filter& filter) {
     return out;
 }
 
-const Strategy& findStrategy(std::string_view name) {
-    return findByName(strategies(), name, "convolution strategy");
-}
-
-pipeline::Choice<Strategy> chooseStrategy(const DeviceInfo& device, const Filter& filter, int width,
-                                          int height, const Strategy& requested) {
-    const Strategy& fallback = bufferStrategy();
-    return pipeline::chooseRunnable(device.name, requested,
-                                    requested.supported(device, filter, width, height), fallback,
-                                    fallback.supported(device, filter, width, height));
-}
-
 Result convolve(DeviceContext& device, PixelSource& pixels, const Filter& filter, const Strategy& requested) {
     validate(filter);
     pipeline::requirePixels(pixels.width(), pixels.height(), "convolve");
-    auto choice = chooseStrategy(device.info(), filter, pixels.width(), pixels.height(), requested);
-    Result result = choice.strategy->run(device, pixels, filter);
-    result.note = std::move(choice.note);
-    return result;
+    return runChosen<Operation>(&device, pixels, {pixels.width(), pixels.height()}, filter, requested);
 }
 
 }  // namespace hs::convolve

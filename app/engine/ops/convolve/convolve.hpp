@@ -10,10 +10,6 @@
 #include "ops/pipeline/stage.hpp"
 #include "runtime/device_info.hpp"
 
-namespace hs {
-class DeviceContext;
-}
-
 namespace hs::convolve {
 
 using Result = pipeline::StageResult;
@@ -21,34 +17,36 @@ using Result = pipeline::StageResult;
 // The golden reference: integer arithmetic for integer filters (exact), double precision otherwise.
 ImageRGBA8 referenceConvolve(const ImageRGBA8& image, const Filter& filter);
 
-// A named way of convolving on a device; the list is data that the CLI, the GUI, the bench and the tests
-// iterate over.
-class Strategy {
-  public:
-    virtual ~Strategy() = default;
-    virtual std::string_view name() const = 0;
-    virtual std::string_view description() const = 0;
-    virtual Support supported(const DeviceInfo& device, const Filter& filter, int width,
-                              int height) const = 0;
-    virtual KernelBuild kernelBuild(const DeviceInfo& device, const Filter& filter) const = 0;
-    // Preconditions (a validated filter, support) are checked by convolve(), which is what callers use.
-    virtual Result run(DeviceContext& device, PixelSource& pixels, const Filter& filter) const = 0;
+// Convolution as an operation (see ops/operation.hpp): its strategies take the pixels and a Filter and
+// leave the result on the device; "buffer-naive" runs where another cannot.
+struct Operation {
+    static constexpr OperationKind kKind = OperationKind::Convolve;
+    static constexpr std::string_view kStrategyNoun = "convolution strategy";
+    static constexpr std::string_view kFallback = "buffer-naive";
+    using Params = Filter;
+    using Input = PixelSource;
+    using Result = convolve::Result;
 };
 
-const std::vector<const Strategy*>& strategies();
+using Strategy = hs::Strategy<Operation>;
+
+// Every strategy, in the order they are presented (the registry's list).
+inline const std::vector<const Strategy*>& strategies() {
+    return Registry<Operation>::list();
+}
 // Throws UsageError naming the known strategies when `name` is not one of them.
-const Strategy& findStrategy(std::string_view name);
+inline const Strategy& findStrategy(std::string_view name) {
+    return Registry<Operation>::find(name);
+}
 // The strategy every device with buffers can run: "buffer-naive".
-const Strategy& bufferStrategy();
+inline const Strategy& bufferStrategy() {
+    return *Registry<Operation>::fallback();
+}
 
-// `requested` when it can run, else buffer-naive with a note naming the device and the reason (a filter that
-// is not separable, an image beyond the device's 2-D image limits, no image support, too little local
-// memory).
-pipeline::Choice<Strategy> chooseStrategy(const DeviceInfo& device, const Filter& filter, int width,
-                                          int height, const Strategy& requested);
-
-// The single entry point: validates, chooses (see chooseStrategy), runs. The result's image stays on the
-// device; result.strategy names what ran and result.note why it differs from `requested`.
+// The single entry point: validates, chooses (chooseRunnable: buffer-naive with a note naming the device and
+// the reason where `requested` cannot run: a filter that is not separable, an image beyond the device's 2-D
+// image limits, no image support, too little local memory), runs. The result's image stays on the device;
+// result.strategy is what ran and result.note why it differs from `requested`.
 Result convolve(DeviceContext& device, PixelSource& pixels, const Filter& filter, const Strategy& requested);
 
 }  // namespace hs::convolve

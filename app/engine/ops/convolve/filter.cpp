@@ -1,10 +1,11 @@
 #include "ops/convolve/filter.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -20,27 +21,9 @@ constexpr double kInt32Max = std::numeric_limits<std::int32_t>::max();
 // The kernels compute in float: every tap, the divisor, their quotients and sums must stay finite there.
 constexpr double kFloatMax = std::numeric_limits<float>::max();
 constexpr double kFloatMin = std::numeric_limits<float>::min();  // smallest normal float
-// Custom filter files are a few hundred bytes; anything far larger is not one.
-constexpr std::uintmax_t kMaxFilterFileBytes = 64 * 1024;
 
 std::string sizeText(int width, int height) {
     return std::to_string(width) + "x" + std::to_string(height);
-}
-
-std::string numberText(double value) {
-    std::ostringstream text;
-    text << value;
-    return text.str();
-}
-
-Filter fromRows(std::string label, int width, int height, std::vector<double> taps, double divisor = 1.0) {
-    Filter filter;
-    filter.label = std::move(label) + " " + sizeText(width, height);
-    filter.width = width;
-    filter.height = height;
-    filter.taps = std::move(taps);
-    filter.divisor = divisor;
-    return filter;
 }
 
 bool isWhole(double value) {
@@ -54,8 +37,8 @@ double sumOfMagnitudes(const std::vector<double>& taps) {
 }
 
 std::string beyondFloat(std::string_view what, double value) {
-    return std::string(what) + " " + numberText(value) + " is beyond float range (magnitudes " +
-           numberText(kFloatMin) + " to " + numberText(kFloatMax) + ")";
+    return std::string(what) + " " + filterNumberText(value) + " is beyond float range (magnitudes " +
+           filterNumberText(kFloatMin) + " to " + filterNumberText(kFloatMax) + ")";
 }
 
 std::optional<std::string> tapRangeProblem(double tap) {
@@ -76,8 +59,8 @@ std::optional<std::string> sumRangeProblem(const Filter& filter) {
                               std::abs(filter.divisor);
     const double largest = filter.isMagnitude() ? 2.0 * largestSum * largestSum : largestSum;
     if (!(largest <= kFloatMax))
-        return "taps / divisor times 255 sum to " + numberText(largest) + ", beyond float range (at most " +
-               numberText(kFloatMax) + ")";
+        return "taps / divisor times 255 sum to " + filterNumberText(largest) +
+               ", beyond float range (at most " + filterNumberText(kFloatMax) + ")";
     return std::nullopt;
 }
 
@@ -150,7 +133,7 @@ Filter parseRows(std::string_view text) {
         ++height;
     }
     if (height == 0) throw TextProblem{"no filter rows (expected lines of numbers)"};
-    Filter filter = fromRows("custom", width, height, std::move(taps), divisor.value_or(1.0));
+    Filter filter = filterFromRows("custom", width, height, std::move(taps), divisor.value_or(1.0));
     if (const auto problem = sumRangeProblem(filter)) throw TextProblem{*problem};
     return filter;
 }
@@ -209,50 +192,19 @@ void validate(const Filter& filter) {
         throw UsageError(name + "a gradient magnitude takes no divisor");
 }
 
-Filter boxFilter(int size) {
-    if (size < 1 || size > kMaxFilterSize)
-        throw UsageError("box filter size must be within 1..15, got " + std::to_string(size));
-    return fromRows("box", size, size, std::vector<double>(static_cast<std::size_t>(size * size), 1.0),
-                    static_cast<double>(size * size));
+std::string filterNumberText(double value) {
+    std::ostringstream text;
+    text << value;
+    return text.str();
 }
 
-Filter gaussianFilter(double sigma, int size) {
-    if (!std::isfinite(sigma) || sigma <= 0)
-        throw UsageError("gaussian sigma must be a positive number, got " + numberText(sigma));
-    if (sigma > kMaxGaussianSigma)
-        throw UsageError("gaussian sigma must be at most " + std::to_string(kMaxFilterSize) +
-                         " (filters are at most 15x15), got " + numberText(sigma));
-    if (size == 0) size = std::min(kMaxFilterSize, 2 * static_cast<int>(std::ceil(3 * sigma)) + 1);
-    if (size < 1 || size > kMaxFilterSize || size % 2 == 0)
-        throw UsageError("gaussian size must be odd and within 1..15, got " + std::to_string(size));
-    const int radius = size / 2;
-    std::vector<double> axis(static_cast<std::size_t>(size));
-    for (int k = 0; k < size; ++k)
-        axis[static_cast<std::size_t>(k)] = std::exp(-(k - radius) * (k - radius) / (2 * sigma * sigma));
-    const double total = std::accumulate(axis.begin(), axis.end(), 0.0);
-    for (auto& value : axis) value /= total;
-    std::vector<double> taps;
-    for (const double down : axis) {
-        for (const double across : axis) taps.push_back(down * across);
-    }
-    return fromRows("gaussian sigma " + numberText(sigma), size, size, std::move(taps));
-}
-
-Filter sharpenFilter() {
-    return fromRows("sharpen", 3, 3, {0, -1, 0, -1, 5, -1, 0, -1, 0});
-}
-
-Filter embossFilter() {
-    return fromRows("emboss", 3, 3, {-2, -1, 0, -1, 1, 1, 0, 1, 2});
-}
-
-Filter laplacianFilter() {
-    return fromRows("laplacian", 3, 3, {0, 1, 0, 1, -4, 1, 0, 1, 0});
-}
-
-Filter sobelFilter() {
-    Filter filter = fromRows("sobel magnitude", 3, 3, {-1, 0, 1, -2, 0, 2, -1, 0, 1});
-    filter.tapsB = {-1, -2, -1, 0, 0, 0, 1, 2, 1};
+Filter filterFromRows(std::string label, int width, int height, std::vector<double> taps, double divisor) {
+    Filter filter;
+    filter.label = std::move(label) + " " + sizeText(width, height);
+    filter.width = width;
+    filter.height = height;
+    filter.taps = std::move(taps);
+    filter.divisor = divisor;
     return filter;
 }
 
@@ -264,16 +216,7 @@ Filter parseFilterText(std::string_view text) {
     }
 }
 
-Filter loadFilterFile(const std::string& path) {
-    std::error_code error;
-    const auto size = std::filesystem::file_size(path, error);
-    if (error) throw InputError(path + ": cannot read the filter file (" + error.message() + ")");
-    if (size > kMaxFilterFileBytes)
-        throw InputError(path + ": " + std::to_string(size) + " bytes is too large for a filter file");
-    std::ifstream file(path, std::ios::binary);
-    std::string text(static_cast<std::size_t>(size), '\0');
-    if (!file || !file.read(text.data(), static_cast<std::streamsize>(size)))
-        throw InputError(path + ": cannot read the filter file");
+Filter parseFilterFile(std::string_view text, const std::string& path) {
     try {
         Filter filter = parseRows(text);
         filter.label += " (" + std::filesystem::path(path).filename().string() + ")";
@@ -283,55 +226,112 @@ Filter loadFilterFile(const std::string& path) {
     }
 }
 
-std::string_view filterSpecHelp() {
-    return "box[:N], gaussian:SIGMA[:SIZE], sharpen, emboss, laplacian, sobel, or a filter file";
+// ---- the registry ----
+
+namespace {
+
+// A deque: the pointers filterKinds() and findFilterKind() hand out stay valid while kinds register.
+std::deque<FilterKind>& registry() {
+    static std::deque<FilterKind> kinds;
+    return kinds;
 }
 
-Filter filterFromSpec(std::string_view spec) {
+std::vector<std::string_view> specParts(std::string_view spec) {
     std::vector<std::string_view> parts;
     for (std::size_t start = 0;;) {
         const std::size_t colon = spec.find(':', start);
         parts.push_back(
             spec.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start));
-        if (colon == std::string_view::npos) break;
+        if (colon == std::string_view::npos) return parts;
         start = colon + 1;
     }
-    const std::string_view name = parts.front();
-    const std::size_t parameters = parts.size() - 1;
-    const auto expect = [&](std::size_t least, std::size_t most, std::string_view form) {
-        if (parameters < least || parameters > most)
-            throw UsageError("filter '" + std::string(spec) + "': expected " + std::string(form));
-    };
-    if (name == "box") {
-        expect(0, 1, "box or box:N");
-        return boxFilter(parameters == 0 ? 3 : parseSpecInteger(spec, parts[1]));
+}
+
+// "box or box:N", "gaussian:SIGMA or gaussian:SIGMA:SIZE", "sharpen without parameters".
+std::string specForms(const FilterKind& kind) {
+    if (kind.parameters.empty()) return kind.name + " without parameters";
+    std::vector<std::string> forms;
+    std::string form = kind.name;
+    for (std::size_t given = 0; given <= kind.parameters.size(); ++given) {
+        if (given > 0) form += ":" + kind.parameters[given - 1].placeholder;
+        if (given >= kind.required) forms.push_back(form);
     }
-    if (name == "gaussian") {
-        expect(1, 2, "gaussian:SIGMA or gaussian:SIGMA:SIZE");
-        return gaussianFilter(parseSpecNumber(spec, parts[1]),
-                              parameters == 2 ? parseSpecInteger(spec, parts[2]) : 0);
-    }
-    const std::pair<std::string_view, Filter (*)()> fixed[] = {{"sharpen", sharpenFilter},
-                                                               {"emboss", embossFilter},
-                                                               {"laplacian", laplacianFilter},
-                                                               {"sobel", sobelFilter}};
-    for (const auto& [fixedName, make] : fixed) {
-        if (name == fixedName) {
-            expect(0, 0, std::string(fixedName) + " without parameters");
-            return make();
+    std::string text;
+    for (std::size_t i = 0; i < forms.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == forms.size() ? " or " : ", ") + forms[i];
+    return text;
+}
+
+}  // namespace
+
+std::vector<double> FilterKind::defaults() const {
+    std::vector<double> values;
+    for (const auto& parameter : parameters) values.push_back(parameter.defaultValue);
+    return values;
+}
+
+std::string FilterKind::specHelp() const {
+    std::string text = name;
+    std::string closing;
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+        if (i >= required) {
+            text += "[";
+            closing += "]";
         }
+        text += ":" + parameters[i].placeholder;
     }
+    return text + closing;
+}
+
+bool registerFilterKind(FilterKind kind) {
+    registry().push_back(std::move(kind));
+    return true;
+}
+
+std::vector<const FilterKind*> filterKinds() {
+    std::vector<const FilterKind*> kinds;
+    for (const auto& kind : registry()) kinds.push_back(&kind);
+    std::stable_sort(kinds.begin(), kinds.end(),
+                     [](const FilterKind* a, const FilterKind* b) { return a->order < b->order; });
+    return kinds;
+}
+
+const FilterKind* findFilterKind(std::string_view name) {
+    for (const auto& kind : registry()) {
+        if (kind.name == name) return &kind;
+    }
+    return nullptr;
+}
+
+std::string filterSpecHelp() {
+    std::string text;
+    for (const auto* kind : filterKinds()) text += kind->specHelp() + ", ";
+    return text + "or a filter file";
+}
+
+std::optional<Filter> namedFilterFromSpec(std::string_view spec) {
+    const auto parts = specParts(spec);
+    const FilterKind* kind = findFilterKind(parts.front());
+    if (!kind) return std::nullopt;
+    const std::size_t given = parts.size() - 1;
+    if (given < kind->required || given > kind->parameters.size())
+        throw UsageError("filter '" + std::string(spec) + "': expected " + specForms(*kind));
+    std::vector<double> values = kind->defaults();
+    for (std::size_t i = 0; i < given; ++i) {
+        values[i] = kind->parameters[i].type == FilterParameter::Type::Real
+                        ? parseSpecNumber(spec, parts[i + 1])
+                        : parseSpecInteger(spec, parts[i + 1]);
+    }
+    return kind->make(values);
+}
+
+void throwUnknownFilterSpec(std::string_view spec) {
     const std::string path(spec);
-    if (!std::filesystem::exists(path)) {
-        // A bare word is most likely a mistyped filter name ("blur"); a spec that looks like a path names a
-        // file that is missing.
-        if (path.find_first_of("/.") == std::string::npos)
-            throw UsageError("unknown filter '" + path + "' (filters: " + std::string(filterSpecHelp()) +
-                             ")");
-        throw InputError(path + ": no such filter file (filters by name: " + std::string(filterSpecHelp()) +
-                         ")");
-    }
-    return loadFilterFile(path);
+    // A bare word is most likely a mistyped filter name ("blur"); a spec that looks like a path names a file
+    // that is missing.
+    if (path.find_first_of("/.") == std::string::npos)
+        throw UsageError("unknown filter '" + path + "' (filters: " + filterSpecHelp() + ")");
+    throw InputError(path + ": no such filter file (filters by name: " + filterSpecHelp() + ")");
 }
 
 std::optional<Separation> separate(const Filter& filter) {

@@ -18,6 +18,7 @@
 // Taps, the divisor and 255 * sum |taps| / divisor must lie within float range (the kernels compute in
 // float).
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,6 +51,13 @@ struct Filter {
 // beyond it, squared and doubled for a gradient magnitude).
 void validate(const Filter& filter);
 
+// A number as messages and labels show it: "1.5", "1e+40".
+std::string filterNumberText(double value);
+// Builds a filter from rows of taps, labelled "<label> <width>x<height>" (for filter kinds' factories).
+Filter filterFromRows(std::string label, int width, int height, std::vector<double> taps,
+                      double divisor = 1.0);
+
+// The built-in filters (each defined in its own file under filters/, which also registers it; see below).
 Filter boxFilter(int size);
 // 0 < sigma <= 15; size odd in 1..15, or 0 for 2 * ceil(3 sigma) + 1 capped at 15. Taps are
 // exp(-d^2 / (2 sigma^2)), normalised to sum 1 per axis; the 2-D filter is their outer product.
@@ -59,18 +67,71 @@ Filter embossFilter();     // -2 -1 0 / -1 1 1 / 0 1 2
 Filter laplacianFilter();  // 0 1 0 / 1 -4 1 / 0 1 0
 Filter sobelFilter();      // magnitude of -1 0 1 / -2 0 2 / -1 0 1 and its transpose
 
+// ---- the filter registry ----
+// Every built-in filter kind registers itself from its own file in filters/ (registerFilterKind in a
+// namespace-scope initialiser). --filter parsing, its help text, the Transform panel's pages and the app's
+// settings iterate the registry, so a new filter kind touches one file.
+
+// A number a filter kind takes. On a command line the parameters are positional (box:5, gaussian:1.5:7); the
+// GUI shows a spin box from min to max per parameter. The factory checks the values (min and max are the
+// range offered, the factory's message names the rule).
+struct FilterParameter {
+    enum class Type { Real, Integer, OddInteger };
+    std::string name{};         // key in the app's settings: "size", "sigma"
+    std::string placeholder{};  // in spec help texts: "N", "SIGMA"
+    std::string label{};        // GUI: "Size", "σ"
+    std::string help{};         // GUI tooltip
+    Type type = Type::Real;
+    double min = 0;
+    double max = 1;
+    double defaultValue = 0;
+    double step = 1;
+    // Non-empty: `min` stands for "choose automatically" and the GUI shows this text for it.
+    std::string automaticText{};
+};
+
+struct FilterKind {
+    std::string name{};   // spec keyword and settings value: "box"
+    std::string label{};  // GUI: "Box N×N"
+    std::string help{};   // GUI tooltip: what it does
+    int order = 0;        // position in lists (help text, GUI), ascending
+    std::vector<FilterParameter> parameters{};
+    // How many leading parameters a spec must give; the others take their defaults.
+    std::size_t required = 0;
+    // Builds the filter from one value per parameter (in order); throws UsageError for bad values.
+    Filter (*make)(const std::vector<double>& values) = nullptr;
+
+    std::vector<double> defaults() const;
+    // "box[:N]", "gaussian:SIGMA[:SIZE]", "sharpen".
+    std::string specHelp() const;
+};
+
+// Adds `kind` to the registry; returns true so that a file can register from a namespace-scope initialiser:
+//   [[maybe_unused]] const bool registered = registerFilterKind({...});
+bool registerFilterKind(FilterKind kind);
+// Every registered kind, by FilterKind::order.
+std::vector<const FilterKind*> filterKinds();
+// The kind called `name`, or null.
+const FilterKind* findFilterKind(std::string_view name);
+
 // Custom filter text typed by a user (UI, command line). Throws UsageError: "custom filter: line 3: ...".
 Filter parseFilterText(std::string_view text);
-// A custom filter file. Throws InputError naming the file: "<path>: line 3: 'x' is not a number".
-Filter loadFilterFile(const std::string& path);
+// The text of a custom filter file (read by io). Throws InputError naming the file:
+// "<path>: line 3: 'x' is not a number". The label names the file: "custom 3x3 (edge.txt)".
+Filter parseFilterFile(std::string_view text, const std::string& path);
+// Custom filter files are a few hundred bytes; io reads at most this many bytes of one.
+inline constexpr std::size_t kMaxFilterFileBytes = 64 * 1024;
 
-// A filter named on a command line: box[:N] (default 3), gaussian:SIGMA[:SIZE], sharpen, emboss, laplacian,
-// sobel; anything else is read as a filter file (InputError when it cannot be). Bad parameters: UsageError.
-// A spec that is neither a filter name nor an existing file is a UsageError listing the filters when it is a
-// bare word ("blur"), an InputError (missing file) when it holds a '/' or a '.'.
-Filter filterFromSpec(std::string_view spec);
-// The names filterFromSpec understands, for help texts.
-std::string_view filterSpecHelp();
+// A filter named on a command line: box[:N] (default 3), gaussian:SIGMA[:SIZE], sharpen, ... (every
+// registered kind); nullopt when `spec` names no filter kind, so that the caller reads it as a filter file.
+// Bad parameters: UsageError.
+std::optional<Filter> namedFilterFromSpec(std::string_view spec);
+// What to say about a spec that is neither a filter name nor an existing file: a UsageError listing the
+// filters when it is a bare word ("blur"), an InputError (missing file) when it holds a '/' or a '.'.
+[[noreturn]] void throwUnknownFilterSpec(std::string_view spec);
+// The specs namedFilterFromSpec understands, and filter files, for help texts:
+// "box[:N], gaussian:SIGMA[:SIZE], ..., or a filter file".
+std::string filterSpecHelp();
 
 // taps(i, j) = column[j] * row[i]. For integer filters both vectors hold integers (row with no common
 // factor).

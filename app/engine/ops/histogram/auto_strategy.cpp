@@ -15,7 +15,6 @@
 #include <utility>
 
 #include "ops/histogram/histogram.hpp"
-#include "ops/histogram/strategy_list.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 #include "util/atomic_file.hpp"
@@ -108,7 +107,7 @@ class ChoiceMemory {
                            const std::map<std::string, std::string>& lines) {
         std::error_code ec;
         std::filesystem::create_directories(directory, ec);
-        writeFileAtomically(directory / kAutoChoicesFile, [&](std::ostream& out) {
+        replaceCacheFile(directory / kAutoChoicesFile, [&](std::ostream& out) {
             for (const auto& [key, strategy] : lines) out << key << '\t' << strategy << '\n';
         });
     }
@@ -122,11 +121,12 @@ ChoiceMemory& memory() {
     return instance;
 }
 
-std::vector<const Strategy*> candidates(const DeviceInfo& device, const Params& params) {
+// Every device strategy but `self` (auto) that supports `device`.
+std::vector<const Strategy*> candidates(const DeviceInfo& device, ImageShape shape, const Params& params,
+                                        const Strategy& self) {
     std::vector<const Strategy*> list;
     for (const auto* strategy : strategies()) {
-        if (strategy->runsOnDevice() && strategy != &autoStrategy() &&
-            strategy->supported(&device, params).ok)
+        if (strategy->runsOnDevice() && strategy != &self && strategy->supported(&device, shape, params).ok)
             list.push_back(strategy);
     }
     return list;
@@ -161,8 +161,9 @@ class AutoStrategy final : public Strategy {
                "device and image size";
     }
     bool runsOnDevice() const override { return true; }
-    Support supported(const DeviceInfo* device, const Params& params) const override {
-        if (candidates(*device, params).empty()) return Support::no("no device strategy runs on this device");
+    Support supported(const DeviceInfo* device, ImageShape shape, const Params& params) const override {
+        if (candidates(*device, shape, params, *this).empty())
+            return Support::no("no device strategy runs on this device");
         return Support::yes();
     }
 
@@ -172,10 +173,12 @@ class AutoStrategy final : public Strategy {
         const cl::Buffer& image = pixels.device(*device, log);
         const auto directory = device->programCache().stateDirectory();
         const ChoiceKey key{deviceKey(device->info()), sizeClass(pixels.pixelCount())};
-        const Strategy* chosen = remembered(*device, params, directory, key);
+        const ImageShape shape{pixels.width(), pixels.height()};
+        const auto list = candidates(device->info(), shape, params, *this);
+        const Strategy* chosen = remembered(list, directory, key);
         if (chosen == nullptr) {
             const auto start = std::chrono::steady_clock::now();
-            chosen = trial(*device, image, pixels.pixelCount(), params);
+            chosen = trial(*device, image, pixels.pixelCount(), params, list);
             log.addHost(Stage::Other, "auto: trial", start, std::chrono::steady_clock::now());
             memory().remember(directory, key, std::string(chosen->name()));
         }
@@ -187,13 +190,14 @@ class AutoStrategy final : public Strategy {
     }
 
   private:
-    static const Strategy* remembered(const DeviceContext& device, const Params& params,
+    // The remembered choice among `list` (the candidates on this device).
+    static const Strategy* remembered(const std::vector<const Strategy*>& list,
                                       const std::optional<std::filesystem::path>& directory,
                                       const ChoiceKey& key) {
         const auto name = memory().find(directory, key);
         if (!name) return nullptr;
         // A choice naming a strategy this build does not have, or one the device cannot run, is retried.
-        for (const auto* strategy : candidates(device.info(), params)) {
+        for (const auto* strategy : list) {
             if (strategy->name() == *name) return strategy;
         }
         return nullptr;
@@ -202,9 +206,8 @@ class AutoStrategy final : public Strategy {
     // Each candidate in turn: built and warmed up untimed on a few pixels, then timed on the sample until it
     // has had kTrialRuns runs or is clearly slower than the best so far.
     static const Strategy* trial(DeviceContext& device, const cl::Buffer& image, std::size_t pixelCount,
-                                 const Params& params) {
+                                 const Params& params, const std::vector<const Strategy*>& list) {
         ++trialCount;
-        const auto list = candidates(device.info(), params);
         PixelSource sample = trialSample(device, image, pixelCount);
         TimingLog unused;
         PixelSource warmUp(device, sample.device(device, unused),
@@ -222,12 +225,10 @@ class AutoStrategy final : public Strategy {
     }
 };
 
-}  // namespace
+const AutoStrategy strategy;
+const Registration<Operation> registration(strategy, 100);
 
-const Strategy& autoStrategy() {
-    static const AutoStrategy strategy;
-    return strategy;
-}
+}  // namespace
 
 std::uint64_t autoTrialCount() {
     return trialCount.load();

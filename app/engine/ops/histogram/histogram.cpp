@@ -55,10 +55,9 @@ Histogram Histogram::rebinned(int binCount) const {
     return grouped;
 }
 
-Result Result::counted(Histogram values, const Params& params, std::vector<Timing> timings,
-                       std::string_view strategy) {
+Result Result::counted(Histogram values, const Params& params, RunRecord record) {
     Histogram histogram = values.rebinned(params.bins);
-    return {std::move(histogram), std::move(values), std::move(timings), std::string(strategy)};
+    return {std::move(record), std::move(histogram), std::move(values)};
 }
 
 void validate(const Params& params) {
@@ -66,28 +65,10 @@ void validate(const Params& params) {
         throw UsageError("bins must be within 1..256, got " + std::to_string(params.bins));
 }
 
-std::optional<KernelBuild> Strategy::kernelBuild(const DeviceInfo&, const Params&) const {
-    return std::nullopt;
-}
-
-const Strategy& findStrategy(std::string_view name) {
-    return findByName(strategies(), name, "strategy");
-}
-
 Result computeHistogram(DeviceContext* device, PixelSource& pixels, const Params& params,
                         const Strategy& strategy) {
     validate(params);
-    if (strategy.runsOnDevice() && device == nullptr)
-        throw OpenClError("running " + std::string(strategy.name()), 0,
-                          "strategy " + std::string(strategy.name()) + " needs an OpenCL device");
-    const auto support = strategy.supported(device ? &device->info() : nullptr, params);
-    if (!support.ok) {
-        const std::string where = device ? "device " + device->info().name + ": " : std::string();
-        throw OpenClError(
-            "running " + std::string(strategy.name()), 0,
-            where + "strategy " + std::string(strategy.name()) + " unsupported: " + support.reason);
-    }
-    return strategy.run(device, pixels, params);
+    return runChosen<Operation>(device, pixels, {pixels.width(), pixels.height()}, params, strategy);
 }
 
 Histogram referenceHistogram(const std::uint8_t* rgba, std::size_t pixelCount, int bins,

@@ -9,13 +9,9 @@
 #include <vector>
 
 #include "image/pixel_source.hpp"
-#include "ops/strategy.hpp"
+#include "ops/operation.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/timing.hpp"
-
-namespace hs {
-class DeviceContext;
-}
 
 namespace hs::histogram {
 
@@ -71,38 +67,35 @@ void validate(const Params& params);
 
 // Every strategy counts the 256 values, whatever the bin count: the statistics come from the exact values,
 // and `histogram` is `values` grouped into the requested bins on the host (5 × 256 additions).
-struct Result {
+struct Result : RunRecord {
     Histogram histogram;  // params.bins bins
     Histogram values;     // 256 bins: one per 8-bit value
-    std::vector<Timing> timings;
-    std::string strategy;  // the strategy that actually ran (for `auto`, the one it chose)
 
-    // A strategy's result from the counts of the 256 values.
-    static Result counted(Histogram values, const Params& params, std::vector<Timing> timings,
-                          std::string_view strategy);
+    // A strategy's result from the counts of the 256 values; `record` says what ran.
+    static Result counted(Histogram values, const Params& params, RunRecord record);
 };
 
-// A named way of computing the histogram. The list of strategies is data that the CLI, the GUI, the bench
-// and the tests iterate over.
-class Strategy {
-  public:
-    virtual ~Strategy() = default;
-    virtual std::string_view name() const = 0;
-    virtual std::string_view description() const = 0;
-    virtual bool runsOnDevice() const = 0;
-    // `device` is null where no OpenCL device is involved (host strategies only then).
-    virtual Support supported(const DeviceInfo* device, const Params& params) const = 0;
-    // `device` is non-null for device strategies. Preconditions (validated params, support) are checked by
-    // computeHistogram(), which is what callers use.
-    virtual Result run(DeviceContext* device, PixelSource& pixels, const Params& params) const = 0;
-    // The kernel a device strategy builds for `device` and `params`; none for host strategies.
-    virtual std::optional<KernelBuild> kernelBuild(const DeviceInfo& device, const Params& params) const;
+// The histogram as an operation (see ops/operation.hpp): its strategies take the pixels, on the host or a
+// device, and there is no fallback (a host strategy always runs).
+struct Operation {
+    static constexpr OperationKind kKind = OperationKind::Histogram;
+    static constexpr std::string_view kStrategyNoun = "strategy";
+    static constexpr std::string_view kFallback = "";
+    using Params = histogram::Params;
+    using Input = PixelSource;
+    using Result = histogram::Result;
 };
 
-// Every strategy, in the order they are presented.
-const std::vector<const Strategy*>& strategies();
+using Strategy = hs::Strategy<Operation>;
+
+// Every strategy, in the order they are presented (the registry's list).
+inline const std::vector<const Strategy*>& strategies() {
+    return Registry<Operation>::list();
+}
 // Throws UsageError naming the known strategies when `name` is not one of them.
-const Strategy& findStrategy(std::string_view name);
+inline const Strategy& findStrategy(std::string_view name) {
+    return Registry<Operation>::find(name);
+}
 
 // The single entry point: validates, checks support (throwing OpenClError with the reason if unsupported),
 // runs, and returns the result with every command's timing.

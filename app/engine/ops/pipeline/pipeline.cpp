@@ -25,13 +25,63 @@ void validate(const Spec& spec) {
     }
 }
 
+// The report of a transfer stage.
+StageReport transfer(StageKind kind, std::vector<Timing> timings) {
+    StageReport report;
+    report.stage = kind;
+    report.timings = std::move(timings);
+    return report;
+}
+
+// The report of an operation's stage: the RunRecord part of its result (the output stays where it is).
+StageReport ran(RunRecord&& record) {
+    const StageKind kind = stageOf(record.strategy->operation());
+    return {std::move(record), kind};
+}
+
 }  // namespace
+
+std::string_view stageKindName(StageKind kind) {
+    switch (kind) {
+        case StageKind::Upload:
+            return "upload";
+        case StageKind::Rotate:
+            return "rotate";
+        case StageKind::Convolve:
+            return "convolve";
+        case StageKind::Histogram:
+            return "histogram";
+        case StageKind::Readback:
+            return "readback";
+        case StageKind::Display:
+            break;
+    }
+    return "display";
+}
+
+StageKind stageOf(OperationKind operation) {
+    switch (operation) {
+        case OperationKind::Rotate:
+            return StageKind::Rotate;
+        case OperationKind::Convolve:
+            return StageKind::Convolve;
+        case OperationKind::Histogram:
+            break;
+    }
+    return StageKind::Histogram;
+}
+
+const StageReport* Result::stage(StageKind kind) const {
+    const auto found = std::find_if(stages.begin(), stages.end(),
+                                    [kind](const StageReport& report) { return report.stage == kind; });
+    return found == stages.end() ? nullptr : &*found;
+}
 
 std::vector<Timing> Result::timings() const {
     std::vector<Timing> all;
     for (const auto& report : stages) {
         for (auto timing : report.timings) {
-            timing.name = report.stage + ": " + timing.name;
+            timing.name = std::string(stageKindName(report.stage)) + ": " + timing.name;
             all.push_back(std::move(timing));
         }
     }
@@ -43,7 +93,7 @@ ImageRGBA8 Result::readBack() {
     const std::uint8_t* pixels = image.host(log);
     ImageRGBA8 out(image.width(), image.height());
     std::copy(pixels, pixels + out.byteCount(), out.pixels.begin());
-    stages.push_back({"readback", {}, {}, log.collect()});
+    stages.push_back(transfer(StageKind::Readback, log.collect()));
     return out;
 }
 
@@ -56,15 +106,13 @@ Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec) 
 
     if (spec.rotation) {
         auto result = rotate::rotate(device, current(), spec.rotation->params, *spec.rotation->strategy);
-        stages.push_back(
-            {"rotate", std::move(result.strategy), std::move(result.note), std::move(result.timings)});
+        stages.push_back(ran(std::move(result)));
         processed.emplace(std::move(result.image));
     }
     if (spec.convolution) {
         auto result =
             convolve::convolve(device, current(), spec.convolution->filter, *spec.convolution->strategy);
-        stages.push_back(
-            {"convolve", std::move(result.strategy), std::move(result.note), std::move(result.timings)});
+        stages.push_back(ran(std::move(result)));
         processed.emplace(std::move(result.image));
     }
     std::optional<histogram::Histogram> counts;
@@ -72,7 +120,7 @@ Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec) 
     if (spec.histogram) {
         auto result = histogram::computeHistogram(&device, current(), spec.histogram->params,
                                                   *spec.histogram->strategy);
-        stages.push_back({"histogram", std::move(result.strategy), {}, std::move(result.timings)});
+        stages.push_back(ran(std::move(result)));
         counts = std::move(result.histogram);
         values = std::move(result.values);
     }
@@ -83,7 +131,7 @@ Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec) 
         const cl::Buffer& buffer = input.device(device, log);
         processed.emplace(device, buffer, input.width(), input.height());
         if (auto timings = log.collect(); !timings.empty())
-            stages.push_back({"upload", {}, {}, std::move(timings)});
+            stages.push_back(transfer(StageKind::Upload, std::move(timings)));
     }
     return {std::move(*processed), std::move(counts), std::move(values), std::move(stages)};
 }

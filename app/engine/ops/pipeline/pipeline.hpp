@@ -41,12 +41,19 @@ struct Spec {
     std::optional<HistogramStage> histogram;
 };
 
-// One stage as it ran.
-struct StageReport {
-    std::string stage;     // "rotate", "convolve", "histogram", "upload" (no image stage ran), "readback"
-    std::string strategy;  // the strategy that ran; empty for transfers
-    std::string note;      // why it is not the requested one; empty when it is
-    std::vector<Timing> timings;
+// What a stage of a run is: an operation, or a transfer around them (the pixels uploaded when no image stage
+// ran, read back on request, handed to the display).
+enum class StageKind { Upload, Rotate, Convolve, Histogram, Readback, Display };
+
+// "upload", "rotate", "convolve", "histogram", "readback", "display": the JSON's and the timings' names.
+std::string_view stageKindName(StageKind kind);
+// The stage an operation runs as.
+StageKind stageOf(OperationKind operation);
+
+// One stage as it ran: for an operation, its strategy (what ran, the note, the builds it used); for a
+// transfer, no strategy and its timings only.
+struct StageReport : RunRecord {
+    StageKind stage = StageKind::Upload;
 };
 
 struct Result {
@@ -55,6 +62,8 @@ struct Result {
     std::optional<histogram::Histogram> values;     // the 256 values (histogram::Result::values)
     std::vector<StageReport> stages;
 
+    // The report of the `kind` stage, or null when none ran.
+    const StageReport* stage(StageKind kind) const;
     // Every command of every stage in order, each name prefixed by its stage ("rotate: rotate_image").
     std::vector<Timing> timings() const;
     // The processed pixels on the host; the transfer is recorded as a "readback" stage.

@@ -122,21 +122,11 @@ ImageRGBA8 referenceRotate(const ImageRGBA8& image, const Params& params) {
     return out;
 }
 
-const Strategy& findStrategy(std::string_view name) {
-    return findByName(strategies(), name, "rotation strategy");
-}
-
-pipeline::Choice<Strategy> chooseStrategy(const DeviceInfo& device, int width, int height,
-                                          const Strategy& requested) {
-    const Strategy& fallback = bufferStrategy();
-    return pipeline::chooseRunnable(device.name, requested, requested.supported(device, width, height),
-                                    fallback, fallback.supported(device, width, height));
-}
-
 Result rotate(DeviceContext& device, PixelSource& pixels, const Params& params, const Strategy& requested) {
     validate(params);
     pipeline::requirePixels(pixels.width(), pixels.height(), "rotate");
-    auto choice = chooseStrategy(device.info(), pixels.width(), pixels.height(), requested);
+    auto choice =
+        chooseRunnable<Operation>(&device.info(), {pixels.width(), pixels.height()}, params, requested);
     if (params.fitCanvas) {
         // The strategies were judged by the input's size; the enlarged output may not fit where it did.
         const CanvasSize out = outputSize(params, pixels.width(), pixels.height());
@@ -147,7 +137,7 @@ Result rotate(DeviceContext& device, PixelSource& pixels, const Params& params, 
             !problem.empty())
             throw OpenClError("running rotate", 0, "device " + device.info().name + ": " + problem);
     }
-    Result result = choice.strategy->run(device, pixels, params);
+    Result result = choice.strategy->run(&device, pixels, params);
     result.note = std::move(choice.note);
     return result;
 }

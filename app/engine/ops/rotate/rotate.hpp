@@ -24,10 +24,6 @@
 #include "ops/pipeline/stage.hpp"
 #include "runtime/device_info.hpp"
 
-namespace hs {
-class DeviceContext;
-}
-
 namespace hs::rotate {
 
 using Result = pipeline::StageResult;
@@ -71,32 +67,36 @@ std::array<double, 6> inverseMap(const Params& params, int width, int height);
 // (floor(s + 0.5)); linear weighs the four neighbours exactly; 8-bit output is round-half-even, saturated.
 ImageRGBA8 referenceRotate(const ImageRGBA8& image, const Params& params);
 
-// A named way of rotating on a device; the list is data that the CLI, the GUI, the bench and the tests
-// iterate over.
-class Strategy {
-  public:
-    virtual ~Strategy() = default;
-    virtual std::string_view name() const = 0;
-    virtual std::string_view description() const = 0;
-    virtual Support supported(const DeviceInfo& device, int width, int height) const = 0;
-    virtual KernelBuild kernelBuild(const DeviceInfo& device, const Params& params) const = 0;
-    // Preconditions (validated params, support) are checked by rotate(), which is what callers use.
-    virtual Result run(DeviceContext& device, PixelSource& pixels, const Params& params) const = 0;
+// Rotation as an operation (see ops/operation.hpp): its strategies take the pixels and leave the rotated
+// image on the device; "buffer" runs where another cannot.
+struct Operation {
+    static constexpr OperationKind kKind = OperationKind::Rotate;
+    static constexpr std::string_view kStrategyNoun = "rotation strategy";
+    static constexpr std::string_view kFallback = "buffer";
+    using Params = rotate::Params;
+    using Input = PixelSource;
+    using Result = rotate::Result;
 };
 
-const std::vector<const Strategy*>& strategies();
+using Strategy = hs::Strategy<Operation>;
+
+// Every strategy, in the order they are presented (the registry's list).
+inline const std::vector<const Strategy*>& strategies() {
+    return Registry<Operation>::list();
+}
 // Throws UsageError naming the known strategies when `name` is not one of them.
-const Strategy& findStrategy(std::string_view name);
+inline const Strategy& findStrategy(std::string_view name) {
+    return Registry<Operation>::find(name);
+}
 // The strategy every device with buffers can run: "buffer".
-const Strategy& bufferStrategy();
+inline const Strategy& bufferStrategy() {
+    return *Registry<Operation>::fallback();
+}
 
-// `requested` when it can run on `device` for a width × height image, else the buffer strategy with a note
-// that names the device and the reason (an image beyond the device's 2-D image limits, no image support).
-pipeline::Choice<Strategy> chooseStrategy(const DeviceInfo& device, int width, int height,
-                                          const Strategy& requested);
-
-// The single entry point: validates, chooses (see chooseStrategy), runs. The result's image stays on the
-// device; result.strategy names what ran and result.note why it differs from `requested`.
+// The single entry point: validates, chooses (chooseRunnable: the buffer strategy with a note that names the
+// device and the reason where `requested` cannot run, an image beyond the device's 2-D image limits, no image
+// support), runs. The result's image stays on the device; result.strategy is what ran and result.note why it
+// differs from `requested`.
 Result rotate(DeviceContext& device, PixelSource& pixels, const Params& params, const Strategy& requested);
 
 }  // namespace hs::rotate

@@ -1,30 +1,13 @@
-// Strategies that run on the host: the golden reference, and the native multithreaded one.
+// cpu-parallel: the native multithreaded host strategy.
 #include <algorithm>
 #include <chrono>
 #include <thread>
 
 #include "ops/histogram/histogram.hpp"
-#include "ops/histogram/strategy_list.hpp"
 
 namespace hs::histogram {
 
 namespace {
-
-class SerialStrategy final : public Strategy {
-  public:
-    std::string_view name() const override { return "serial"; }
-    std::string_view description() const override { return "single-thread C++ loop; the golden reference"; }
-    bool runsOnDevice() const override { return false; }
-    Support supported(const DeviceInfo*, const Params&) const override { return Support::yes(); }
-    Result run(DeviceContext*, PixelSource& pixels, const Params& params) const override {
-        TimingLog log;
-        const std::uint8_t* rgba = pixels.host(log);
-        const auto start = std::chrono::steady_clock::now();
-        Histogram values = referenceHistogram(rgba, pixels.pixelCount(), kMaxBins, params.ignoreTransparent);
-        log.addHost(Stage::Kernel, "serial", start, std::chrono::steady_clock::now());
-        return Result::counted(std::move(values), params, log.collect(), name());
-    }
-};
 
 // Consecutive pixels go to different copies of the counters, so incrementing the same bin twice in a row
 // (flat image regions) does not wait for the previous store to be forwarded.
@@ -88,7 +71,7 @@ class CpuParallelStrategy final : public Strategy {
         return "a C++ thread per hardware thread, private interleaved histograms merged once";
     }
     bool runsOnDevice() const override { return false; }
-    Support supported(const DeviceInfo*, const Params&) const override { return Support::yes(); }
+    Support supported(const DeviceInfo*, ImageShape, const Params&) const override { return Support::yes(); }
     Result run(DeviceContext*, PixelSource& pixels, const Params& params) const override {
         TimingLog log;
         const std::uint8_t* rgba = pixels.host(log);
@@ -118,20 +101,13 @@ class CpuParallelStrategy final : public Strategy {
             }
         }
         log.addHost(Stage::Kernel, "cpu-parallel", start, std::chrono::steady_clock::now());
-        return Result::counted(std::move(values), params, log.collect(), name());
+        return Result::counted(std::move(values), params, {this, {}, log.collect(), {}});
     }
 };
 
+const CpuParallelStrategy strategy;
+const Registration<Operation> registration(strategy, 20);
+
 }  // namespace
-
-const Strategy& serialStrategy() {
-    static const SerialStrategy strategy;
-    return strategy;
-}
-
-const Strategy& cpuParallelStrategy() {
-    static const CpuParallelStrategy strategy;
-    return strategy;
-}
 
 }  // namespace hs::histogram

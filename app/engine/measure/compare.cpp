@@ -1,0 +1,89 @@
+#include "measure/compare.hpp"
+
+#include <algorithm>
+
+#include "image/pixel_source.hpp"
+#include "runtime/error.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::measure {
+
+namespace {
+
+void append(std::vector<Timing>& to, const std::vector<Timing>& records) {
+    to.insert(to.end(), records.begin(), records.end());
+}
+
+}  // namespace
+
+std::optional<Comparison> compareHistogramStrategies(DeviceContext* device, const ImageRGBA8& image,
+                                                     const histogram::Params& params, int repetitions,
+                                                     const CompareHooks& hooks, std::string_view baseline) {
+    if (repetitions < 1) throw UsageError("a comparison needs at least one repetition");
+    const DeviceInfo* info = device ? &device->info() : nullptr;
+    Comparison comparison{std::string(baseline), image.byteCount(), repetitions, {}, {}};
+    bool anyOnDevice = false;
+    for (const auto* strategy : histogram::strategies()) {
+        StrategyMeasurement entry{std::string(strategy->name()), {}, {}, {}, 0, {}};
+        const auto support = supportOn(info, {image.width, image.height}, params, *strategy);
+        if (!support.ok) entry.unsupported = support.reason;
+        anyOnDevice = anyOnDevice || (support.ok && strategy->runsOnDevice());
+        comparison.strategies.push_back(std::move(entry));
+    }
+
+    PixelSource pixels(image);
+    if (anyOnDevice) {
+        TimingLog upload;
+        try {
+            pixels.device(*device, upload);
+            append(comparison.timings, upload.collect());
+        } catch (const Error& e) {
+            // Too large for the device, say: no device strategy can run, and each says why.
+            for (auto& entry : comparison.strategies) {
+                if (entry.unsupported.empty() && histogram::findStrategy(entry.strategy).runsOnDevice())
+                    entry.unsupported = e.what();
+            }
+        }
+    }
+
+    const int total = repetitions * static_cast<int>(std::count_if(
+                                        comparison.strategies.begin(), comparison.strategies.end(),
+                                        [](const auto& entry) { return entry.unsupported.empty(); }));
+    int done = 0;
+    for (auto& entry : comparison.strategies) {
+        if (!entry.unsupported.empty()) continue;
+        const histogram::Strategy& strategy = histogram::findStrategy(entry.strategy);
+        const int doneBefore = done;
+        try {
+            bool warmedUp = false;
+            const auto measured = measureWhile(
+                {Clock::Kernel, 1, repetitions, comparison.bytes},
+                [&] {
+                    auto result = histogram::computeHistogram(device, pixels, params, strategy);
+                    if (result.strategy != &strategy) entry.ranAs = result.strategy->name();
+                    append(comparison.timings, result.timings);
+                    if (warmedUp && hooks.progress) hooks.progress(++done, total);
+                    warmedUp = true;
+                    return std::move(result.timings);
+                },
+                hooks.proceed);
+            if (!measured) return std::nullopt;
+            entry.kernel = measured->summary;
+            entry.gbps = measured->gbps();
+        } catch (const Error& e) {
+            entry.unsupported = e.what();
+            done = doneBefore + repetitions;
+        }
+    }
+    if (const auto base = std::find_if(comparison.strategies.begin(), comparison.strategies.end(),
+                                       [&](const auto& entry) { return entry.strategy == baseline; });
+        base != comparison.strategies.end() && base->measured()) {
+        for (auto& entry : comparison.strategies) {
+            if (entry.measured())
+                entry.ratioToBaseline = measure::ratioToBaseline(*entry.kernel, *base->kernel);
+        }
+    }
+    return comparison;
+}
+
+}  // namespace hs::measure

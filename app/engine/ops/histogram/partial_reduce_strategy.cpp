@@ -1,0 +1,25 @@
+// partial-reduce: sub-histograms in local memory, written out per group and summed by a second kernel.
+#include "ops/histogram/device_strategy.hpp"
+
+namespace hs::histogram::device {
+
+namespace {
+
+class PartialReduceStrategy final : public SubHistogramStrategy {
+  public:
+    std::string_view name() const override { return "partial-reduce"; }
+    std::string_view description() const override {
+        return "per-group partial histograms written without global atomics, summed by a second kernel";
+    }
+
+  protected:
+    const char* kernelName() const override { return "partial_reduce"; }
+    bool mergesWithAtomics() const override { return false; }
+};
+
+const PartialReduceStrategy strategy;
+const Registration<Operation> registration(strategy, 60);
+
+}  // namespace
+
+}  // namespace hs::histogram::device

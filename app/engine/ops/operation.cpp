@@ -1,0 +1,17 @@
+#include "ops/operation.hpp"
+
+namespace hs {
+
+std::string_view operationName(OperationKind kind) {
+    switch (kind) {
+        case OperationKind::Rotate:
+            return "rotate";
+        case OperationKind::Convolve:
+            return "convolve";
+        case OperationKind::Histogram:
+            break;
+    }
+    return "histogram";
+}
+
+}  // namespace hs

@@ -1,0 +1,59 @@
+#include "ops/rotate/device_rotation.hpp"
+
+#include "ops/pipeline/stage_launch.hpp"
+#include "runtime/error.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::rotate {
+
+Support DeviceRotation::supported(const DeviceInfo* device, ImageShape shape, const Params&) const {
+    if (auto problem = pipeline::pixelBufferProblem(*device, shape.width, shape.height); !problem.empty())
+        return Support::no(problem);
+    if (usesImage_) {
+        if (auto problem = pipeline::imageProblem(*device, shape.width, shape.height); !problem.empty())
+            return Support::no(problem);
+    }
+    return Support::yes();
+}
+
+std::optional<KernelBuild> DeviceRotation::kernelBuild(const DeviceInfo&, const Params& params,
+                                                       ImageShape) const {
+    return KernelBuild{"rotate",
+                       std::string("-D NEAREST=") + (params.filterMode == FilterMode::Nearest ? "1" : "0")};
+}
+
+Result DeviceRotation::run(DeviceContext* context, PixelSource& pixels, const Params& params) const {
+    DeviceContext& device = *context;
+    const int width = pixels.width();
+    const int height = pixels.height();
+    const CanvasSize out = outputSize(params, width, height);
+    const KernelBuild build = *kernelBuild(device.info(), params, {width, height});
+    const auto m = inverseMap(params, width, height);
+    const cl_float4 rowX{
+        {static_cast<float>(m[0]), static_cast<float>(m[1]), static_cast<float>(m[2]), 0.0f}};
+    const cl_float4 rowY{
+        {static_cast<float>(m[3]), static_cast<float>(m[4]), static_cast<float>(m[5]), 0.0f}};
+    const std::string kernelName = usesImage_ ? "rotate_image" : "rotate_buffer";
+
+    TimingLog log;
+    cl::Buffer output = pipeline::newPixelBuffer(device, out.width, out.height);
+    // Held until the commands finish: a kernel argument does not keep its memory object alive.
+    cl::Memory input;
+    cl::Kernel kernel = withClErrors("device " + device.info().name + ": setting up " + kernelName, [&] {
+        if (usesImage_)
+            input = pipeline::toImage2D(device, pixels, cl::ImageFormat(CL_RGBA, CL_UNORM_INT8), log);
+        else
+            input = pixels.device(device, log);
+        cl::Kernel k(device.program(build.source, build.options), kernelName.c_str());
+        setKernelArgs(k, 0, input, output, out.width, out.height, rowX, rowY);
+        // The image object knows its own size; the buffer kernel is told where the input ends.
+        if (!usesImage_) setKernelArgs(k, 6, width, height);
+        return k;
+    });
+    pipeline::launch2d(device, kernel, out.width, out.height, pipeline::localSize2d(device, kernel), log,
+                       kernelName);
+    return {{this, {}, log.collect(), {build}},
+            PixelSource(device, std::move(output), out.width, out.height)};
+}
+
+}  // namespace hs::rotate

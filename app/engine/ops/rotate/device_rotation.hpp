@@ -1,0 +1,29 @@
+#pragma once
+// Internal: the device rotation both rotate strategies are, differing in how they read the input (an image
+// object with a sampler, or the plain buffer with the sampling done by hand). Both build kernels/rotate.cl
+// with the same options, so they share one program per filter mode.
+
+#include "ops/rotate/rotate.hpp"
+
+namespace hs::rotate {
+
+class DeviceRotation final : public Strategy {
+  public:
+    DeviceRotation(std::string_view name, std::string_view description, bool usesImage)
+        : name_(name), description_(description), usesImage_(usesImage) {}
+
+    std::string_view name() const override { return name_; }
+    std::string_view description() const override { return description_; }
+    bool runsOnDevice() const override { return true; }
+    Support supported(const DeviceInfo* device, ImageShape shape, const Params& params) const override;
+    std::optional<KernelBuild> kernelBuild(const DeviceInfo& device, const Params& params,
+                                           ImageShape shape) const override;
+    Result run(DeviceContext* device, PixelSource& pixels, const Params& params) const override;
+
+  private:
+    std::string_view name_;
+    std::string_view description_;
+    bool usesImage_;
+};
+
+}  // namespace hs::rotate

@@ -1,0 +1,125 @@
+// The strategy contract (ops/operation.hpp): every strategy file's registration reaches its registry (the
+// engine is a static library, whose registrar-only objects a linker drops unless told otherwise), in the
+// documented order; lookup, fallback and support alike for every operation.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "expect_error.hpp"
+#include "ops/convolve/convolve.hpp"
+#include "ops/histogram/histogram.hpp"
+#include "ops/operation.hpp"
+#include "ops/rotate/rotate.hpp"
+
+namespace hs {
+namespace {
+
+template <class Op>
+std::vector<std::string> namesOf() {
+    std::vector<std::string> names;
+    for (const auto* strategy : Registry<Op>::list()) names.emplace_back(strategy->name());
+    return names;
+}
+
+// How many strategies the .cpp files of engine folder `folder` register (an independent count: the sources).
+std::size_t registrationsIn(const std::string& folder) {
+    std::size_t count = 0;
+    const std::string marker = "Registration<Operation> registration(";
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::filesystem::path(HISTOSCOPE_ENGINE_SOURCE_DIR) / folder)) {
+        if (entry.path().extension() != ".cpp") continue;
+        std::ifstream in(entry.path());
+        const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+        for (auto at = text.find(marker); at != std::string::npos; at = text.find(marker, at + 1)) ++count;
+    }
+    return count;
+}
+
+TEST(Registry, ListsEveryRegisteredStrategyInTheDocumentedOrder) {
+    EXPECT_EQ(namesOf<histogram::Operation>(),
+              (std::vector<std::string>{"serial", "cpu-parallel", "global-atomic", "local-atomic",
+                                        "private-uchar", "partial-reduce", "auto"}));
+    EXPECT_EQ(namesOf<rotate::Operation>(), (std::vector<std::string>{"image-sampler", "buffer"}));
+    EXPECT_EQ(namesOf<convolve::Operation>(),
+              (std::vector<std::string>{"image-sampler", "buffer-naive", "local-tiled", "separable"}));
+    // A strategy file added later is listed too.
+    EXPECT_EQ(histogram::strategies().size(), registrationsIn("ops/histogram"));
+    EXPECT_EQ(rotate::strategies().size(), registrationsIn("ops/rotate"));
+    EXPECT_EQ(convolve::strategies().size(), registrationsIn("ops/convolve"));
+}
+
+TEST(Registry, EveryStrategyNamesItsOperation) {
+    for (const auto* strategy : histogram::strategies())
+        EXPECT_EQ(strategy->operation(), OperationKind::Histogram) << strategy->name();
+    for (const auto* strategy : rotate::strategies())
+        EXPECT_EQ(strategy->operation(), OperationKind::Rotate) << strategy->name();
+    for (const auto* strategy : convolve::strategies())
+        EXPECT_EQ(strategy->operation(), OperationKind::Convolve) << strategy->name();
+    EXPECT_EQ(operationName(OperationKind::Convolve), "convolve");
+}
+
+// A made-up operation, registered here out of order: the registry sorts by the order key.
+struct TestOperation {
+    static constexpr OperationKind kKind = OperationKind::Histogram;
+    static constexpr std::string_view kStrategyNoun = "test strategy";
+    static constexpr std::string_view kFallback = "plain";
+    using Params = int;
+    using Input = int;
+    struct Result : RunRecord {};
+};
+
+class TestStrategy final : public Strategy<TestOperation> {
+  public:
+    TestStrategy(std::string_view name, bool onDevice, bool supported)
+        : name_(name), onDevice_(onDevice), supported_(supported) {}
+    std::string_view name() const override { return name_; }
+    std::string_view description() const override { return "made up"; }
+    bool runsOnDevice() const override { return onDevice_; }
+    Support supported(const DeviceInfo*, ImageShape, const int&) const override {
+        return supported_ ? Support::yes() : Support::no("never here");
+    }
+    Result run(DeviceContext*, int&, const int&) const override { return {{this, {}, {}, {}}}; }
+
+  private:
+    std::string_view name_;
+    bool onDevice_;
+    bool supported_;
+};
+
+const TestStrategy fancy("fancy", true, false);
+const TestStrategy plain("plain", true, true);
+const TestStrategy host("host", false, true);
+const Registration<TestOperation> fancyRegistration(fancy, 30);
+const Registration<TestOperation> hostRegistration(host, 20);
+const Registration<TestOperation> plainRegistration(plain, 10);
+
+TEST(Registry, OrdersByKeyFindsInAnyCaseAndNamesTheKnownOnes) {
+    EXPECT_EQ(namesOf<TestOperation>(), (std::vector<std::string>{"plain", "host", "fancy"}));
+    EXPECT_EQ(&Registry<TestOperation>::find("FaNcY"), &fancy);
+    EXPECT_EQ(Registry<TestOperation>::fallback(), &plain);
+    const std::string refusal = test::messageOf<UsageError>([] { Registry<TestOperation>::find("fast"); });
+    EXPECT_EQ(refusal, "unknown test strategy 'fast' (known: plain, host, fancy)");
+}
+
+TEST(Registry, ChoosesTheFallbackWithANoteAndRefusesADeviceStrategyWithoutADevice) {
+    DeviceInfo device;
+    device.name = "Made-up GPU";
+    const auto choice = chooseRunnable<TestOperation>(&device, {4, 4}, 0, fancy);
+    EXPECT_EQ(choice.strategy, &plain);
+    EXPECT_EQ(choice.note, "device Made-up GPU: strategy fancy unsupported: never here; used plain");
+    EXPECT_EQ(chooseRunnable<TestOperation>(nullptr, {4, 4}, 0, host).strategy, &host);
+    EXPECT_THROW(chooseRunnable<TestOperation>(nullptr, {4, 4}, 0, plain), OpenClError);
+    EXPECT_EQ(supportOn<TestOperation>(nullptr, {4, 4}, 0, plain).reason, "needs an OpenCL device");
+
+    int input = 0;
+    const auto result = runChosen<TestOperation>(nullptr, input, {4, 4}, 0, host);
+    EXPECT_EQ(result.strategy, &host);
+    EXPECT_EQ(result.strategyName(), "host");
+}
+
+}  // namespace
+}  // namespace hs
