@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "bench/bow_measure.hpp"
 #include "bench/suite.hpp"
+#include "ops/bow/sweep.hpp"
 
 namespace hs::bench {
 
@@ -37,24 +37,23 @@ void runBow(SuiteContext& context, Input&) {
             params.strategies.emplace_back(strategy->name());
     }
     if (params.strategies.empty()) return;
-    for (const auto& result : bow::sweep(context.device, params, bowMeasurer())) {
-        Measurement row;
+    for (const auto& result : bow::sweep(context.device, params)) {
+        Row row;
         row.suite = "bow";
         row.subject = result.strategy;
         row.input = std::to_string(result.descriptors) + " descriptors x " + std::to_string(result.centroids);
         row.bytes = (result.descriptors + result.centroids) * kDescriptorBytes;
-        row.clock = result.onDevice ? "device" : "host";
-        if (result.kernel)
-            row.stats = Stats{result.kernel->minNs, result.kernel->medianNs, result.kernel->maxNs};
+        row.clock = result.onDevice ? measure::Clock::Kernel : measure::Clock::Wall;
+        row.summary = result.kernel;
         row.detail = result.kernel || context.device != nullptr || !result.onDevice ? result.detail
                                                                                     : context.deviceProblem;
         row.extra["descriptors"] = static_cast<double>(result.descriptors);
         row.extra["centroids"] = static_cast<double>(result.centroids);
         if (result.speedupOverGpu1) row.extra["speedup_over_gpu1"] = *result.speedupOverGpu1;
         if (result.transpose) {
-            row.extra["transpose_min_ns"] = result.transpose->minNs;
-            row.extra["transpose_median_ns"] = result.transpose->medianNs;
-            row.extra["transpose_max_ns"] = result.transpose->maxNs;
+            row.extra["transpose_min_ns"] = result.transpose->min;
+            row.extra["transpose_median_ns"] = result.transpose->median;
+            row.extra["transpose_max_ns"] = result.transpose->max;
         }
         context.report.add(std::move(row));
     }

@@ -35,7 +35,7 @@ bool selected(const SweepParams& params, std::string_view name) {
 
 void measureRow(DeviceContext* device, const Strategy& strategy, const Matrix& descriptors,
                 const Matrix& centroids, const std::vector<double>& nearest, const SweepParams& params,
-                const Measurer& measurer, SweepRow& row) {
+                SweepRow& row) {
     const Problem problem{descriptors.rows(), centroids.rows()};
     if (strategy.runsOnDevice() && device == nullptr) {
         row.detail = "no OpenCL device";
@@ -52,24 +52,25 @@ void measureRow(DeviceContext* device, const Strategy& strategy, const Matrix& d
         memberships = std::move(result.memberships);
         return std::move(result.timings);
     };
-    if (!strategy.runsOnDevice()) {
-        row.kernel = measurer.host(params.repetitions, [&] { runOnce(); });
-    } else {
-        // The transpose is taken out of the kernel time and measured from the same runs; the first run is the
-        // measurer's untimed warm-up.
-        std::vector<double> transposeNs;
-        row.kernel = measurer.device(params.repetitions, [&] {
-            auto timings = runOnce();
-            for (auto& timing : timings) {
-                if (timing.stage == Stage::Kernel && timing.name == kTransposeKernel) {
-                    transposeNs.push_back(static_cast<double>(timing.durationNs()));
-                    timing.stage = Stage::Other;
-                }
-            }
-            return timings;
-        });
-        if (transposeNs.size() > 1)
-            row.transpose = measurer.of(std::vector<double>(transposeNs.begin() + 1, transposeNs.end()));
+    // The transpose is taken out of the kernel time and summarised from the same runs, warm-up left out.
+    constexpr int kWarmUps = 1;
+    const auto clock = strategy.runsOnDevice() ? measure::Clock::Kernel : measure::Clock::Wall;
+    std::vector<double> transposeNs;
+    row.kernel = measure::measure({clock, kWarmUps, params.repetitions, 0}, [&] {
+                     auto timings = runOnce();
+                     for (auto& timing : timings) {
+                         if (timing.stage == Stage::Kernel && timing.name == kTransposeKernel) {
+                             transposeNs.push_back(static_cast<double>(timing.durationNs()));
+                             timing.stage = Stage::Other;
+                         }
+                     }
+                     return timings;
+                 }).summary;
+    if (transposeNs.size() > static_cast<std::size_t>(kWarmUps)) {
+        transposeNs.erase(transposeNs.begin(), transposeNs.begin() + kWarmUps);
+        row.transpose = measure::Summary::of(std::move(transposeNs));
+    }
+    if (strategy.runsOnDevice()) {
         if (const auto build = strategy.kernelBuild(device->info(), problem)) row.detail = build->options;
     }
     row.misassigned = misassigned(descriptors, centroids, memberships, nearest);
@@ -96,7 +97,7 @@ Matrix syntheticDescriptors(std::size_t count, std::uint64_t seed) {
     return m;
 }
 
-std::vector<SweepRow> sweep(DeviceContext* device, const SweepParams& params, const Measurer& measurer) {
+std::vector<SweepRow> sweep(DeviceContext* device, const SweepParams& params) {
     validate(params);
     std::vector<SweepRow> rows;
     for (const auto n : params.descriptorCounts) {
@@ -113,7 +114,7 @@ std::vector<SweepRow> sweep(DeviceContext* device, const SweepParams& params, co
                 row.strategy = strategy->name();
                 row.onDevice = strategy->runsOnDevice();
                 try {
-                    measureRow(device, *strategy, descriptors, centroids, nearest, params, measurer, row);
+                    measureRow(device, *strategy, descriptors, centroids, nearest, params, row);
                 } catch (const Error& error) {
                     row.kernel.reset();
                     row.transpose.reset();
@@ -126,8 +127,8 @@ std::vector<SweepRow> sweep(DeviceContext* device, const SweepParams& params, co
                 if (rows[r].strategy == kBaseline && rows[r].kernel) baseline = &rows[r];
             }
             for (std::size_t r = first; baseline != nullptr && r < rows.size(); ++r) {
-                if (rows[r].kernel && rows[r].kernel->medianNs > 0)
-                    rows[r].speedupOverGpu1 = baseline->kernel->medianNs / rows[r].kernel->medianNs;
+                if (rows[r].kernel && rows[r].kernel->median > 0)
+                    rows[r].speedupOverGpu1 = baseline->kernel->median / rows[r].kernel->median;
             }
         }
     }

@@ -2,29 +2,15 @@
 // The book's table: descriptors x centroids x every builder strategy on synthetic descriptors, kernel time
 // min / median / max (the transpose of GPU2..GPU5 timed apart), speed-up over bow-gpu1-baseline, and each
 // result checked against the nearest centroids. `histoscope-cli bow-sweep` and the bench's `bow` suite print
-// it; how to measure (warm-up, repetitions, the median) is the front end's, passed in as a Measurer.
+// it, measured by the engine's one measuring module (measure/measure.hpp: an untimed warm-up, then the
+// repetitions, on the kernel clock).
 
-#include <functional>
 #include <optional>
 
+#include "measure/measure.hpp"
 #include "ops/bow/bow.hpp"
 
 namespace hs::bow {
-
-struct KernelStats {
-    double minNs = 0;
-    double medianNs = 0;
-    double maxNs = 0;
-};
-
-struct Measurer {
-    // Kernel-stage time of a device run: `run` once untimed, then `repetitions` times.
-    std::function<KernelStats(int repetitions, const std::function<std::vector<Timing>()>& run)> device;
-    // Wall time of host work, likewise.
-    std::function<KernelStats(int repetitions, const std::function<void()>& run)> host;
-    // Statistics of one figure per repetition.
-    std::function<KernelStats(std::vector<double> samples)> of;
-};
 
 struct SweepParams {
     std::vector<std::size_t> descriptorCounts{4096, 16384, 65536};
@@ -38,12 +24,12 @@ struct SweepRow {
     std::size_t descriptors = 0;
     std::size_t centroids = 0;
     std::string strategy;
-    bool onDevice = false;                  // clock: device events, else the host's steady clock
-    std::optional<KernelStats> kernel;      // none: skipped, `detail` says why
-    std::optional<KernelStats> transpose;   // GPU2..GPU5
-    std::optional<double> speedupOverGpu1;  // GPU1's median kernel time over this one's
-    std::size_t misassigned = 0;            // memberships not nearest up to a near tie (0 when right)
-    std::string detail;                     // build options, or why the row was skipped
+    bool onDevice = false;  // clock: device events (Clock::Kernel), else the host's steady clock (Wall)
+    std::optional<measure::Summary> kernel;     // none: skipped, `detail` says why
+    std::optional<measure::Summary> transpose;  // GPU2..GPU5
+    std::optional<double> speedupOverGpu1;      // GPU1's median kernel time over this one's
+    std::size_t misassigned = 0;                // memberships not nearest up to a near tie (0 when right)
+    std::string detail;                         // build options, or why the row was skipped
 };
 
 // Unit-length descriptors of uniform values from `seed` (std::mt19937_64, 24-bit floats).
@@ -51,6 +37,6 @@ Matrix syntheticDescriptors(std::size_t count, std::uint64_t seed);
 
 // Throws UsageError for an empty list, a count of 0, an unknown strategy or repetitions < 1. A device
 // strategy without `device`, or unsupported, or failing, is a skipped row with the reason.
-std::vector<SweepRow> sweep(DeviceContext* device, const SweepParams& params, const Measurer& measurer);
+std::vector<SweepRow> sweep(DeviceContext* device, const SweepParams& params);
 
 }  // namespace hs::bow
