@@ -503,13 +503,17 @@ TEST_F(Cli, HelpExitsWithZero) {
     EXPECT_EQ(overview.exitCode, 0);
     EXPECT_TRUE(overview.out.startsWith("Usage: histoscope-cli COMMAND [options]"))
         << overview.out.toStdString();
-    EXPECT_EQ(commandsOf(overview.out), QStringList({"convolve", "devices", "histogram", "pipeline",
-                                                     "produce-consume", "rotate", "strategies"}));
+    EXPECT_EQ(commandsOf(overview.out),
+              QStringList({"bow", "bow-sweep", "convolve", "devices", "histogram", "pipeline", "produce-consume",
+                           "rotate", "strategies", "vocabulary"}));
 }
 
 TEST_F(Cli, EachCommandsHelpNamesItselfAndStatesTheDefaults) {
     // The usage line of every command, and the defaults its help states.
     const std::vector<std::pair<QString, QStringList>> expected{
+        {"bow [options] IMAGE",
+         {"--vocabulary <C.npy>", "--window <W>", "Default: 40.", "Default: bow-tiled."}},
+        {"bow-sweep [options]", {"--descriptors <LIST>", "Default: 4096,16384,65536.", "Default: 20."}},
         {"convolve [options] IMAGE", {"--filter <SPEC>", "Default: local-tiled."}},
         {"devices [options]", {"--json"}},
         {"histogram [options] IMAGE",
@@ -524,6 +528,7 @@ TEST_F(Cli, EachCommandsHelpNamesItselfAndStatesTheDefaults) {
         {"rotate [options] IMAGE",
          {"--angle <DEG>", "--sampling <MODE>", "Default: linear.", "Default: image-sampler."}},
         {"strategies [options]", {"--bins <N>", "Default: 256."}},
+        {"vocabulary [options] IMAGE...", {"-k <K>", "Default: 64.", "--out <C.npy>", "Default: 20."}},
     };
     QStringList named;
     for (const auto& [usage, mentions] : expected) {

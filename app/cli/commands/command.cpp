@@ -56,6 +56,11 @@ void ArgumentParser::addPositional(const QString& name, const QString& descripti
     positionalNames_ += name;
 }
 
+void ArgumentParser::addRepeatedPositional(const QString& name, const QString& description) {
+    addPositional(name, description);
+    lastRepeats_ = true;
+}
+
 void ArgumentParser::addDeviceOption() {
     addOption(options::kDevice);
 }
@@ -69,9 +74,10 @@ bool ArgumentParser::parse(const QStringList& arguments) {
         return false;
     }
     const auto given = parser_.positionalArguments().size();
-    if (given != positionalNames_.size())
-        throw usageError(QString("expected %1 argument(s), got %2 (see 'histoscope-cli %3 --help')")
+    if (given < positionalNames_.size() || (given > positionalNames_.size() && !lastRepeats_))
+        throw usageError(QString("expected %1%2 argument(s), got %3 (see 'histoscope-cli %4 --help')")
                              .arg(positionalNames_.size())
+                             .arg(lastRepeats_ ? " or more" : "")
                              .arg(given)
                              .arg(command_));
     return true;

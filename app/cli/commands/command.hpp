@@ -51,6 +51,8 @@ class ArgumentParser {
     void addOption(const options::Spec& spec);
     void addOption(const options::Spec& spec, const QString& defaultValue);
     void addPositional(const QString& name, const QString& description);
+    // The last positional argument, given one or more times (positionals() has them all).
+    void addRepeatedPositional(const QString& name, const QString& description);
     // --device SEL, with the selection rules every command shares.
     void addDeviceOption();
 
@@ -73,6 +75,7 @@ class ArgumentParser {
     // The value of an option the command cannot run without; throws UsageError naming it and `valueName`.
     QString required(const QString& name, const QString& valueName) const;
     QString positional(int index) const { return parser_.positionalArguments().at(index); }
+    QStringList positionals() const { return parser_.positionalArguments(); }
     // Throws UsageError when more than one of `names` is set.
     void requireAtMostOne(const QStringList& names) const;
     // "<command>: <what>", for a value only the command can judge.
@@ -86,6 +89,7 @@ class ArgumentParser {
     QString command_;
     QCommandLineParser parser_;
     QStringList positionalNames_;
+    bool lastRepeats_ = false;
 };
 
 // One JSON document on stdout: what `write` writes, indented.

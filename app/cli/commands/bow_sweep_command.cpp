@@ -1,0 +1,147 @@
+// histoscope-cli bow-sweep [--device SEL] [--descriptors LIST] [--centroids LIST] [--strategy LIST]
+//                          [--repeat N] [--json]
+// The book's table (ops/bow/sweep.hpp): synthetic descriptors x centroids x builder strategies, kernel time
+// min / median / max, the transpose apart, speed-up over bow-gpu1-baseline, each result checked.
+
+#include "commands/command.hpp"
+#include "ops/bow/sweep.hpp"
+#include "runtime/device_properties.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::cli {
+
+namespace {
+
+QString joined(const std::vector<std::size_t>& counts) {
+    QStringList parts;
+    for (const auto count : counts) parts += QString::number(count);
+    return parts.join(',');
+}
+
+std::vector<std::size_t> counts(const ArgumentParser& parser, const QString& name) {
+    std::vector<std::size_t> values;
+    for (const QString& part : parser.value(name).split(',')) {
+        bool ok = false;
+        const qulonglong value = part.trimmed().toULongLong(&ok);
+        if (!ok)
+            throw parser.usageError("--" + name + " takes counts separated by commas, not '" + part + "'");
+        values.push_back(static_cast<std::size_t>(value));
+    }
+    return values;
+}
+
+void writeSummary(JsonWriter& json, const measure::Summary& summary) {
+    json.beginObject()
+        .field("min", summary.min)
+        .field("median", summary.median)
+        .field("max", summary.max)
+        .endObject();
+}
+
+void writeJson(JsonWriter& json, const DeviceInfo& device, const bow::SweepParams& params,
+               const std::vector<bow::SweepRow>& rows) {
+    json.beginObject();
+    json.key("device");
+    writeDeviceJson(json, device);
+    json.field("repetitions", params.repetitions);
+    json.key("rows").beginArray();
+    for (const auto& row : rows) {
+        json.beginObject()
+            .field("descriptors", static_cast<std::uint64_t>(row.descriptors))
+            .field("centroids", static_cast<std::uint64_t>(row.centroids))
+            .field("strategy", row.strategy)
+            .field("clock", measure::clockName(row.onDevice ? measure::Clock::Kernel : measure::Clock::Wall));
+        json.key("kernel_ns");
+        if (row.kernel)
+            writeSummary(json, *row.kernel);
+        else
+            json.null();
+        json.key("transpose_ns");
+        if (row.transpose)
+            writeSummary(json, *row.transpose);
+        else
+            json.null();
+        json.key("speedup_over_gpu1");
+        if (row.speedupOverGpu1)
+            json.value(*row.speedupOverGpu1);
+        else
+            json.null();
+        json.field("misassigned", static_cast<std::uint64_t>(row.misassigned)).field("detail", row.detail);
+        json.endObject();
+    }
+    json.endArray();
+    json.endObject();
+}
+
+QString table(const DeviceInfo& device, const std::vector<bow::SweepRow>& rows) {
+    QString out = "device    " + text(device.name) + "\n\n";
+    out += QString("%1 %2 %3 %4 %5 %6 %7 %8  %9\n")
+               .arg("descriptors", 11)
+               .arg("k", 5)
+               .arg("strategy", -20)
+               .arg("min", 11)
+               .arg("median", 11)
+               .arg("max", 11)
+               .arg("transpose", 11)
+               .arg("vs GPU1", 8)
+               .arg("detail");
+    const auto ms = [](const std::optional<measure::Summary>& summary, double measure::Summary::*figure) {
+        return summary ? milliseconds((*summary).*figure) : QString("-");
+    };
+    for (const auto& row : rows) {
+        out += QString("%1 %2 %3 %4 %5 %6 %7 %8  %9\n")
+                   .arg(row.descriptors, 11)
+                   .arg(row.centroids, 5)
+                   .arg(text(row.strategy), -20)
+                   .arg(ms(row.kernel, &measure::Summary::min), 11)
+                   .arg(ms(row.kernel, &measure::Summary::median), 11)
+                   .arg(ms(row.kernel, &measure::Summary::max), 11)
+                   .arg(ms(row.transpose, &measure::Summary::median), 11)
+                   .arg(row.speedupOverGpu1 ? QString::number(*row.speedupOverGpu1, 'f', 2) + "x" : "-", 8)
+                   .arg(text(row.detail));
+    }
+    return out;
+}
+
+int run(const QStringList& arguments) {
+    const bow::SweepParams defaults;
+    ArgumentParser parser("bow-sweep",
+                          "Times every visual-word builder on synthetic descriptors (the book's table).");
+    parser.addDeviceOption();
+    parser.addOption("descriptors", "LIST", "Descriptor counts, separated by commas.",
+                     joined(defaults.descriptorCounts));
+    parser.addOption("centroids", "LIST", "Centroid counts, separated by commas.",
+                     joined(defaults.centroidCounts));
+    parser.addOption("strategy", "LIST", "Builder strategies, separated by commas (all when not given).");
+    parser.addOption("repeat", "N", "Timed repetitions per row, after one untimed warm-up.",
+                     QString::number(defaults.repetitions));
+    parser.addFlag("json", "Print one JSON object.");
+    if (!parser.parse(arguments)) return 0;
+    bow::SweepParams params;
+    params.descriptorCounts = counts(parser, "descriptors");
+    params.centroidCounts = counts(parser, "centroids");
+    params.repetitions = parser.integer("repeat", 1, 1'000'000);
+    if (parser.isSet("strategy")) {
+        for (const QString& name : parser.value("strategy").split(','))
+            params.strategies.push_back(name.trimmed().toStdString());
+    }
+    for (const auto& name : params.strategies) bow::findStrategy(name);  // unknown names before the device
+
+    Runtime runtime;
+    DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
+    const auto rows = bow::sweep(&device, params);
+    if (parser.isSet("json"))
+        printJson([&](JsonWriter& json) { writeJson(json, device.info(), params, rows); });
+    else
+        printText(table(device.info(), rows));
+    return 0;
+}
+
+[[maybe_unused]] const bool registered = registerCommand(
+    {"bow-sweep",
+     "[--device SEL] [--descriptors LIST] [--centroids LIST] [--strategy LIST] [--repeat N] [--json]",
+     "time the visual-word builders on synthetic descriptors", run});
+
+}  // namespace
+
+}  // namespace hs::cli

@@ -1,0 +1,127 @@
+#include "io/npy.hpp"
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QStringList>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "io/export.hpp"
+#include "runtime/error.hpp"
+
+namespace hs::io {
+
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "the .npy data is little-endian float32");
+
+const QByteArray kMagic("\x93NUMPY", 6);
+constexpr qsizetype kPreamble = 8;  // magic and version
+
+[[noreturn]] void refuse(const QString& path, const QString& reason) {
+    throw InputError((path + ": " + reason).toStdString());
+}
+
+std::uint32_t littleEndian(const QByteArray& bytes, qsizetype at, int width) {
+    std::uint32_t value = 0;
+    for (int i = width - 1; i >= 0; --i) value = value << 8 | static_cast<std::uint8_t>(bytes[at + i]);
+    return value;
+}
+
+// The value of `key` in the header's Python dict literal, as written (a quoted string, True/False, a tuple).
+QString field(const QString& header, const QString& key, const QString& valuePattern, const QString& path) {
+    const QRegularExpression pattern("['\"]" + key + "['\"]\\s*:\\s*(" + valuePattern + ")");
+    const auto match = pattern.match(header);
+    if (!match.hasMatch()) refuse(path, "the .npy header has no '" + key + "' (" + header.trimmed() + ")");
+    return match.captured(1);
+}
+
+}  // namespace
+
+bow::Matrix parseDescriptorArray(const QByteArray& bytes, const QString& path) {
+    if (!bytes.startsWith(kMagic)) refuse(path, "not a .npy file (no \\x93NUMPY magic)");
+    if (bytes.size() < kPreamble + 2) refuse(path, "truncated .npy header");
+    const int major = static_cast<std::uint8_t>(bytes[6]);
+    if (major < 1 || major > 3) refuse(path, QString(".npy format version %1 is not 1, 2 or 3").arg(major));
+    const int lengthBytes = major == 1 ? 2 : 4;
+    if (bytes.size() < kPreamble + lengthBytes) refuse(path, "truncated .npy header");
+    const qsizetype headerLength = littleEndian(bytes, kPreamble, lengthBytes);
+    const qsizetype dataStart = kPreamble + lengthBytes + headerLength;
+    if (bytes.size() < dataStart) refuse(path, "truncated .npy header");
+    const QString header = QString::fromLatin1(bytes.mid(kPreamble + lengthBytes, headerLength));
+
+    const QString descr = field(header, "descr", "'[^']*'|\"[^\"]*\"", path).mid(1).chopped(1);
+    if (descr != "<f4")
+        refuse(path,
+               "dtype '" + descr + "' is not little-endian float32 ('<f4'); convert with .astype('<f4')");
+    if (field(header, "fortran_order", "True|False", path) == "True")
+        refuse(path,
+               "Fortran-order arrays are not supported; save a C-order array (numpy.ascontiguousarray)");
+    const QString shapeText = field(header, "shape", "\\([^)]*\\)", path);
+    QStringList dimensions = shapeText.mid(1).chopped(1).split(',', Qt::SkipEmptyParts);
+    for (auto& dimension : dimensions) dimension = dimension.trimmed();
+    dimensions.removeAll(QString());
+    if (dimensions.size() != 2) refuse(path, "shape " + shapeText + " is not 2-D (rows, 64)");
+    bool rowsOk = false, columnsOk = false;
+    const qulonglong rows = dimensions[0].toULongLong(&rowsOk);
+    const qulonglong columns = dimensions[1].toULongLong(&columnsOk);
+    if (!rowsOk || !columnsOk) refuse(path, "shape " + shapeText + " is not two sizes");
+    if (columns != bow::kDimensions)
+        refuse(path, QString("shape %1 has %2 columns, %3 expected")
+                         .arg(shapeText)
+                         .arg(columns)
+                         .arg(bow::kDimensions));
+    if (rows > std::numeric_limits<std::uint32_t>::max())
+        refuse(path, QString("%1 rows are more than 2^32-1").arg(rows));
+
+    const qsizetype expected = static_cast<qsizetype>(rows * columns * sizeof(float));
+    const qsizetype present = bytes.size() - dataStart;
+    if (present != expected)
+        refuse(path, QString("%1: %2 bytes of data, shape %3 needs %4")
+                         .arg(present < expected ? "truncated" : "trailing bytes")
+                         .arg(present)
+                         .arg(shapeText)
+                         .arg(expected));
+    bow::Matrix matrix(std::vector<float>(static_cast<std::size_t>(rows * columns)));
+    std::memcpy(matrix.values.data(), bytes.constData() + dataStart, static_cast<std::size_t>(expected));
+    for (std::size_t i = 0; i < matrix.values.size(); ++i) {
+        if (!std::isfinite(matrix.values[i]))
+            refuse(path, QString("value %1 at row %2, column %3 is not finite")
+                             .arg(static_cast<double>(matrix.values[i]))
+                             .arg(i / bow::kDimensions)
+                             .arg(i % bow::kDimensions));
+    }
+    return matrix;
+}
+
+bow::Matrix readDescriptorArray(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) refuse(path, "cannot read: " + file.errorString());
+    return parseDescriptorArray(file.readAll(), path);
+}
+
+QByteArray descriptorArrayBytes(const bow::Matrix& matrix) {
+    QByteArray header = QString("{'descr': '<f4', 'fortran_order': False, 'shape': (%1, %2), }")
+                            .arg(matrix.rows())
+                            .arg(bow::kDimensions)
+                            .toLatin1();
+    // numpy pads with spaces so that the data starts at a multiple of 64 bytes, and ends the header with
+    // '\n'.
+    const qsizetype unpadded = kPreamble + 2 + header.size() + 1;
+    header.append(QByteArray((64 - unpadded % 64) % 64, ' ')).append('\n');
+    QByteArray bytes = kMagic;
+    bytes.append(char{1}).append(char{0});
+    bytes.append(static_cast<char>(header.size() & 0xff)).append(static_cast<char>(header.size() >> 8));
+    bytes.append(header);
+    bytes.append(reinterpret_cast<const char*>(matrix.values.data()),
+                 static_cast<qsizetype>(matrix.values.size() * sizeof(float)));
+    return bytes;
+}
+
+void writeDescriptorArray(const QString& path, const bow::Matrix& matrix) {
+    writeFileAtomically(path, descriptorArrayBytes(matrix));
+}
+
+}  // namespace hs::io

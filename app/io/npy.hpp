@@ -1,0 +1,24 @@
+#pragma once
+// Descriptor and vocabulary files: NumPy .npy arrays of float32 with 64 columns (numpy.load() reads what
+// writeDescriptorArray() writes, numpy.save() writes what readDescriptorArray() reads).
+//
+// Accepted: format version 1.0, 2.0 or 3.0; dtype '<f4' (little-endian float32); C order; shape (rows, 64);
+// exactly rows * 64 * 4 bytes of data after the header; every value finite. Anything else is refused with
+// hs::InputError "<path>: <reason>", one line.
+
+#include <QByteArray>
+#include <QString>
+
+#include "ops/bow/bow.hpp"
+
+namespace hs::io {
+
+bow::Matrix readDescriptorArray(const QString& path);
+// The same checks on the bytes of a file; `path` only names it in errors.
+bow::Matrix parseDescriptorArray(const QByteArray& bytes, const QString& path);
+
+// Version 1.0, '<f4', C order, shape (rows, 64); header padded to 64 bytes as numpy does. Written atomically.
+void writeDescriptorArray(const QString& path, const bow::Matrix& matrix);
+QByteArray descriptorArrayBytes(const bow::Matrix& matrix);
+
+}  // namespace hs::io

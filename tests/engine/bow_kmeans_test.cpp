@@ -1,0 +1,101 @@
+// k-means: reproducible from its seed, and clusters made by hand are found with their means as centroids.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "bow_test_data.hpp"
+#include "expect_error.hpp"
+#include "ops/bow/kmeans.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::bow {
+namespace {
+
+Runtime& runtime() {
+    static Runtime instance;
+    return instance;
+}
+
+TEST(BowKMeans, SameSeedSameVocabularyOnHostAndDevice) {
+    const Matrix descriptors = test_data::uniformRows(500, 3);
+    const KMeansParams params{8, 42, 20};
+    const auto first = kmeans(nullptr, descriptors, params, findStrategy("bow-serial"));
+    const auto again = kmeans(nullptr, descriptors, params, findStrategy("bow-cpu-parallel"));
+    EXPECT_EQ(first.centroids.values, again.centroids.values);
+    EXPECT_EQ(first.memberships, again.memberships);
+    EXPECT_EQ(first.iterations, again.iterations);
+    const auto other = kmeans(nullptr, descriptors, {8, 43, 20}, findStrategy("bow-serial"));
+    EXPECT_NE(first.centroids.values, other.centroids.values);
+}
+
+TEST(BowKMeans, FindsHandMadeClustersAndTheirMeans) {
+    // Three tight clusters of 40, 25 and 35 descriptors around far-apart points, interleaved.
+    const Matrix centres = test_data::uniformRows(3, 9);
+    const std::size_t sizes[] = {40, 25, 35};
+    Matrix descriptors;
+    std::vector<std::size_t> truth;
+    std::mt19937_64 random(5);
+    std::uniform_real_distribution<float> noise(-0.02f, 0.02f);
+    for (std::size_t i = 0; truth.size() < 100; ++i) {
+        const std::size_t cluster = i % 3;
+        if (std::count(truth.begin(), truth.end(), cluster) == static_cast<long>(sizes[cluster])) continue;
+        truth.push_back(cluster);
+        for (std::size_t d = 0; d < kDimensions; ++d)
+            descriptors.values.push_back(centres.row(cluster)[d] + noise(random));
+    }
+    const auto result = kmeans(&runtime().open("0:0"), descriptors, {3, 1, 50}, findStrategy("bow-tiled"));
+    EXPECT_TRUE(result.converged);
+    EXPECT_LE(result.iterations, 3);  // seeded in distinct clusters, one move to the means, one check
+    // The same partition as the truth, whatever the labels.
+    std::set<std::pair<std::size_t, std::uint32_t>> pairs;
+    for (std::size_t i = 0; i < truth.size(); ++i) pairs.emplace(truth[i], result.memberships[i]);
+    ASSERT_EQ(pairs.size(), 3u);
+    // Each centroid is the mean of its cluster, computed here in double.
+    for (const auto& [cluster, label] : pairs) {
+        for (std::size_t d = 0; d < kDimensions; ++d) {
+            double sum = 0;
+            for (std::size_t i = 0; i < truth.size(); ++i) {
+                if (truth[i] == cluster) sum += descriptors.row(i)[d];
+            }
+            ASSERT_NEAR(result.centroids.row(label)[d], sum / static_cast<double>(sizes[cluster]), 1e-6);
+        }
+    }
+}
+
+TEST(BowKMeans, StopsAtTheCapWithCentroidsMatchingTheMemberships) {
+    const Matrix descriptors = test_data::uniformRows(300, 4);
+    const auto result = kmeans(nullptr, descriptors, {10, 1, 1}, findStrategy("bow-serial"));
+    EXPECT_EQ(result.iterations, 1);
+    EXPECT_FALSE(result.converged);
+    // One assignment, no move: the centroids are k-means++'s seeds, descriptors themselves, each nearest to
+    // itself.
+    for (std::size_t c = 0; c < 10; ++c) {
+        const float* centroid = result.centroids.row(c);
+        bool isDescriptor = false;
+        for (std::size_t i = 0; i < descriptors.rows() && !isDescriptor; ++i)
+            isDescriptor = std::equal(centroid, centroid + kDimensions, descriptors.row(i));
+        EXPECT_TRUE(isDescriptor) << "centroid " << c;
+    }
+    for (std::size_t i = 0; i < descriptors.rows(); ++i)
+        ASSERT_EQ(result.memberships[i], nearestCentroid(descriptors.row(i), result.centroids));
+}
+
+TEST(BowKMeans, DuplicatesSeedDistinctIndices) {
+    // Every descriptor equal: the seeds are the first, then the lowest indices not drawn.
+    const Matrix descriptors(std::vector<float>(5 * kDimensions, 0.25f));
+    const auto result = kmeans(nullptr, descriptors, {3, 7, 10}, findStrategy("bow-serial"));
+    EXPECT_EQ(result.centroids.rows(), 3u);
+    EXPECT_TRUE(result.converged);
+    EXPECT_EQ(result.memberships, std::vector<std::uint32_t>(5, 0));  // ties to the lowest index
+}
+
+TEST(BowKMeans, RefusesMoreWordsThanDescriptors) {
+    const Matrix descriptors = test_data::uniformRows(4, 1);
+    EXPECT_TRUE(test::mentions(test::messageOf<UsageError>([&] {
+                                   kmeans(nullptr, descriptors, {5, 1, 10}, findStrategy("bow-serial"));
+                               }),
+                               "k 5 is not within 1..4"));
+}
+
+}  // namespace
+}  // namespace hs::bow

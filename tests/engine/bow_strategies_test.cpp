@@ -1,0 +1,146 @@
+// Every builder strategy against bow-serial (memberships and histograms) on PoCL, over odd counts and
+// vocabulary sizes, and a hand-made case whose nearest centroids are known.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+
+#include "bow_test_data.hpp"
+#include "expect_error.hpp"
+#include "ops/bow/bow.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::bow {
+namespace {
+
+Runtime& runtime() {
+    static Runtime instance;
+    return instance;
+}
+
+DeviceContext* deviceFor(const Strategy& strategy) {
+    return strategy.runsOnDevice() ? &runtime().open("0:0") : nullptr;
+}
+
+std::vector<std::string> strategyNames() {
+    std::vector<std::string> names;
+    for (const auto* strategy : strategies()) names.emplace_back(strategy->name());
+    return names;
+}
+
+std::vector<std::uint32_t> histogramOf(const std::vector<std::uint32_t>& memberships, std::size_t k) {
+    std::vector<std::uint32_t> counts(k, 0);
+    for (const auto m : memberships) ++counts.at(m);
+    return counts;
+}
+
+class EveryBowStrategy : public ::testing::TestWithParam<std::string> {};
+
+// Descriptors not a multiple of any work-group size, k = 1, 3 and past 256 (257, 300): ours support any k
+// whose histogram fits the local memory (bow-tiled) or constant buffer (bow-gpu5-constant).
+TEST_P(EveryBowStrategy, EqualsSerialWithoutNearTies) {
+    const Strategy& strategy = findStrategy(GetParam());
+    for (const std::size_t k : {1u, 3u, 64u, 257u, 300u}) {
+        const Matrix centroids = test_data::uniformRows(k, 11 + k);
+        for (const std::size_t count : {1u, 63u, 65u, 1000u, 4099u}) {
+            SCOPED_TRACE(std::to_string(count) + " descriptors, k = " + std::to_string(k));
+            const Matrix descriptors = test_data::around(centroids, count, 0.05f, count);
+            const Result expected = assignWords(nullptr, descriptors, centroids, findStrategy("bow-serial"));
+            const Result result = assignWords(deviceFor(strategy), descriptors, centroids, strategy);
+            EXPECT_EQ(result.strategy, GetParam());
+            ASSERT_EQ(result.memberships, expected.memberships);
+            ASSERT_EQ(result.histogram, expected.histogram);
+            // The serial builder assigned what the data was made from.
+            for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(expected.memberships[i], i * 7 % k);
+        }
+    }
+}
+
+// Uniform data has near ties; outside them the memberships equal serial's, and the histogram counts them.
+TEST_P(EveryBowStrategy, AgreesWithSerialUpToNearTiesOnUniformData) {
+    const Strategy& strategy = findStrategy(GetParam());
+    const Matrix centroids = test_data::uniformRows(37, 5);
+    const Matrix descriptors = test_data::uniformRows(3001, 6);
+    const Result expected = assignWords(nullptr, descriptors, centroids, findStrategy("bow-serial"));
+    const Result result = assignWords(deviceFor(strategy), descriptors, centroids, strategy);
+    EXPECT_EQ(misassigned(descriptors, centroids, result.memberships), 0u);
+    EXPECT_EQ(result.histogram, histogramOf(result.memberships, 37));
+    const auto differing =
+        std::inner_product(result.memberships.begin(), result.memberships.end(), expected.memberships.begin(),
+                           std::size_t{0}, std::plus<>(), std::not_equal_to<>());
+    EXPECT_LE(differing, 3u);  // near ties only, which are rare
+}
+
+TEST_P(EveryBowStrategy, HandMadeNearestCentroidsAndTiesToTheLowestIndex) {
+    const Strategy& strategy = findStrategy(GetParam());
+    // Centroids: the unit vectors e0, e1, e2 (and the origin as centroid 3).
+    Matrix centroids(std::vector<float>(4 * kDimensions, 0.0f));
+    for (std::size_t c = 0; c < 3; ++c) centroids.row(c)[c] = 1.0f;
+    Matrix descriptors(std::vector<float>(5 * kDimensions, 0.0f));
+    descriptors.row(0)[1] = 0.9f;                          // nearest e1
+    descriptors.row(1)[2] = 0.8f;                          // e2
+    descriptors.row(2)[0] = descriptors.row(2)[2] = 0.5f;  // e0 and e2 tie at 0.5: e0
+    descriptors.row(3)[5] = 0.1f;                          // the origin
+    descriptors.row(4)[1] = descriptors.row(4)[2] = 0.5f;  // e1 and e2 tie: e1
+    const Result result = assignWords(deviceFor(strategy), descriptors, centroids, strategy);
+    EXPECT_EQ(result.memberships, (std::vector<std::uint32_t>{1, 2, 0, 3, 1}));
+    EXPECT_EQ(result.histogram, (std::vector<std::uint32_t>{1, 2, 1, 1}));
+}
+
+TEST_P(EveryBowStrategy, NoDescriptorsGiveAnEmptyHistogram) {
+    const Strategy& strategy = findStrategy(GetParam());
+    const Result result = assignWords(deviceFor(strategy), Matrix{}, test_data::uniformRows(5, 1), strategy);
+    EXPECT_TRUE(result.memberships.empty());
+    EXPECT_EQ(result.histogram, std::vector<std::uint32_t>(5, 0));
+}
+
+INSTANTIATE_TEST_SUITE_P(Bow, EveryBowStrategy, ::testing::ValuesIn(strategyNames()), [](const auto& param) {
+    std::string name = param.param;
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
+});
+
+TEST(BowStrategies, TheBooksProgressionAndOursAreRegistered) {
+    EXPECT_EQ(strategyNames(),
+              (std::vector<std::string>{"bow-serial", "bow-cpu-parallel", "bow-gpu1-baseline",
+                                        "bow-gpu2-coalesced", "bow-gpu3-vectorized", "bow-gpu4-local",
+                                        "bow-gpu5-constant", "bow-tiled"}));
+    EXPECT_TRUE(test::mentions(test::messageOf<UsageError>([] { findStrategy("gpu9"); }), "bow-tiled"));
+}
+
+TEST(BowStrategies, TransposeIsARecordOfItsOwn) {
+    const Matrix centroids = test_data::uniformRows(4, 1);
+    const Matrix descriptors = test_data::uniformRows(100, 2);
+    for (const char* name :
+         {"bow-gpu2-coalesced", "bow-gpu3-vectorized", "bow-gpu4-local", "bow-gpu5-constant"}) {
+        const Result result = assignWords(&runtime().open("0:0"), descriptors, centroids, findStrategy(name));
+        EXPECT_EQ(std::count_if(
+                      result.timings.begin(), result.timings.end(),
+                      [](const Timing& t) { return t.stage == Stage::Kernel && t.name == kTransposeKernel; }),
+                  1)
+            << name;
+    }
+}
+
+TEST(BowStrategies, ConstantMemoryStrategyRefusesCentroidsThatDoNotFit) {
+    DeviceInfo device = runtime().open("0:0").info();
+    device.constantMemBytes = 64 * 1024;  // 256 centroids of 256 bytes fit exactly
+    const Strategy& gpu5 = findStrategy("bow-gpu5-constant");
+    EXPECT_TRUE(gpu5.supported(&device, {1000, 256}).ok);
+    const Support refused = gpu5.supported(&device, {1000, 257});
+    EXPECT_FALSE(refused.ok);
+    EXPECT_TRUE(test::mentions(refused.reason, "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE")) << refused.reason;
+    EXPECT_TRUE(test::mentions(refused.reason, "257 centroids")) << refused.reason;
+}
+
+TEST(BowStrategies, RefusesAnEmptyVocabulary) {
+    EXPECT_TRUE(test::mentions(test::messageOf<UsageError>([] {
+                                   assignWords(nullptr, test_data::uniformRows(3, 1), Matrix{},
+                                               findStrategy("bow-serial"));
+                               }),
+                               "no centroids"));
+}
+
+}  // namespace
+}  // namespace hs::bow

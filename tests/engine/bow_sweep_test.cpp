@@ -1,0 +1,64 @@
+// The sweep's rows: one per size and strategy, transpose apart for GPU2..GPU5, speed-up over GPU1, results
+// checked. The figures themselves are measure's (tests/engine/measure_test.cpp) and the bench's business.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "expect_error.hpp"
+#include "ops/bow/sweep.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs::bow {
+namespace {
+
+TEST(BowSweep, OneCheckedRowPerSizeAndStrategy) {
+    static Runtime runtime;
+    SweepParams params;
+    params.descriptorCounts = {100, 257};
+    params.centroidCounts = {3, 17};
+    params.repetitions = 2;
+    const auto rows = sweep(&runtime.open("0:0"), params);
+    ASSERT_EQ(rows.size(), 2u * 2u * strategies().size());
+    for (const auto& row : rows) {
+        SCOPED_TRACE(row.strategy + " " + std::to_string(row.descriptors) + "x" +
+                     std::to_string(row.centroids));
+        ASSERT_TRUE(row.kernel.has_value()) << row.detail;
+        EXPECT_LE(row.kernel->min, row.kernel->median);
+        EXPECT_LE(row.kernel->median, row.kernel->max);
+        EXPECT_EQ(row.misassigned, 0u);
+        const bool transposes = row.strategy.find("gpu2") != std::string::npos ||
+                                row.strategy.find("gpu3") != std::string::npos ||
+                                row.strategy.find("gpu4") != std::string::npos ||
+                                row.strategy.find("gpu5") != std::string::npos;
+        EXPECT_EQ(row.transpose.has_value(), transposes);
+        ASSERT_TRUE(row.speedupOverGpu1.has_value());
+        if (row.strategy == "bow-gpu1-baseline") {
+            EXPECT_DOUBLE_EQ(*row.speedupOverGpu1, 1.0);
+        }
+    }
+}
+
+TEST(BowSweep, RefusesUnknownStrategiesAndEmptyLists) {
+    SweepParams params;
+    params.strategies = {"bow-gpu9"};
+    EXPECT_TRUE(test::mentions(test::messageOf<UsageError>([&] { sweep(nullptr, params); }), "bow-gpu9"));
+    params.strategies = {};
+    params.centroidCounts = {};
+    EXPECT_TRUE(test::mentions(test::messageOf<UsageError>([&] { sweep(nullptr, params); }), "at least one"));
+}
+
+TEST(BowSweep, DeviceStrategiesWithoutADeviceAreSkippedWithTheReason) {
+    SweepParams params;
+    params.descriptorCounts = {10};
+    params.centroidCounts = {2};
+    params.strategies = {"bow-serial", "bow-tiled"};
+    params.repetitions = 1;
+    const auto rows = sweep(nullptr, params);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_TRUE(rows[0].kernel.has_value());
+    EXPECT_FALSE(rows[1].kernel.has_value());
+    EXPECT_EQ(rows[1].detail, "no OpenCL device");
+}
+
+}  // namespace
+}  // namespace hs::bow
