@@ -28,7 +28,11 @@ void runSuites(SuiteContext& context, const std::string& name, const ImageRGBA8&
     if (context.baselines == nullptr) return;
     try {
         TimingLog upload;  // not timed: the baselines read what is already on the device
-        context.baselines->streamRead(pixels.device(*context.device, upload), image.byteCount());
+        const cl::Buffer& onDevice = pixels.device(*context.device, upload);
+        // The upload is non-blocking and reads `image`, which the caller frees once this returns; a baseline
+        // measured before for this size enqueues nothing that would wait for it.
+        upload.collect();
+        context.baselines->streamRead(onDevice, image.byteCount());
         context.baselines->copy(image.byteCount());
     } catch (const OpenClError& error) {
         std::cerr << "baselines skipped: " << error.what() << '\n';
