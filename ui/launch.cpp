@@ -159,7 +159,8 @@ void Launcher::start(const QString& image) {
 void Launcher::checkStrategy() {
     // The strategy box falls back to a supported strategy; a scripted run must not silently measure another.
     const auto* requested = window_.currentRequest().strategy;
-    if (options_.strategy.isEmpty() || (requested && QString::fromUtf8(requested->name()) == options_.strategy))
+    if (options_.strategy.isEmpty() ||
+        (requested && QString::fromUtf8(requested->name()) == options_.strategy))
         return;
     const auto device = window_.currentDevice();
     const QString where =

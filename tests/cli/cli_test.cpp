@@ -504,8 +504,8 @@ TEST_F(Cli, HelpExitsWithZero) {
     EXPECT_TRUE(overview.out.startsWith("Usage: histoscope-cli COMMAND [options]"))
         << overview.out.toStdString();
     EXPECT_EQ(commandsOf(overview.out),
-              QStringList({"bow", "bow-sweep", "convolve", "devices", "histogram", "pipeline", "produce-consume",
-                           "rotate", "strategies", "vocabulary"}));
+              QStringList({"bow", "bow-sweep", "convolve", "devices", "histogram", "pipeline",
+                           "produce-consume", "rotate", "strategies", "vocabulary"}));
 }
 
 TEST_F(Cli, EachCommandsHelpNamesItselfAndStatesTheDefaults) {

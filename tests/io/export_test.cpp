@@ -251,8 +251,9 @@ TEST(TimingExport, JsonKeepsNanosecondsExactly) {
 // Issue 8: the `summary` of `histoscope-cli histogram --repeat` for the hand-made log of 4 runs (kernel times
 // 7, 1, 100, 2 µs) has the engine's median, 4.5 µs, read back from the written JSON.
 TEST(TimingExport, KernelSummaryOfTheHandmadeLog) {
-    const QJsonObject summary =
-        written([](JsonWriter& json) { io::writeKernelSummaryJson(json, test::handmadeFourRuns()); }).object();
+    const QJsonObject summary = written([](JsonWriter& json) {
+                                    io::writeKernelSummaryJson(json, test::handmadeFourRuns());
+                                }).object();
     EXPECT_EQ(summary["runs"].toInt(), 4);
     const QJsonObject kernel = summary["kernel_ns"].toObject();
     EXPECT_EQ(kernel["min"].toInteger(), 1'000);
@@ -265,7 +266,9 @@ TEST(TimingExport, KernelSummaryKeepsAHalfNanosecondMedian) {
         return std::vector<Timing>{{Stage::Kernel, "k", 0, 0, 10, 10 + ns}};
     };
     const std::string text = jsonDocument(
-        [&](JsonWriter& json) { io::writeKernelSummaryJson(json, {kernel(3), kernel(4)}); },
+        [&](JsonWriter& json) {
+            io::writeKernelSummaryJson(json, {kernel(3), kernel(4)});
+        },
         JsonWriter::Layout::Compact);
     EXPECT_EQ(text, "{\"runs\":2,\"kernel_ns\":{\"min\":3,\"median\":3.5,\"max\":4}}\n");
 }

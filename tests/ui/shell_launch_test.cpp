@@ -199,7 +199,8 @@ class LaunchTest : public QObject {
         const int bins = test::part<QSpinBox>(window, "bins")->value();
         QCOMPARE(test::part<HistogramView>(window)->histogram(), test::referenceOf(expected, bins));
         QVERIFY(test::part<TransformPanel>(window)->rotationGroup()->isChecked());
-        QCOMPARE(test::part<TransformPanel>(window)->filterBox()->currentData().toString(), QStringLiteral("sharpen"));
+        QCOMPARE(test::part<TransformPanel>(window)->filterBox()->currentData().toString(),
+                 QStringLiteral("sharpen"));
     }
 
     // A quarter turn of the 120 x 80 image leaves 2 x 20 x 80 transparent pixels of padding: with
@@ -300,8 +301,7 @@ class LaunchTest : public QObject {
         panel.samplingBox()->setCurrentIndex(
             panel.samplingBox()->findData(static_cast<int>(rotate::FilterMode::Nearest)));
         panel.convolutionGroup()->setChecked(true);
-        panel.filterBox()->setCurrentIndex(
-            panel.filterBox()->findData(QStringLiteral("sharpen")));
+        panel.filterBox()->setCurrentIndex(panel.filterBox()->findData(QStringLiteral("sharpen")));
         QTRY_VERIFY_WITH_TIMEOUT(
             !window.controller().busy() && window.lastOutcome() && window.lastOutcome()->request.convolution,
             kTimeoutMs);

@@ -71,7 +71,9 @@ class ResponsivenessTest : public QObject {
         // Two passes: the first includes each strategy's program build, the second is a warm run.
         for (int pass = 1; pass <= 2; ++pass) {
             for (const auto* strategy : histogram::strategies()) {
-                if (!strategy->supported(&*device, {}, histogram::Params{test::part<QSpinBox>(window, "bins")->value()})
+                if (!strategy
+                         ->supported(&*device, {},
+                                     histogram::Params{test::part<QSpinBox>(window, "bins")->value()})
                          .ok)
                     continue;
                 const QString name = QString::fromUtf8(strategy->name());

@@ -438,8 +438,9 @@ class TransformPipelineTest : public QObject {
         }
         QVERIFY2(!other.isEmpty(), "a second convolution strategy with another kernel");
         convolveBox->setCurrentIndex(convolveBox->findText(other));
-        QTRY_VERIFY_WITH_TIMEOUT(settled() && QString::fromUtf8(window_->lastOutcome()->stages[1].strategy->name()) == other,
-                                 kResultTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            settled() && QString::fromUtf8(window_->lastOutcome()->stages[1].strategy->name()) == other,
+            kResultTimeoutMs);
         QCOMPARE(view->currentStage(), QStringLiteral("convolve"));
         wrong = kernelViewMismatches();
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong));

@@ -28,8 +28,7 @@ void Report::printTable(std::ostream& out) const {
             std::snprintf(line, sizeof line,
                           "%-10s %-16s %-12s %9.2f %6s %10.3f %10.3f %10.3f %9.3f %8s  %s\n", m.suite.c_str(),
                           m.subject.c_str(), m.input.c_str(), mib, clock.c_str(), m.summary->min / 1e6,
-                          m.summary->median / 1e6, m.summary->max / 1e6, m.gbps(), ratio,
-                          m.detail.c_str());
+                          m.summary->median / 1e6, m.summary->max / 1e6, m.gbps(), ratio, m.detail.c_str());
         }
         out << line;
     }

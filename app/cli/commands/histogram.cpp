@@ -2,12 +2,12 @@
 // K]
 //                           [--json|--csv]
 
+#include "ops/histogram/histogram.hpp"
 #include "commands/command.hpp"
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
 #include "measure/measure.hpp"
-#include "ops/histogram/histogram.hpp"
 #include "ops/histogram/statistics.hpp"
 #include "runtime/device_properties.hpp"
 #include "runtime/runtime.hpp"

@@ -185,7 +185,8 @@ int runPipelineCommand(const QStringList& arguments) {
     if (!parser.parse(arguments)) return 0;
     pipeline::Spec spec;
     spec.rotation = rotationFrom(parser, "rotate-strategy");
-    if (parser.isSet(options::filterOption())) spec.convolution = convolutionFrom(parser, "convolve-strategy");
+    if (parser.isSet(options::filterOption()))
+        spec.convolution = convolutionFrom(parser, "convolve-strategy");
     spec.histogram =
         pipeline::HistogramStage{{parser.bins(), parser.isSet(options::kIgnoreTransparent)},
                                  &histogram::findStrategy(parser.value("histogram-strategy").toStdString())};
