@@ -26,12 +26,9 @@ void addCounts(histogram::Histogram& total, const histogram::Histogram& part) {
 ModeRun runBufferMode(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& image,
                       const Params& params, const std::vector<ChunkRows>& chunks) {
     const int chunkCount = static_cast<int>(chunks.size());
-    int largestInput = 0;
-    int largestChunk = 0;
-    for (const auto& rows : chunks) {
-        largestInput = std::max(largestInput, rows.inputCount);
-        largestChunk = std::max(largestChunk, rows.count);
-    }
+    const LargestChunk largest = largestChunk(chunks);
+    const int largestInput = largest.inputRows;
+    const int largestRows = largest.outputRows;
 
     ModeRun run;
     TimingLog producerLog;  // used by the producer's thread only
@@ -45,7 +42,7 @@ ModeRun runBufferMode(DeviceContext& producer, DeviceContext& consumer, const Im
     withClErrors(producerWhere + ": allocating chunk buffers", [&] {
         input = cl::Buffer(producer.context(), CL_MEM_READ_ONLY, rowBytes(image.width, largestInput));
         for (auto& slot : slots)
-            slot = cl::Buffer(producer.context(), CL_MEM_READ_WRITE, rowBytes(image.width, largestChunk));
+            slot = cl::Buffer(producer.context(), CL_MEM_READ_WRITE, rowBytes(image.width, largestRows));
     });
 
     const Produce produce = [&](int k, const std::vector<cl::Event>& slotFree) {

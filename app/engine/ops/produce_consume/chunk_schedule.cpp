@@ -85,6 +85,15 @@ std::size_t rowBytes(int width, int rows) {
     return static_cast<std::size_t>(width) * static_cast<std::size_t>(rows) * 4;
 }
 
+LargestChunk largestChunk(const std::vector<ChunkRows>& chunks) {
+    LargestChunk largest;
+    for (const auto& rows : chunks) {
+        largest.inputRows = std::max(largest.inputRows, rows.inputCount);
+        largest.outputRows = std::max(largest.outputRows, rows.count);
+    }
+    return largest;
+}
+
 PixelSource convolveChunk(DeviceContext& producer, const ImageRGBA8& image, const ChunkRows& rows,
                           const cl::Buffer& input, const std::vector<cl::Event>& waitFor,
                           const Params& params, const std::string& label, TimingLog& log, ModeRun& run) {

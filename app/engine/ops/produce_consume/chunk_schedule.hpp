@@ -57,6 +57,12 @@ PixelSource convolveChunk(DeviceContext& producer, const ImageRGBA8& image, cons
 
 // Bytes of `rows` rows of an image `width` pixels wide.
 std::size_t rowBytes(int width, int rows);
+// The most rows any chunk reads (with its halo) and writes: what the chunk buffers are sized for.
+struct LargestChunk {
+    int inputRows = 0;
+    int outputRows = 0;
+};
+LargestChunk largestChunk(const std::vector<ChunkRows>& chunks);
 
 ModeRun runBufferMode(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& image,
                       const Params& params, const std::vector<ChunkRows>& chunks);

@@ -40,13 +40,10 @@ std::size_t roundUp(std::size_t value, std::size_t multiple) {
 ModeRun runPipeMode(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& image,
                     const Params& params, const std::vector<ChunkRows>& chunks) {
     const int chunkCount = static_cast<int>(chunks.size());
-    int largestInput = 0;
-    int largestChunk = 0;
-    for (const auto& rows : chunks) {
-        largestInput = std::max(largestInput, rows.inputCount);
-        largestChunk = std::max(largestChunk, rows.count);
-    }
-    const auto pixelsPerPipe = static_cast<cl_uint>(static_cast<std::size_t>(image.width) * largestChunk);
+    const LargestChunk largest = largestChunk(chunks);
+    const int largestInput = largest.inputRows;
+    const int largestRows = largest.outputRows;
+    const auto pixelsPerPipe = static_cast<cl_uint>(static_cast<std::size_t>(image.width) * largestRows);
 
     ModeRun run;
     run.histogramStrategies.push_back("pipe-consumer");
