@@ -73,23 +73,30 @@ __kernel void assign_scalar(__global const float* descriptors, uint count, __glo
         }                                                                              \
     } while (0)
 
+// Descriptor i's nearest centroid (its float4 quads at BASE, STRIDE apart), written to memberships and
+// counted in the histogram; the lowest index wins a tie.
+#define RECORD_NEAREST(BASE, STRIDE)                                \
+    do {                                                            \
+        float best = INFINITY;                                      \
+        uint bestIndex = 0;                                         \
+        for (uint c = 0; c < k; ++c) {                              \
+            float distance;                                         \
+            SQUARED_DISTANCE(distance, BASE, STRIDE, centroids, c); \
+            if (distance < best) {                                  \
+                best = distance;                                    \
+                bestIndex = c;                                      \
+            }                                                       \
+        }                                                           \
+        memberships[i] = bestIndex;                                 \
+        atomic_inc(&histogram[bestIndex]);                          \
+    } while (0)
+
 // GPU3: float4 loads from the descriptors transposed in groups of 4.
 __kernel void assign_vector(__global const float4* descriptors, uint count, __global const float4* centroids,
                             uint k, __global uint* memberships, __global uint* histogram) {
     const uint i = get_global_id(0);
     if (i >= count) return;
-    float best = INFINITY;
-    uint bestIndex = 0;
-    for (uint c = 0; c < k; ++c) {
-        float distance;
-        SQUARED_DISTANCE(distance, descriptors + i, count, centroids, c);
-        if (distance < best) {
-            best = distance;
-            bestIndex = c;
-        }
-    }
-    memberships[i] = bestIndex;
-    atomic_inc(&histogram[bestIndex]);
+    RECORD_NEAREST(descriptors + i, count);
 }
 
 #ifdef WG
@@ -106,18 +113,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void assign_staged(
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (i >= count) return;
-    float best = INFINITY;
-    uint bestIndex = 0;
-    for (uint c = 0; c < k; ++c) {
-        float distance;
-        SQUARED_DISTANCE(distance, staged + lid, WG, centroids, c);
-        if (distance < best) {
-            best = distance;
-            bestIndex = c;
-        }
-    }
-    memberships[i] = bestIndex;
-    atomic_inc(&histogram[bestIndex]);
+    RECORD_NEAREST(staged + lid, WG);
 }
 #endif
 
