@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "bow_test_data.hpp"
 #include "expect_error.hpp"
@@ -78,6 +80,57 @@ TEST(BowKMeans, StopsAtTheCapWithCentroidsMatchingTheMemberships) {
     }
     for (std::size_t i = 0; i < descriptors.rows(); ++i)
         ASSERT_EQ(result.memberships[i], nearestCentroid(descriptors.row(i), result.centroids));
+}
+
+// The progress callback is called once per assignment step, numbered from 1, with the memberships that step
+// changed: all of them first, then as many as differ between the runs capped one step apart (an independent
+// count: k-means is deterministic), and 0 for the step that found convergence.
+TEST(BowKMeans, ProgressIsCalledPerIterationWithTheChangedMemberships) {
+    const Matrix descriptors = test_data::uniformRows(400, 8);
+    const KMeansParams params{6, 3, 50};
+    std::vector<std::pair<int, std::size_t>> calls;
+    const auto result = kmeans(nullptr, descriptors, params, findStrategy("bow-serial"),
+                               [&](int iteration, std::size_t changed) {
+                                   calls.emplace_back(iteration, changed);
+                                   return true;
+                               });
+    ASSERT_TRUE(result.converged);
+    ASSERT_GE(result.iterations, 3);  // a case where the memberships move at least once
+    EXPECT_FALSE(result.cancelled);
+    ASSERT_EQ(calls.size(), static_cast<std::size_t>(result.iterations));
+    EXPECT_EQ(calls.front(), std::make_pair(1, descriptors.rows()));
+    EXPECT_EQ(calls.back().second, 0u);
+    for (int i = 2; i <= result.iterations; ++i) {
+        const auto before =
+            kmeans(nullptr, descriptors, {params.k, params.seed, i - 1}, findStrategy("bow-serial"));
+        const auto after =
+            kmeans(nullptr, descriptors, {params.k, params.seed, i}, findStrategy("bow-serial"));
+        std::size_t differing = 0;
+        for (std::size_t d = 0; d < descriptors.rows(); ++d)
+            differing += before.memberships[d] != after.memberships[d] ? 1 : 0;
+        EXPECT_EQ(calls[static_cast<std::size_t>(i - 1)], std::make_pair(i, differing));
+    }
+}
+
+// Returning false stops k-means after that iteration: the result is the one the cap at that iteration gives,
+// marked cancelled, and the callback is not called again.
+TEST(BowKMeans, CancelStopsAfterTheIteration) {
+    const Matrix descriptors = test_data::uniformRows(400, 8);
+    const KMeansParams params{6, 3, 50};
+    int calls = 0;
+    const auto cancelled =
+        kmeans(nullptr, descriptors, params, findStrategy("bow-serial"), [&](int iteration, std::size_t) {
+            ++calls;
+            return iteration < 2;
+        });
+    EXPECT_TRUE(cancelled.cancelled);
+    EXPECT_FALSE(cancelled.converged);
+    EXPECT_EQ(cancelled.iterations, 2);
+    EXPECT_EQ(calls, 2);
+    const auto capped = kmeans(nullptr, descriptors, {params.k, params.seed, 2}, findStrategy("bow-serial"));
+    EXPECT_FALSE(capped.cancelled);
+    EXPECT_EQ(cancelled.memberships, capped.memberships);
+    EXPECT_EQ(cancelled.centroids.values, capped.centroids.values);
 }
 
 TEST(BowKMeans, DuplicatesSeedDistinctIndices) {

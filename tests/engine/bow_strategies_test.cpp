@@ -48,7 +48,7 @@ TEST_P(EveryBowStrategy, EqualsSerialWithoutNearTies) {
             const Matrix descriptors = test_data::around(centroids, count, 0.05f, count);
             const Result expected = assignWords(nullptr, descriptors, centroids, findStrategy("bow-serial"));
             const Result result = assignWords(deviceFor(strategy), descriptors, centroids, strategy);
-            EXPECT_EQ(result.strategy, GetParam());
+            EXPECT_EQ(result.strategyName(), GetParam());
             ASSERT_EQ(result.memberships, expected.memberships);
             ASSERT_EQ(result.histogram, expected.histogram);
             // The serial builder assigned what the data was made from.
@@ -127,11 +127,68 @@ TEST(BowStrategies, ConstantMemoryStrategyRefusesCentroidsThatDoNotFit) {
     DeviceInfo device = runtime().open("0:0").info();
     device.constantMemBytes = 64 * 1024;  // 256 centroids of 256 bytes fit exactly
     const Strategy& gpu5 = findStrategy("bow-gpu5-constant");
-    EXPECT_TRUE(gpu5.supported(&device, {1000, 256}).ok);
-    const Support refused = gpu5.supported(&device, {1000, 257});
+    const Matrix fitting = test_data::uniformRows(256, 1), tooMany = test_data::uniformRows(257, 1);
+    EXPECT_TRUE(gpu5.supported(&device, {1000, 256}, fitting).ok);
+    const Support refused = gpu5.supported(&device, {1000, 257}, tooMany);
     EXPECT_FALSE(refused.ok);
     EXPECT_TRUE(test::mentions(refused.reason, "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE")) << refused.reason;
     EXPECT_TRUE(test::mentions(refused.reason, "257 centroids")) << refused.reason;
+}
+
+// The strategy list (the contract's supportList, what `histoscope-cli strategies` prints) of a device whose
+// constant buffer holds 4 KiB: 16 centroids fit, 17 do not, and only bow-gpu5-constant says so.
+TEST(BowStrategies, TheListOfADeviceWithATinyConstantBufferRefusesOnlyGpu5WithTheReason) {
+    DeviceInfo device = runtime().open("0:0").info();
+    device.name = "Tiny-constant GPU";
+    device.constantMemBytes = 4096;
+    const Matrix seventeen = test_data::uniformRows(17, 1), sixteen = test_data::uniformRows(16, 1);
+    const auto rows = supportList<Operation>(&device, {100, 17}, seventeen);
+    ASSERT_EQ(rows.size(), strategies().size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        SCOPED_TRACE(std::string(strategies()[i]->name()));
+        EXPECT_EQ(rows[i].strategy, strategies()[i]);
+        if (rows[i].strategy->name() == "bow-gpu5-constant") {
+            EXPECT_FALSE(rows[i].support.ok);
+            EXPECT_TRUE(test::mentions(rows[i].support.reason, "17 centroids take 5 KiB"))
+                << rows[i].support.reason;
+            EXPECT_TRUE(test::mentions(rows[i].support.reason, "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE 4 KiB"))
+                << rows[i].support.reason;
+        } else {
+            EXPECT_TRUE(rows[i].support.ok) << rows[i].support.reason;
+        }
+    }
+    for (const auto& row : supportList<Operation>(&device, {100, 16}, sixteen))
+        EXPECT_TRUE(row.support.ok) << row.strategy->name() << ": " << row.support.reason;
+    // Without a device only the host strategies can run.
+    for (const auto& row : supportList<Operation>(nullptr, {100, 17}, seventeen))
+        EXPECT_EQ(row.support.ok, !row.strategy->runsOnDevice()) << row.strategy->name();
+    // Running it there is refused with the device and the reason (exit code 4 on the command line).
+    const std::string refusal = test::messageOf<OpenClError>([&] {
+        chooseRunnable<Operation>(&device, {100, 17}, seventeen, findStrategy("bow-gpu5-constant"));
+    });
+    EXPECT_TRUE(test::mentions(refusal, "Tiny-constant GPU")) << refusal;
+    EXPECT_TRUE(test::mentions(refusal, "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE")) << refusal;
+}
+
+// A run carries the strategy that ran and the build it used: the one kernelBuild() announces.
+TEST(BowStrategies, ARunRecordsItsStrategyAndTheBuildsItUsed) {
+    const Matrix centroids = test_data::uniformRows(5, 1);
+    const Matrix descriptors = test_data::uniformRows(70, 2);
+    for (const auto* strategy : strategies()) {
+        SCOPED_TRACE(std::string(strategy->name()));
+        DeviceContext* device = deviceFor(*strategy);
+        const Result result = assignWords(device, descriptors, centroids, *strategy);
+        EXPECT_EQ(result.strategy, strategy);
+        EXPECT_TRUE(result.note.empty());
+        if (device == nullptr) {
+            EXPECT_TRUE(result.builds.empty());
+            continue;
+        }
+        const auto build = strategy->kernelBuild(device->info(), centroids, shapeOf(descriptors, centroids));
+        ASSERT_TRUE(build.has_value());
+        EXPECT_EQ(build->source, "bow");
+        EXPECT_EQ(result.builds, std::vector<KernelBuild>{*build});
+    }
 }
 
 TEST(BowStrategies, RefusesAnEmptyVocabulary) {

@@ -57,7 +57,7 @@ TEST(BowSweep, DeviceStrategiesWithoutADeviceAreSkippedWithTheReason) {
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_TRUE(rows[0].kernel.has_value());
     EXPECT_FALSE(rows[1].kernel.has_value());
-    EXPECT_EQ(rows[1].detail, "no OpenCL device");
+    EXPECT_EQ(rows[1].detail, "needs an OpenCL device");  // the contract's supportOn
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The strategy contract (ops/operation.hpp): every strategy file's registration reaches its registry (the
 // engine is a static library, whose registrar-only objects a linker drops unless told otherwise), in the
-// documented order; lookup, fallback and support alike for every operation.
+// documented order; lookup, fallback and support alike for every operation (visual words too, whose shape is
+// descriptors x centroids instead of an image's).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "ops/bow/bow.hpp"
 #include "ops/convolve/convolve.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/operation.hpp"
@@ -46,10 +48,15 @@ TEST(Registry, ListsEveryRegisteredStrategyInTheDocumentedOrder) {
     EXPECT_EQ(namesOf<rotate::Operation>(), (std::vector<std::string>{"image-sampler", "buffer"}));
     EXPECT_EQ(namesOf<convolve::Operation>(),
               (std::vector<std::string>{"image-sampler", "buffer-naive", "local-tiled", "separable"}));
+    EXPECT_EQ(namesOf<bow::Operation>(),
+              (std::vector<std::string>{"bow-serial", "bow-cpu-parallel", "bow-gpu1-baseline",
+                                        "bow-gpu2-coalesced", "bow-gpu3-vectorized", "bow-gpu4-local",
+                                        "bow-gpu5-constant", "bow-tiled"}));
     // A strategy file added later is listed too.
     EXPECT_EQ(histogram::strategies().size(), registrationsIn("ops/histogram"));
     EXPECT_EQ(rotate::strategies().size(), registrationsIn("ops/rotate"));
     EXPECT_EQ(convolve::strategies().size(), registrationsIn("ops/convolve"));
+    EXPECT_EQ(bow::strategies().size(), registrationsIn("ops/bow"));
 }
 
 TEST(Registry, EveryStrategyNamesItsOperation) {
@@ -59,7 +66,10 @@ TEST(Registry, EveryStrategyNamesItsOperation) {
         EXPECT_EQ(strategy->operation(), OperationKind::Rotate) << strategy->name();
     for (const auto* strategy : convolve::strategies())
         EXPECT_EQ(strategy->operation(), OperationKind::Convolve) << strategy->name();
+    for (const auto* strategy : bow::strategies())
+        EXPECT_EQ(strategy->operation(), OperationKind::Bow) << strategy->name();
     EXPECT_EQ(operationName(OperationKind::Convolve), "convolve");
+    EXPECT_EQ(operationName(OperationKind::Bow), "bow");
 }
 
 // A made-up operation, registered here out of order: the registry sorts by the order key.

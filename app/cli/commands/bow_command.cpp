@@ -31,7 +31,7 @@ void writeJson(JsonWriter& json, const QString& descriptorsPath, const QString& 
         writeDeviceJson(json, *device);
     else
         json.null();
-    json.field("strategy", result.strategy).field("requested_strategy", requested.name());
+    json.field("strategy", result.strategyName()).field("requested_strategy", requested.name());
     json.key("memberships").beginArray();
     for (const auto membership : result.memberships) json.value(static_cast<std::uint64_t>(membership));
     json.endArray();
@@ -47,7 +47,7 @@ QString table(const bow::Matrix& descriptors, const bow::Matrix& centroids, cons
               const bow::Result& result) {
     QString out = QString("descriptors %1, centroids %2\n").arg(descriptors.rows()).arg(centroids.rows());
     out += "device    " + (device ? text(device->name) : QString("none (host)")) + "\n";
-    out += "strategy  " + text(result.strategy) + "\n\n";
+    out += "strategy  " + text(result.strategyName()) + "\n\n";
     out += QString("%1 %2\n").arg("word", 6).arg("descriptors", 12);
     for (std::size_t word = 0; word < result.histogram.size(); ++word)
         out += QString("%1 %2\n").arg(word, 6).arg(result.histogram[word], 12);

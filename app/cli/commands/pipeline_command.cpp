@@ -74,6 +74,8 @@ QString summary(const QString& path, const ImageRGBA8& image, const QString& out
                            .arg(spec.histogram->params.bins)
                            .arg(spec.histogram->params.ignoreTransparent ? ", alpha 0 ignored" : "");
                 break;
+            case OperationKind::Bow:  // not a stage of the pipeline
+                break;
         }
         lines += QString("%1 %2 %3\n")
                      .arg(text(pipeline::stageKindName(report.stage)), -9)

@@ -1,7 +1,8 @@
-// histoscope-cli strategies [--json] [--device SEL] [--bins N]: the histogram strategies and whether each
-// runs on the device.
+// histoscope-cli strategies [--json] [--device SEL] [--bins N] [--centroids K]: the histogram and the
+// visual-words strategies and whether each runs on the device (the contract's supportOn, ops/operation.hpp).
 
 #include "commands/command.hpp"
+#include "ops/bow/bow.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "runtime/device_properties.hpp"
 
@@ -9,14 +10,40 @@ namespace hs::cli {
 
 namespace {
 
+QString tableRows(const std::vector<StrategySupport>& rows) {
+    QString table;
+    for (const auto& [strategy, support] : rows) {
+        table +=
+            QString("  %1 %2 %3  %4\n")
+                .arg(text(strategy->name()), -19)
+                .arg(strategy->runsOnDevice() ? "device" : "host", -7)
+                .arg(support.ok ? "yes" : "no", -4)
+                .arg(support.ok ? text(strategy->description()) : "unsupported: " + text(support.reason));
+    }
+    return table;
+}
+
+void writeRows(JsonWriter& json, const std::vector<StrategySupport>& rows) {
+    json.beginArray();
+    for (const auto& [strategy, support] : rows) {
+        json.beginObject().field("name", strategy->name());
+        json.field("description", strategy->description());
+        json.field("runs_on", strategy->runsOnDevice() ? "device" : "host");
+        json.field("supported", support.ok).field("reason", support.reason).endObject();
+    }
+    json.endArray();
+}
+
 int run(const QStringList& arguments) {
-    ArgumentParser parser("strategies",
-                          "Lists the histogram strategies and whether each runs on the device.");
+    ArgumentParser parser(
+        "strategies", "Lists the histogram and visual-words strategies and whether each runs on the device.");
     parser.addFlag("json", "Print one JSON object.");
     parser.addDeviceOption();
     parser.addOption(options::kBins);
+    parser.addOption("centroids", "K", "Vocabulary size the visual-words strategies are asked about.", "256");
     if (!parser.parse(arguments)) return 0;
     const histogram::Params params{parser.bins()};
+    const auto centroidCount = static_cast<std::size_t>(parser.integer("centroids", 1, 1 << 20));
 
     const auto devices = enumerateDevices();
     // Without any OpenCL device the host strategies still run; asking for a device that is missing is an
@@ -25,20 +52,10 @@ int run(const QStringList& arguments) {
                                    ? nullptr
                                    : &selectDevice(devices, parser.value(options::kDevice).toStdString());
 
-    std::vector<Support> supports;
-    QString table = device ? "device " + text(device->selector()) + "  " + text(device->name) + "\n"
-                           : QString("no OpenCL device: only host strategies can run\n");
-    for (const auto* strategy : histogram::strategies()) {
-        const auto support = device || !strategy->runsOnDevice() ? strategy->supported(device, {}, params)
-                                                                 : Support::no("no OpenCL device");
-        supports.push_back(support);
-        table +=
-            QString("  %1 %2 %3  %4\n")
-                .arg(text(strategy->name()), -16)
-                .arg(strategy->runsOnDevice() ? "device" : "host", -7)
-                .arg(support.ok ? "yes" : "no", -4)
-                .arg(support.ok ? text(strategy->description()) : "unsupported: " + text(support.reason));
-    }
+    const auto histogramRows = supportList<histogram::Operation>(device, {}, params);
+    // Support depends on the vocabulary's size only, not on its values or on the number of descriptors.
+    const bow::Matrix vocabulary(std::vector<float>(centroidCount * bow::kDimensions));
+    const auto bowRows = supportList<bow::Operation>(device, {0, centroidCount}, vocabulary);
     if (parser.isSet("json")) {
         printJson([&](JsonWriter& json) {
             json.beginObject().key("device");
@@ -46,25 +63,25 @@ int run(const QStringList& arguments) {
                 writeDeviceJson(json, *device);
             else
                 json.null();
-            json.field("bins", params.bins).key("strategies").beginArray();
-            const auto& registry = histogram::strategies();
-            for (std::size_t i = 0; i < registry.size(); ++i) {
-                json.beginObject().field("name", registry[i]->name());
-                json.field("description", registry[i]->description());
-                json.field("runs_on", registry[i]->runsOnDevice() ? "device" : "host");
-                json.field("supported", supports[i].ok).field("reason", supports[i].reason).endObject();
-            }
-            json.endArray().endObject();
+            json.field("bins", params.bins).key("strategies");
+            writeRows(json, histogramRows);
+            json.key("bow").beginObject().field("centroids", static_cast<std::uint64_t>(centroidCount));
+            json.key("strategies");
+            writeRows(json, bowRows);
+            json.endObject().endObject();
         });
     } else {
-        printText(table);
+        printText((device ? "device " + text(device->selector()) + "  " + text(device->name) + "\n"
+                          : QString("no OpenCL device: only host strategies can run\n")) +
+                  QString("histogram, %1 bins\n").arg(params.bins) + tableRows(histogramRows) +
+                  QString("visual words (bow), %1 centroids\n").arg(centroidCount) + tableRows(bowRows));
     }
     return 0;
 }
 
 [[maybe_unused]] const bool registered =
-    registerCommand({"strategies", "[--json] [--device SEL] [--bins N]",
-                     "list the histogram strategies and their support", run});
+    registerCommand({"strategies", "[--json] [--device SEL] [--bins N] [--centroids K]",
+                     "list the histogram and visual-words strategies and their support", run});
 
 }  // namespace
 

@@ -8,6 +8,8 @@ std::string_view operationName(OperationKind kind) {
             return "rotate";
         case OperationKind::Convolve:
             return "convolve";
+        case OperationKind::Bow:
+            return "bow";
         case OperationKind::Histogram:
             break;
     }

@@ -8,7 +8,8 @@
 //         static constexpr std::string_view kStrategyNoun = "strategy";  // "unknown strategy 'x' (known:
 //         ...)" static constexpr std::string_view kFallback = "";  // the strategy that runs where another
 //         cannot using Params = ...;  using Input = PixelSource;  using Result = ...;  // Result derives
-//         RunRecord
+//         RunRecord using Shape = ...;  // optional: what support depends on besides params; ImageShape when
+//         left out
 //     };
 //
 // Each strategy is one object of a Strategy<Operation> subclass that registers itself from its own .cpp:
@@ -30,15 +31,29 @@
 
 namespace hs {
 
-enum class OperationKind { Rotate, Convolve, Histogram };
+enum class OperationKind { Rotate, Convolve, Histogram, Bow };
 
-// "rotate", "convolve", "histogram": the names the JSON, the timings and the views use.
+// "rotate", "convolve", "histogram", "bow": the names the JSON, the timings and the views use.
 std::string_view operationName(OperationKind kind);
 
 // The size of the image a strategy is asked about.
 struct ImageShape {
     int width = 0;
     int height = 0;
+};
+
+// The size of the input an operation's strategies are asked about (support, kernel build): Op::Shape where
+// the operation declares one (visual words: descriptors x centroids), else ImageShape (the image operations).
+template <class Op>
+struct ShapeOf {
+    using type = ImageShape;
+};
+template <class Op>
+requires requires {
+    typename Op::Shape;
+}
+struct ShapeOf<Op> {
+    using type = typename Op::Shape;
 };
 
 // What every strategy says about itself, whatever its operation: what a report or a view shows.
@@ -69,14 +84,15 @@ class Strategy : public StrategyInfo {
     using Params = typename Op::Params;
     using Input = typename Op::Input;
     using Result = typename Op::Result;
+    using Shape = typename ShapeOf<Op>::type;
 
     OperationKind operation() const final { return Op::kKind; }
     // Whether it can run on `device` (null: no device; device strategies then say no, see supportOn) for
     // an input of `shape` with `params`; the reason is in words a user understands.
-    virtual Support supported(const DeviceInfo* device, ImageShape shape, const Params& params) const = 0;
+    virtual Support supported(const DeviceInfo* device, Shape shape, const Params& params) const = 0;
     // The program a device strategy builds for these; none for host strategies.
     virtual std::optional<KernelBuild> kernelBuild(const DeviceInfo& device, const Params& params,
-                                                   ImageShape shape) const {
+                                                   Shape shape) const {
         (void)device, (void)params, (void)shape;
         return std::nullopt;
     }
@@ -131,10 +147,27 @@ struct Registration {
 
 // Whether `strategy` can run on `device` (null: none); a device strategy without a device cannot.
 template <class Op>
-Support supportOn(const DeviceInfo* device, ImageShape shape, const typename Op::Params& params,
-                  const Strategy<Op>& strategy) {
+Support supportOn(const DeviceInfo* device, typename ShapeOf<Op>::type shape,
+                  const typename Op::Params& params, const Strategy<Op>& strategy) {
     if (strategy.runsOnDevice() && device == nullptr) return Support::no("needs an OpenCL device");
     return strategy.supported(device, shape, params);
+}
+
+// A strategy of any operation and whether it runs where it was asked about: a row of a strategy list.
+struct StrategySupport {
+    const StrategyInfo* strategy = nullptr;
+    Support support;
+};
+
+// Every registered strategy of the operation, in order, with supportOn(device, shape, params): what
+// `histoscope-cli strategies` lists.
+template <class Op>
+std::vector<StrategySupport> supportList(const DeviceInfo* device, typename ShapeOf<Op>::type shape,
+                                         const typename Op::Params& params) {
+    std::vector<StrategySupport> rows;
+    for (const Strategy<Op>* strategy : Registry<Op>::list())
+        rows.push_back({strategy, supportOn<Op>(device, shape, params, *strategy)});
+    return rows;
 }
 
 template <class Op>
@@ -146,8 +179,8 @@ struct Choice {
 // The requested strategy when it can run; otherwise the operation's fallback with a note naming the device
 // and the reason. Throws OpenClError when neither can run (or the operation has no fallback).
 template <class Op>
-Choice<Op> chooseRunnable(const DeviceInfo* device, ImageShape shape, const typename Op::Params& params,
-                          const Strategy<Op>& requested) {
+Choice<Op> chooseRunnable(const DeviceInfo* device, typename ShapeOf<Op>::type shape,
+                          const typename Op::Params& params, const Strategy<Op>& requested) {
     const std::string name(requested.name());
     if (requested.runsOnDevice() && device == nullptr)
         throw OpenClError("running " + name, 0, "strategy " + name + " needs an OpenCL device");
@@ -168,8 +201,9 @@ Choice<Op> chooseRunnable(const DeviceInfo* device, ImageShape shape, const type
 // Chooses (chooseRunnable) and runs; the result's note says why another strategy ran. The operation's entry
 // point validates its params first.
 template <class Op>
-typename Op::Result runChosen(DeviceContext* device, typename Op::Input& input, ImageShape shape,
-                              const typename Op::Params& params, const Strategy<Op>& requested) {
+typename Op::Result runChosen(DeviceContext* device, typename Op::Input& input,
+                              typename ShapeOf<Op>::type shape, const typename Op::Params& params,
+                              const Strategy<Op>& requested) {
     auto choice = chooseRunnable<Op>(device ? &device->info() : nullptr, shape, params, requested);
     auto result = choice.strategy->run(device, input, params);
     result.note = std::move(choice.note);

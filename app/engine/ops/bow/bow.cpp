@@ -3,26 +3,10 @@
 #include <algorithm>
 #include <limits>
 
-#include "ops/bow/strategy_list.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 
 namespace hs::bow {
-
-std::optional<KernelBuild> Strategy::kernelBuild(const DeviceInfo&, const Problem&) const {
-    return std::nullopt;
-}
-
-const std::vector<const Strategy*>& strategies() {
-    static const std::vector<const Strategy*> list{
-        &serialStrategy(),     &cpuParallelStrategy(), &baselineStrategy(), &coalescedStrategy(),
-        &vectorizedStrategy(), &localStrategy(),       &constantStrategy(), &tiledStrategy()};
-    return list;
-}
-
-const Strategy& findStrategy(std::string_view name) {
-    return findByName(strategies(), name, "bow strategy");
-}
 
 std::uint32_t nearestCentroid(const float* descriptor, const Matrix& centroids) {
     float best = std::numeric_limits<float>::infinity();
@@ -84,14 +68,7 @@ Result assignWords(DeviceContext* device, const Matrix& descriptors, const Matri
     if (descriptors.rows() > std::numeric_limits<std::uint32_t>::max() ||
         centroids.rows() > std::numeric_limits<std::uint32_t>::max())
         throw UsageError("more than 2^32-1 descriptors or centroids overflow the 32-bit memberships");
-    if (strategy.runsOnDevice() && device == nullptr)
-        throw UsageError("bow strategy " + std::string(strategy.name()) + " needs an OpenCL device");
-    const Problem problem{descriptors.rows(), centroids.rows()};
-    const auto support = strategy.supported(device ? &device->info() : nullptr, problem);
-    if (!support.ok)
-        throw OpenClError("bow strategy " + std::string(strategy.name()), 0,
-                          (device ? "device " + device->info().name + ": " : std::string()) + support.reason);
-    return strategy.run(device, descriptors, centroids);
+    return runChosen<Operation>(device, descriptors, shapeOf(descriptors, centroids), centroids, strategy);
 }
 
 }  // namespace hs::bow

@@ -10,13 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ops/strategy.hpp"
-#include "runtime/device_info.hpp"
-#include "runtime/timing.hpp"
-
-namespace hs {
-class DeviceContext;
-}
+#include "ops/operation.hpp"
 
 namespace hs::bow {
 
@@ -39,45 +33,55 @@ inline constexpr std::string_view kTransposeKernel = "transpose_descriptors";
 // Two distances within this relative difference are a near tie, which strategies may break either way.
 inline constexpr double kNearTie = 1e-4;
 
-// What a builder assigns: every descriptor of `descriptors` to one centroid of `centroids`.
-struct Problem {
+// What support and the kernel build depend on: how many descriptors are assigned to how many centroids.
+struct Shape {
     std::size_t descriptors = 0;
     std::size_t centroids = 0;
 };
 
-struct Result {
+// The shape of assigning `descriptors` to `centroids`.
+inline Shape shapeOf(const Matrix& descriptors, const Matrix& centroids) {
+    return {descriptors.rows(), centroids.rows()};
+}
+
+// What a run gives besides its RunRecord (the strategy that ran, its timings and builds).
+struct Result : RunRecord {
     std::vector<std::uint32_t> memberships;  // the centroid of each descriptor
     std::vector<std::uint32_t> histogram;    // descriptors per centroid
-    std::vector<Timing> timings;
-    std::string strategy;
 };
 
-// A named way of building the word histogram. Ties go to the lowest centroid index; strategies that compute
-// distances in another order (the tiled one: |c|^2 - 2 x.c) agree with bow-serial wherever the two nearest
-// centroids are not within a relative 1e-4 of each other.
-class Strategy {
-  public:
-    virtual ~Strategy() = default;
-    virtual std::string_view name() const = 0;
-    virtual std::string_view description() const = 0;
-    virtual bool runsOnDevice() const = 0;
-    // `device` is null where no OpenCL device is involved (host strategies only then).
-    virtual Support supported(const DeviceInfo* device, const Problem& problem) const = 0;
-    // The kernels/bow.cl build a device strategy uses; none for host strategies.
-    virtual std::optional<KernelBuild> kernelBuild(const DeviceInfo& device, const Problem& problem) const;
-    // Preconditions (shapes, support) are checked by assignWords(), which is what callers use.
-    virtual Result run(DeviceContext* device, const Matrix& descriptors, const Matrix& centroids) const = 0;
+// Building the word histogram as an operation (see ops/operation.hpp): its input is the descriptors and its
+// parameter the vocabulary's centroids, as a filter's taps are convolve's. Ties go to the lowest centroid
+// index; strategies that compute distances in another order (the tiled one: |c|^2 - 2 x.c) agree with
+// bow-serial wherever the two nearest centroids are not within a relative kNearTie of each other. There is no
+// fallback: a strategy that cannot run is an error with the reason (bow-gpu5-constant and a vocabulary larger
+// than the constant buffer).
+struct Operation {
+    static constexpr OperationKind kKind = OperationKind::Bow;
+    static constexpr std::string_view kStrategyNoun = "bow strategy";
+    static constexpr std::string_view kFallback = "";
+    using Params = Matrix;       // the centroids
+    using Input = const Matrix;  // the descriptors
+    using Shape = bow::Shape;
+    using Result = bow::Result;
 };
 
-// Every builder strategy, in the book's order, then ours.
-const std::vector<const Strategy*>& strategies();
+using Strategy = hs::Strategy<Operation>;
+
+// Every builder strategy, in the book's order, then ours (the registry's list).
+inline const std::vector<const Strategy*>& strategies() {
+    return Registry<Operation>::list();
+}
 // Throws UsageError naming the known strategies when `name` is not one of them.
-const Strategy& findStrategy(std::string_view name);
+inline const Strategy& findStrategy(std::string_view name) {
+    return Registry<Operation>::find(name);
+}
 // The strategy used when none is named: the fastest of ours.
 inline constexpr std::string_view kDefaultStrategy = "bow-tiled";
 
 // The single entry point: checks the shapes (UsageError: no centroids, more than 2^32-1 descriptors) and
-// support (OpenClError with the reason), runs, and returns memberships, histogram and timings.
+// support (OpenClError with the device and the reason, chooseRunnable), runs, and returns memberships,
+// histogram, timings and builds.
 Result assignWords(DeviceContext* device, const Matrix& descriptors, const Matrix& centroids,
                    const Strategy& strategy);
 

@@ -1,6 +1,8 @@
 #include "ops/bow/kmeans.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <numeric>
 #include <random>
 
 #include "runtime/error.hpp"
@@ -75,16 +77,23 @@ void validate(const KMeansParams& params, std::size_t descriptorCount) {
 }
 
 KMeansResult kmeans(DeviceContext* device, const Matrix& descriptors, const KMeansParams& params,
-                    const Strategy& assignment) {
+                    const Strategy& assignment, const KMeansProgress& progress) {
     validate(params, descriptors.rows());
     KMeansResult result;
     result.centroids = seedPlusPlus(descriptors, params);
     for (;;) {
         auto memberships = assignWords(device, descriptors, result.centroids, assignment).memberships;
         ++result.iterations;
-        result.converged = memberships == result.memberships;
+        const std::size_t changed =
+            result.memberships.empty()
+                ? memberships.size()
+                : static_cast<std::size_t>(std::inner_product(memberships.begin(), memberships.end(),
+                                                              result.memberships.begin(), std::size_t{0},
+                                                              std::plus<>(), std::not_equal_to<>()));
+        result.converged = result.iterations > 1 && changed == 0;
         result.memberships = std::move(memberships);
-        if (result.converged || result.iterations == params.maxIterations) return result;
+        if (progress && !progress(result.iterations, changed)) result.cancelled = true;
+        if (result.converged || result.cancelled || result.iterations == params.maxIterations) return result;
         moveToMeans(descriptors, result.memberships, result.centroids);
     }
 }

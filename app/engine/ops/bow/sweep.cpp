@@ -36,21 +36,16 @@ bool selected(const SweepParams& params, std::string_view name) {
 void measureRow(DeviceContext* device, const Strategy& strategy, const Matrix& descriptors,
                 const Matrix& centroids, const std::vector<double>& nearest, const SweepParams& params,
                 SweepRow& row) {
-    const Problem problem{descriptors.rows(), centroids.rows()};
-    if (strategy.runsOnDevice() && device == nullptr) {
-        row.detail = "no OpenCL device";
-        return;
-    }
-    const auto support = strategy.supported(device ? &device->info() : nullptr, problem);
+    const auto support = supportOn<Operation>(device ? &device->info() : nullptr,
+                                              shapeOf(descriptors, centroids), centroids, strategy);
     if (!support.ok) {
         row.detail = support.reason;
         return;
     }
-    std::vector<std::uint32_t> memberships;
+    Result last;  // the last run's memberships and builds
     const auto runOnce = [&] {
-        auto result = assignWords(device, descriptors, centroids, strategy);
-        memberships = std::move(result.memberships);
-        return std::move(result.timings);
+        last = assignWords(device, descriptors, centroids, strategy);
+        return last.timings;
     };
     // The transpose is taken out of the kernel time and summarised from the same runs, warm-up left out.
     constexpr int kWarmUps = 1;
@@ -70,10 +65,8 @@ void measureRow(DeviceContext* device, const Strategy& strategy, const Matrix& d
         transposeNs.erase(transposeNs.begin(), transposeNs.begin() + kWarmUps);
         row.transpose = measure::Summary::of(std::move(transposeNs));
     }
-    if (strategy.runsOnDevice()) {
-        if (const auto build = strategy.kernelBuild(device->info(), problem)) row.detail = build->options;
-    }
-    row.misassigned = misassigned(descriptors, centroids, memberships, nearest);
+    if (!last.builds.empty()) row.detail = last.builds.front().options;
+    row.misassigned = misassigned(descriptors, centroids, last.memberships, nearest);
     if (row.misassigned != 0)
         row.detail = "WRONG RESULT (" + std::to_string(row.misassigned) + " not nearest)" +
                      (row.detail.empty() ? "" : "; " + row.detail);

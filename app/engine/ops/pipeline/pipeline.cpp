@@ -1,6 +1,7 @@
 #include "ops/pipeline/pipeline.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "ops/pipeline/stage_launch.hpp"
 #include "runtime/error.hpp"
@@ -65,6 +66,8 @@ StageKind stageOf(OperationKind operation) {
             return StageKind::Rotate;
         case OperationKind::Convolve:
             return StageKind::Convolve;
+        case OperationKind::Bow:
+            throw std::logic_error("visual words are not a stage of the pipeline");
         case OperationKind::Histogram:
             break;
     }
