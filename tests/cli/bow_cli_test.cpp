@@ -12,7 +12,9 @@
 #include "cli_runner.hpp"
 #include "io/image_io.hpp"
 #include "io/npy.hpp"
+#include "ops/bow/bow.hpp"
 #include "ops/bow/descriptors.hpp"
+#include "runtime/device_info.hpp"
 
 namespace hs {
 namespace {
@@ -118,6 +120,38 @@ TEST_F(BowCli, UsageMistakesExitTwo) {
     expectOneErrorLine(runCli({"bow-sweep", "--strategy", "bow-gpu9"}), 2, "bow-gpu9");
     expectOneErrorLine(runCli({"bow-sweep", "--descriptors", "0"}), 2, "1..16777216");
     expectOneErrorLine(runCli({"bow-sweep", "--centroids", "8,x"}), 2, "--centroids");
+}
+
+// `strategies` lists the builders with their support on the selected device for a vocabulary of K words: with
+// one word more than the device's constant buffer holds, bow-gpu5-constant alone is refused, with the reason.
+TEST(BowStrategiesCli, ListsTheBuildersWithGpu5RefusedPastTheConstantBuffer) {
+    const DeviceInfo device = selectDevice(enumerateDevices(), "0:0");
+    const std::uint64_t fitting = device.constantMemBytes / (kDimensions * sizeof(float));
+    ASSERT_LT(fitting, std::uint64_t{1} << 20) << "a constant buffer beyond --centroids' range";
+    for (const std::uint64_t k : {fitting, fitting + 1}) {
+        SCOPED_TRACE(k);
+        const Outcome outcome =
+            runCli({"strategies", "--json", "--device", "0:0", "--centroids", QString::number(k)});
+        ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+        const QJsonObject bowJson = outcome.json()["bow"].toObject();
+        EXPECT_EQ(bowJson["centroids"].toInteger(), static_cast<qint64>(k));
+        const QJsonArray listed = bowJson["strategies"].toArray();
+        ASSERT_EQ(listed.size(), static_cast<qsizetype>(bow::strategies().size()));
+        for (qsizetype i = 0; i < listed.size(); ++i) {
+            const QJsonObject entry = listed[i].toObject();
+            const auto& strategy = *bow::strategies()[static_cast<std::size_t>(i)];
+            EXPECT_EQ(entry["name"].toString().toStdString(), std::string(strategy.name()));
+            EXPECT_EQ(entry["runs_on"].toString(), strategy.runsOnDevice() ? "device" : "host");
+            const bool refused = k > fitting && strategy.name() == "bow-gpu5-constant";
+            EXPECT_EQ(entry["supported"].toBool(), !refused) << entry["reason"].toString().toStdString();
+            if (refused) {
+                EXPECT_TRUE(entry["reason"].toString().contains("CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE"));
+            }
+        }
+    }
+    const Outcome table = runCli({"strategies", "--device", "0:0"});
+    ASSERT_EQ(table.exitCode, 0);
+    for (const auto* strategy : bow::strategies()) EXPECT_TRUE(table.out.contains(strategy->name().data()));
 }
 
 // A vocabulary built from an image, then the image's words over it: the vocabulary file re-read has K rows,
