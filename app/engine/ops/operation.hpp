@@ -5,11 +5,11 @@
 //
 //     struct Operation {
 //         static constexpr OperationKind kKind = OperationKind::Histogram;
-//         static constexpr std::string_view kStrategyNoun = "strategy";  // "unknown strategy 'x' (known:
-//         ...)" static constexpr std::string_view kFallback = "";  // the strategy that runs where another
-//         cannot using Params = ...;  using Input = PixelSource;  using Result = ...;  // Result derives
-//         RunRecord using Shape = ...;  // optional: what support depends on besides params; ImageShape when
-//         left out
+//         static constexpr std::string_view kStrategyNoun = "strategy";  // "unknown strategy x"
+//         static constexpr std::string_view kFallback = "";  // runs where another cannot; "": none
+//         using Params = ...;  using Input = PixelSource;
+//         using Result = ...;  // derives RunRecord
+//         using Shape = ...;   // optional, what support depends on; ImageShape when left out
 //     };
 //
 // Each strategy is one object of a Strategy<Operation> subclass that registers itself from its own .cpp:
