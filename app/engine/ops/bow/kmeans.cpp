@@ -1,6 +1,8 @@
 #include "ops/bow/kmeans.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <numeric>
 #include <random>
 
 #include "runtime/error.hpp"
@@ -75,15 +77,24 @@ void validate(const KMeansParams& params, std::size_t descriptorCount) {
 }
 
 KMeansResult kmeans(DeviceContext* device, const Matrix& descriptors, const KMeansParams& params,
-                    const Strategy& assignment) {
+                    const Strategy& assignment, const KMeansProgress& progress) {
     validate(params, descriptors.rows());
     KMeansResult result;
     result.centroids = seedPlusPlus(descriptors, params);
     for (;;) {
         auto memberships = assignWords(device, descriptors, result.centroids, assignment).memberships;
         ++result.iterations;
-        result.converged = memberships == result.memberships;
+        std::size_t changed = memberships.size();
+        if (result.memberships.size() == memberships.size())
+            changed = static_cast<std::size_t>(std::inner_product(memberships.begin(), memberships.end(),
+                                                                  result.memberships.begin(), std::size_t{0},
+                                                                  std::plus<>(), std::not_equal_to<>()));
+        result.converged = changed == 0;
         result.memberships = std::move(memberships);
+        if (progress && !progress(static_cast<std::size_t>(result.iterations), changed)) {
+            result.cancelled = true;
+            return result;
+        }
         if (result.converged || result.iterations == params.maxIterations) return result;
         moveToMeans(descriptors, result.memberships, result.centroids);
     }

@@ -4,6 +4,7 @@
 // stop changing or a cap.
 
 #include <cstdint>
+#include <functional>
 
 #include "ops/bow/bow.hpp"
 
@@ -20,7 +21,12 @@ struct KMeansResult {
     std::vector<std::uint32_t> memberships;  // of the descriptors, by the returned centroids
     int iterations = 0;                      // assignment steps run
     bool converged = false;                  // the last assignment equalled the one before
+    bool cancelled = false;                  // the progress callback returned false
 };
+
+// Called after each assignment step with its number (from 1) and how many memberships it changed (every
+// descriptor's, the first time); returning false stops k-means there (a front end's Cancel).
+using KMeansProgress = std::function<bool(std::size_t iteration, std::size_t changed)>;
 
 // Throws UsageError unless 1 <= k <= descriptors and maxIterations >= 1.
 void validate(const KMeansParams& params, std::size_t descriptorCount);
@@ -30,7 +36,9 @@ void validate(const KMeansParams& params, std::size_t descriptorCount);
 // `seed`, uniform doubles from its top 53 bits); when every descriptor coincides with a centroid, the lowest
 // index not yet drawn. Lloyd: assign with `assignment`, stop when nothing changed or after maxIterations
 // assignments, else move each centroid to the mean of its descriptors (a centroid without descriptors stays).
+// `progress` (optional) is told of every assignment step; when it returns false, the result holds the
+// centroids and memberships of that step and `cancelled`.
 KMeansResult kmeans(DeviceContext* device, const Matrix& descriptors, const KMeansParams& params,
-                    const Strategy& assignment);
+                    const Strategy& assignment, const KMeansProgress& progress = {});
 
 }  // namespace hs::bow
