@@ -142,6 +142,11 @@ VisualWordsView::VisualWordsView(QWidget* parent) : QWidget(parent), worker_(new
     histogramPlot_->xAxis->setLabel(tr("word"));
     histogramPlot_->yAxis->setLabel(tr("descriptors"));
     histogramPlot_->xAxis->grid()->setVisible(false);
+    // Words are whole numbers: ticks on integers only.
+    QSharedPointer<QCPAxisTickerFixed> wordTicker(new QCPAxisTickerFixed);
+    wordTicker->setTickStep(1);
+    wordTicker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    histogramPlot_->xAxis->setTicker(wordTicker);
     auto* bars = new QCPBars(histogramPlot_->xAxis, histogramPlot_->yAxis);
     bars->setName(tr("descriptors per word"));
     bars->setWidth(0.85);
@@ -153,7 +158,7 @@ VisualWordsView::VisualWordsView(QWidget* parent) : QWidget(parent), worker_(new
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildVocabularyControls());
-    layout->addWidget(stretchedSplitter(Qt::Horizontal, {{overlay_, 2}, {tabs, 3}}, this), 1);
+    layout->addWidget(stretchedSplitter(Qt::Horizontal, {{overlay_, 1}, {tabs, 1}}, this), 1);
 
     connect(worker_, &VisualWordsWorker::vocabularyProgress, this, [this](int iteration, qulonglong changed) {
         progress_->setValue(std::min(iteration, progress_->maximum()));
@@ -240,7 +245,8 @@ QWidget* VisualWordsView::buildVocabularyControls() {
         strategy_->setItemData(strategy_->count() - 1, QString::fromUtf8(strategy->description()),
                                Qt::ToolTipRole);
     }
-    strategy_->setCurrentText(QString::fromUtf8(bow::kDefaultStrategy));
+    strategy_->setCurrentText(wantedStrategy_);
+    connect(strategy_, &QComboBox::activated, this, [this] { wantedStrategy_ = strategy_->currentText(); });
     connect(strategy_, &QComboBox::currentTextChanged, this, &VisualWordsView::refreshWords);
     showGrid_ = new QCheckBox(tr("Descriptor grid"), controls);
     showGrid_->setObjectName(QStringLiteral("showDescriptorGrid"));
@@ -260,16 +266,19 @@ QWidget* VisualWordsView::buildVocabularyControls() {
     connect(k_, &QSpinBox::valueChanged, this, &VisualWordsView::updateStrategySupport);
 
     auto* vocabularyRow = new QHBoxLayout;
-    for (QWidget* widget : std::initializer_list<QWidget*>{imagesButton_, k_, window_, stride_, cancel_})
+    for (QWidget* widget : std::initializer_list<QWidget*>{imagesButton_, k_, window_, stride_, load_, save_})
         vocabularyRow->addWidget(widget);
-    vocabularyRow->addWidget(progress_, 1);
-    vocabularyRow->addWidget(load_);
-    vocabularyRow->addWidget(save_);
+    vocabularyRow->addWidget(cancel_);
+    vocabularyRow->addWidget(progress_, 2);
+    vocabularyRow->addStretch(1);
     auto* wordsRow = new QHBoxLayout;
     wordsRow->addWidget(new QLabel(tr("Builder"), controls));
     wordsRow->addWidget(strategy_);
     wordsRow->addWidget(showGrid_);
     wordsRow->addWidget(wordsLabel_, 1);
+    for (QWidget* widget : std::initializer_list<QWidget*>{imagesButton_, k_, window_, stride_, load_, save_,
+                                                           cancel_, strategy_})
+        widget->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     auto* layout = new QVBoxLayout(controls);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(vocabularyRow);
@@ -320,7 +329,9 @@ QWidget* VisualWordsView::buildSweepPage() {
     QFont legendFont = sweepPlot_->legend->font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
     sweepPlot_->legend->setFont(legendFont);
-    sweepPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // The legend beside the bars rather than over them.
+    sweepPlot_->plotLayout()->addElement(0, 1, sweepPlot_->legend);
+    sweepPlot_->plotLayout()->setColumnStretchFactor(1, 0.001);
 
     sweepTable_ = readOnlyTable({tr("Descriptors"), tr("Centroids"), tr("Strategy"), tr("Median ms"),
                                  tr("Min ms"), tr("Max ms"), tr("Transpose ms"), tr("Speed-up"), tr("Note")},
@@ -388,7 +399,9 @@ QString VisualWordsView::strategy() const {
 bool VisualWordsView::setStrategy(const QString& name) {
     const int index = strategy_->findText(name);
     const auto* model = qobject_cast<const QStandardItemModel*>(strategy_->model());
-    if (index < 0 || !model->item(index)->isEnabled()) return false;
+    if (index < 0) return false;
+    wantedStrategy_ = name;
+    if (!model->item(index)->isEnabled()) return false;
     strategy_->setCurrentIndex(index);
     return true;
 }
@@ -409,9 +422,14 @@ void VisualWordsView::updateStrategySupport() {
         model->item(i)->setToolTip(support.ok ? QString::fromUtf8(strategy.description())
                                               : QString::fromStdString(support.reason));
     }
+    // The user's choice (at first the engine's default) where it runs, else the first strategy that does
+    // until it runs again.
+    const int wanted = strategy_->findText(wantedStrategy_);
+    if (model->item(wanted)->isEnabled()) {
+        strategy_->setCurrentIndex(wanted);
+        return;
+    }
     if (model->item(strategy_->currentIndex())->isEnabled()) return;
-    // The default where it runs, else the first that does.
-    if (setStrategy(QString::fromUtf8(bow::kDefaultStrategy))) return;
     for (int i = 0; i < strategy_->count(); ++i) {
         if (model->item(i)->isEnabled()) {
             strategy_->setCurrentIndex(i);

@@ -144,7 +144,10 @@ class VisualWordsView : public QWidget {
     std::optional<DeviceInfo> device_;
     std::shared_ptr<const bow::Matrix> vocabulary_;
     QString vocabularyOrigin_;
-    QString pendingOrigin_;  // the images of the vocabulary being built
+    QString pendingOrigin_;
+    QString wantedStrategy_{
+        QString::fromUtf8(bow::kDefaultStrategy)};  // the user's choice, kept across devices  // the images
+                                                    // of the vocabulary being built
     bool building_ = false;
     std::optional<WordsOutcome> words_;
     std::optional<SweepOutcome> sweep_;

@@ -8,8 +8,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QtTest/QtTest>
 
 #include "io/image_io.hpp"
@@ -35,6 +37,37 @@ bow::Matrix vocabularyFrom(const ImageRGBA8& image, std::size_t k) {
         vocabulary.values.insert(vocabulary.values.end(), descriptors.row(i),
                                  descriptors.row(i) + bow::kDimensions);
     return vocabulary;
+}
+
+// Discs, bars and a gradient with noise over them (no flat window, whose descriptor would be all zeros): an
+// image whose words show structure in a screenshot.
+ImageRGBA8 shapesImage(int width, int height) {
+    QImage picture(width, height, QImage::Format_RGBA8888);
+    QPainter painter(&picture);
+    QLinearGradient gradient(0, 0, width, height);
+    gradient.setColorAt(0, QColor(30, 60, 120));
+    gradient.setColorAt(1, QColor(230, 200, 120));
+    painter.fillRect(picture.rect(), gradient);
+    painter.setPen(Qt::NoPen);
+    for (int i = 0; i < 7; ++i) {
+        painter.setBrush(QColor::fromHsv((i * 53) % 360, 200, 90 + 20 * i));
+        painter.drawEllipse(QPointF(width * (0.1 + 0.13 * i), height * (0.3 + 0.08 * (i % 4))), 18.0 + 6 * i,
+                            18.0 + 6 * i);
+    }
+    for (int x = 0; x < width / 3; x += 12) painter.fillRect(x, height * 3 / 4, 6, height / 4, Qt::black);
+    painter.end();
+    ImageRGBA8 image(width, height);
+    std::mt19937 random(7);
+    std::uniform_int_distribution<int> noise(-12, 12);
+    for (int y = 0; y < height; ++y) {
+        const auto* line = picture.constScanLine(y);
+        for (int x = 0; x < width * 4; ++x) {
+            const int value = (x % 4 == 3) ? 255 : std::clamp(line[x] + noise(random), 0, 255);
+            image.pixels[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) * 4 +
+                         static_cast<std::size_t>(x)] = static_cast<std::uint8_t>(value);
+        }
+    }
+    return image;
 }
 
 QVector<double> asDoubles(const std::vector<std::uint32_t>& counts) {
@@ -179,9 +212,37 @@ class VisualWordsViewTest : public QObject {
         // The bars: one series per strategy, on a log axis.
         QCOMPARE(view->sweepPlot()->plottableCount(), static_cast<int>(strategies));
         QCOMPARE(view->sweepPlot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    }
 
-        test::replotNow(window.window);
-        QVERIFY(window.window.grab().save(test::artifactPath(QStringLiteral("visual-words.png"))));
+    // The tab as a user sees it on the current device: a vocabulary built from an image of shapes, its words
+    // over the image, then the sweep.
+    void screenshots() {
+        test::PrivateWindow window;
+        QList<ErrorReport> reports;
+        QVERIFY(test::showWithDevices(window.window, reports, kTimeoutMs));
+        const QString shapesPath = dir_.filePath(QStringLiteral("shapes.png"));
+        const ImageRGBA8 shapes = shapesImage(480, 320);
+        io::saveImage(shapesPath, shapes);
+        VisualWordsView view;
+        QSignalSpy problems(&view, &VisualWordsView::problemReported);
+        QVERIFY(test::showExposed(view, QSize(1200, 560)));
+        view.setSource(std::make_shared<const ImageRGBA8>(shapes), shapesPath, window.window.currentDevice());
+        QCOMPARE(view.strategy(), QString::fromUtf8(bow::kDefaultStrategy));
+        view.setVocabularySize(12);
+        QSignalSpy shown(&view, &VisualWordsView::wordsShown);
+        view.buildVocabulary({shapesPath});
+        QVERIFY(shown.wait(kTimeoutMs));
+        QVERIFY(problems.isEmpty());
+        test::replotNow(view);
+        QVERIFY(view.grab().save(test::artifactPath(QStringLiteral("visual-words.png"))));
+        view.setSweepSizes(QStringLiteral("1024, 4096"), QStringLiteral("16, 64"));
+        test::part<QTabWidget>(view, "visualWordsTabs")->setCurrentIndex(1);
+        QSignalSpy swept(&view, &VisualWordsView::sweepShown);
+        view.runSweep();
+        QVERIFY(swept.wait(kTimeoutMs));
+        QVERIFY(problems.isEmpty());
+        test::replotNow(view);
+        QVERIFY(view.grab().save(test::artifactPath(QStringLiteral("visual-words-sweep.png"))));
     }
 
     // k-means over the descriptors of two images: progress reported from the first step, and the vocabulary
