@@ -99,9 +99,12 @@ struct StepGate {
     bool arrived = false;
     bool released = false;
 
+    QThread* thread = nullptr;  // where k-means ran
+
     void arrive() {
         std::unique_lock lock(mutex);
         arrived = true;
+        thread = QThread::currentThread();
         changed.wait(lock, [this] { return released; });
     }
     bool hasArrived() {
@@ -293,6 +296,8 @@ class VisualWordsViewTest : public QObject {
         QCOMPARE(view.vocabulary(), previous);
         QCOMPARE(changed.count(), 0);
         QCOMPARE(progress.count(), 1);  // stopped at the step where Cancel was pressed
+        // k-means ran off the GUI thread, which answered the click while k-means was held.
+        QVERIFY(gate.thread && gate.thread != QThread::currentThread());
     }
 
     void gridOverlayHasTheEngineGridPoints() {
