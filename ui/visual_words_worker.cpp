@@ -124,10 +124,18 @@ void VisualWordsWorker::assignWords(const WordsRequest& request) {
     const quint64 id = ++latestWords_;
     post(VisualWordsJob::Words, [this, request, id] {
         if (id != latestWords_) return;  // a newer request waits behind this one
-        const WordsOutcome outcome = words(request);
-        QMetaObject::invokeMethod(this, [this, outcome, id] {
-            if (id == latestWords_) emit wordsReady(outcome);
-        });
+        try {
+            const WordsOutcome outcome = words(request);
+            QMetaObject::invokeMethod(this, [this, outcome, id] {
+                if (id == latestWords_) emit wordsReady(outcome);
+            });
+        } catch (const std::exception& error) {
+            // Only the latest request's failure is news: a window spun through sizes too large for the image
+            // reports once.
+            QMetaObject::invokeMethod(this, [this, id, message = QString::fromUtf8(error.what())] {
+                if (id == latestWords_) emit failed(VisualWordsJob::Words, message);
+            });
+        }
     });
 }
 

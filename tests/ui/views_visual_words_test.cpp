@@ -11,6 +11,7 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QtTest/QtTest>
 
@@ -316,6 +317,33 @@ class VisualWordsViewTest : public QObject {
         QCOMPARE(view.overlay()->drawnWindows(), bow::referenceDescriptors(odd, {60, 17}).rows());
         test::part<QCheckBox>(view, "showDescriptorGrid")->setChecked(false);
         QCOMPARE(view.overlay()->drawnWindows(), 0u);
+    }
+
+    // Without a device only host strategies run; the engine's default comes back with a device.
+    void strategiesFollowTheDevice() {
+        VisualWordsView view;
+        auto* box = test::part<QComboBox>(view, "bowStrategy");
+        const auto image = std::make_shared<const ImageRGBA8>(first_);
+        view.setSource(image, {}, std::nullopt);
+        const auto* model = qobject_cast<const QStandardItemModel*>(box->model());
+        QCOMPARE(box->count(), static_cast<int>(bow::strategies().size()));
+        for (int i = 0; i < box->count(); ++i) {
+            const bow::Strategy& strategy = *bow::strategies()[static_cast<std::size_t>(i)];
+            QCOMPARE(box->itemText(i), QString::fromUtf8(strategy.name()));
+            QCOMPARE(model->item(i)->isEnabled(), !strategy.runsOnDevice());
+        }
+        QVERIFY(!view.setStrategy(QString::fromUtf8(bow::kDefaultStrategy)));
+        QVERIFY(!bow::findStrategy(view.strategy().toStdString()).runsOnDevice());
+
+        Runtime runtime;
+        QVERIFY(!runtime.devices().empty());
+        const DeviceInfo& device = runtime.devices().front();
+        view.setSource(image, {}, device);
+        QCOMPARE(view.strategy(), QString::fromUtf8(bow::kDefaultStrategy));
+        const bow::Problem problem{bow::descriptorGrid(first_.width, first_.height, {}).count(), 64};
+        for (int i = 0; i < box->count(); ++i)
+            QCOMPARE(model->item(i)->isEnabled(),
+                     bow::strategies()[static_cast<std::size_t>(i)]->supported(&device, problem).ok);
     }
 
     // Through the window: the Load button's dialog, a message box's report, and the vocabulary kept.
