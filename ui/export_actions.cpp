@@ -184,8 +184,9 @@ ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, Time
 }
 
 QList<QAction*> ExportActions::actions() const {
-    return {plotAction_,     histogramAction_, timingsAction_,       traceAction_, copyAction_,
-            timelineAction_, wordPlotAction_,  wordHistogramAction_, sweepAction_};
+    // The timeline's last, where it has always been.
+    return {plotAction_,     histogramAction_,     timingsAction_, traceAction_,   copyAction_,
+            wordPlotAction_, wordHistogramAction_, sweepAction_,   timelineAction_};
 }
 
 void ExportActions::updateEnabled() {
