@@ -5,7 +5,6 @@
 #include <QCheckBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
 #include <QLineEdit>
 #include <QPainter>
 #include <QProgressBar>
@@ -261,7 +260,17 @@ QWidget* VisualWordsView::buildVocabularyControls() {
         updateStrategySupport();
         refreshWords();
     };
-    connect(window_, &QSpinBox::valueChanged, this, descriptorsChanged);
+    // A window is a multiple of 20 pixels: a typed value snaps to the nearest one once it is entered.
+    window_->setKeyboardTracking(false);
+    connect(window_, &QSpinBox::valueChanged, this, [this, descriptorsChanged](int value) {
+        const int snapped = std::max(kWindowStep, (value + kWindowStep / 2) / kWindowStep * kWindowStep);
+        if (snapped != value) {
+            window_->setValue(snapped);  // which signals again
+            return;
+        }
+        descriptorsChanged();
+    });
+    stride_->setKeyboardTracking(false);
     connect(stride_, &QSpinBox::valueChanged, this, descriptorsChanged);
     connect(k_, &QSpinBox::valueChanged, this, &VisualWordsView::updateStrategySupport);
 

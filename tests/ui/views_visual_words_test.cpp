@@ -4,6 +4,7 @@
 // re-read.
 
 #include <qcustomplot.h>
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -11,6 +12,7 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QtTest/QtTest>
@@ -315,6 +317,13 @@ class VisualWordsViewTest : public QObject {
         view.setSource(std::make_shared<const ImageRGBA8>(odd), {}, std::nullopt);
         view.setDescriptorParams({60, 17});
         QCOMPARE(view.overlay()->drawnWindows(), bow::referenceDescriptors(odd, {60, 17}).rows());
+        // A window typed off the multiples of 20 snaps to the nearest one.
+        test::part<QSpinBox>(view, "descriptorWindow")->setValue(50);
+        QCOMPARE(view.descriptorParams().window, 60);
+        QCOMPARE(view.overlay()->drawnWindows(), bow::referenceDescriptors(odd, {60, 17}).rows());
+        test::part<QSpinBox>(view, "descriptorWindow")->setValue(41);
+        QCOMPARE(view.descriptorParams().window, 40);
+        QCOMPARE(view.overlay()->drawnWindows(), bow::referenceDescriptors(odd, {40, 17}).rows());
         test::part<QCheckBox>(view, "showDescriptorGrid")->setChecked(false);
         QCOMPARE(view.overlay()->drawnWindows(), 0u);
     }
