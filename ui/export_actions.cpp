@@ -14,6 +14,7 @@
 #include <cmath>
 #include <vector>
 
+#include "io/bow_export.hpp"
 #include "io/export.hpp"
 #include "runtime/error.hpp"
 #include "ui/app_settings.hpp"
@@ -21,6 +22,7 @@
 #include "ui/plot_export_dialog.hpp"
 #include "ui/timeline_view.hpp"
 #include "ui/timing_view.hpp"
+#include "ui/visual_words_view.hpp"
 
 namespace hs::ui {
 
@@ -137,11 +139,12 @@ QString suffixOfFilter(const QString& filter) {
 }  // namespace
 
 ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, TimelineView* timeline,
-                             AppSettings& settings, QWidget* dialogParent)
+                             VisualWordsView* visualWords, AppSettings& settings, QWidget* dialogParent)
     : QObject(dialogParent),
       histogram_(histogram),
       timings_(timings),
       timeline_(timeline),
+      visualWords_(visualWords),
       settings_(settings),
       dialogParent_(dialogParent) {
     plotAction_ = fileAction(tr("Export &plot…"), tr("Save the histogram plot as PNG, PDF or SVG"),
@@ -162,14 +165,28 @@ ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, Time
     copyAction_ = new QAction(tr("&Copy histogram"), this);
     copyAction_->setStatusTip(tr("Put the histogram on the clipboard as CSV text"));
     connect(copyAction_, &QAction::triggered, this, &ExportActions::copyHistogram);
+    wordPlotAction_ = fileAction(tr("Export &word histogram plot…"),
+                                 tr("Save the Visual words tab's word histogram as PNG, PDF or SVG"),
+                                 tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"),
+                                 &ExportActions::exportWordPlot);
+    wordHistogramAction_ = fileAction(
+        tr("Export word hi&stogram…"), tr("Save the descriptors of every visual word as CSV or JSON"),
+        tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportWordHistogram);
+    sweepAction_ =
+        fileAction(tr("Export visual-words s&weep…"), tr("Save the builder sweep's table as CSV or JSON"),
+                   tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportSweep);
 
     connect(histogram_, &HistogramView::histogramChanged, this, &ExportActions::updateEnabled);
     connect(timings_, &TimingView::runsChanged, this, &ExportActions::updateEnabled);
+    connect(visualWords_, &VisualWordsView::wordsShown, this, &ExportActions::updateEnabled);
+    connect(visualWords_, &VisualWordsView::sweepShown, this, &ExportActions::updateEnabled);
     updateEnabled();
 }
 
 QList<QAction*> ExportActions::actions() const {
-    return {plotAction_, histogramAction_, timingsAction_, traceAction_, copyAction_, timelineAction_};
+    // The timeline's last, where it has always been.
+    return {plotAction_,     histogramAction_,     timingsAction_, traceAction_,   copyAction_,
+            wordPlotAction_, wordHistogramAction_, sweepAction_,   timelineAction_};
 }
 
 void ExportActions::updateEnabled() {
@@ -177,6 +194,9 @@ void ExportActions::updateEnabled() {
         action->setEnabled(histogram_->hasHistogram());
     for (QAction* action : {timingsAction_, traceAction_, timelineAction_})
         action->setEnabled(!timings_->runs().empty());
+    for (QAction* action : {wordPlotAction_, wordHistogramAction_})
+        action->setEnabled(visualWords_->words().has_value());
+    sweepAction_->setEnabled(visualWords_->sweep().has_value());
 }
 
 void ExportActions::exportPlot(const QString& path) {
@@ -238,6 +258,49 @@ void ExportActions::exportTimeline(const QString& path) {
     announce(tr("the timeline"), path);
 }
 
+void ExportActions::exportWordPlot(const QString& path) {
+    const auto& words = visualWords_->words();
+    if (!words) fail(path, QStringLiteral("there is no word histogram to export yet"));
+    const io::WordsContext context = visualWords_->wordsContext();
+    const QString title = QStringLiteral("%1 — %2 — %3 words")
+                              .arg(context.imagePath.isEmpty() ? QStringLiteral("image")
+                                                               : QFileInfo(context.imagePath).fileName(),
+                                   context.strategy)
+                              .arg(words->histogram.size());
+    io::writeFileAtomically(path, renderPlot(visualWords_->histogramPlot(), suffixOf(path), path,
+                                             settings_.plotExportSize(), title));
+    announce(tr("the word histogram plot"), path);
+}
+
+void ExportActions::exportWordHistogram(const QString& path) {
+    const auto& words = visualWords_->words();
+    if (!words) fail(path, QStringLiteral("there is no word histogram to export yet"));
+    const QString format = suffixOf(path);
+    if (format == QLatin1String("csv")) {
+        io::writeFileAtomically(path, io::wordHistogramCsv(words->histogram, visualWords_->wordsContext()));
+    } else if (format == QLatin1String("json")) {
+        io::writeFileAtomically(path, io::wordHistogramJson(words->histogram, visualWords_->wordsContext()));
+    } else {
+        fail(path, QStringLiteral("unknown word histogram format '%1' (use .csv or .json)").arg(format));
+    }
+    announce(tr("the word histogram"), path);
+}
+
+void ExportActions::exportSweep(const QString& path) {
+    const auto& sweep = visualWords_->sweep();
+    if (!sweep) fail(path, QStringLiteral("there is no sweep to export yet"));
+    const QString format = suffixOf(path);
+    if (format == QLatin1String("csv")) {
+        io::writeFileAtomically(path, io::sweepCsv(sweep->rows));
+    } else if (format == QLatin1String("json")) {
+        io::writeFileAtomically(
+            path, io::sweepJson(sweep->device ? &*sweep->device : nullptr, sweep->params, sweep->rows));
+    } else {
+        fail(path, QStringLiteral("unknown sweep format '%1' (use .csv or .json)").arg(format));
+    }
+    announce(tr("the sweep"), path);
+}
+
 void ExportActions::announce(const QString& what, const QString& path) {
     emit exported(
         tr("Exported %1 to %2").arg(what, QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())));
@@ -265,7 +328,7 @@ void ExportActions::runExport(const QString& title, const QString& filters, Expo
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += QLatin1Char('.') + suffixOfFilter(selectedFilter);
     lastDirectory_ = QFileInfo(path).absolutePath();
-    if (exporter == &ExportActions::exportPlot) {
+    if (exporter == &ExportActions::exportPlot || exporter == &ExportActions::exportWordPlot) {
         PlotExportDialog dialog(settings_.plotExportSize(), suffixOf(path), dialogParent_);
         if (dialog.exec() != QDialog::Accepted) return;
         settings_.setPlotExportSize(dialog.size());

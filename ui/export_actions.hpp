@@ -1,6 +1,7 @@
 #pragma once
 // The File ▸ Export menu: the histogram plot as PNG/PDF/SVG, the histogram as CSV/JSON, the kept timings as
-// CSV/JSON and as a Chrome trace, the timeline as PNG/PDF/SVG, and the histogram as CSV on the clipboard.
+// CSV/JSON and as a Chrome trace, the timeline as PNG/PDF/SVG, the histogram as CSV on the clipboard, and the
+// Visual words tab's word histogram (PNG/PDF/SVG, CSV/JSON) and sweep table (CSV/JSON).
 // Every file is written through QSaveFile, so a failed write leaves the previous file; the export functions
 // throw InputError naming the file and the reason, the actions show that line in a message box. A written
 // file is announced through exported() (the window shows it in the status bar).
@@ -20,6 +21,7 @@ class AppSettings;
 class HistogramView;
 class TimelineView;
 class TimingView;
+class VisualWordsView;
 
 class ExportActions : public QObject {
     Q_OBJECT
@@ -27,7 +29,7 @@ class ExportActions : public QObject {
   public:
     // `settings` keeps the plot export size between exports and sessions.
     ExportActions(HistogramView* histogram, TimingView* timings, TimelineView* timeline,
-                  AppSettings& settings, QWidget* dialogParent);
+                  VisualWordsView* visualWords, AppSettings& settings, QWidget* dialogParent);
 
     QList<QAction*> actions() const;
     // The device the timings were measured on, named in the Chrome trace.
@@ -48,6 +50,12 @@ class ExportActions : public QObject {
     void exportTrace(const QString& path);
     // The run the timeline shows, laid out as exportPlot lays out a plot.
     void exportTimeline(const QString& path);
+    // The word histogram of the Visual words tab: the plot as exportPlot lays it out, the counts as .csv
+    // (after "# key: value" context lines) or .json (with a "context" object).
+    void exportWordPlot(const QString& path);
+    void exportWordHistogram(const QString& path);
+    // The Visual words sweep: .csv or .json (shaped as `histoscope-cli bow-sweep --json`).
+    void exportSweep(const QString& path);
     // The bare CSV table, for pasting into a spreadsheet.
     void copyHistogram() const;
 
@@ -70,6 +78,7 @@ class ExportActions : public QObject {
     HistogramView* histogram_;
     TimingView* timings_;
     TimelineView* timeline_;
+    VisualWordsView* visualWords_;
     AppSettings& settings_;
     QWidget* dialogParent_;
     QString deviceName_;
@@ -81,6 +90,9 @@ class ExportActions : public QObject {
     QAction* traceAction_;
     QAction* timelineAction_;
     QAction* copyAction_;
+    QAction* wordPlotAction_;
+    QAction* wordHistogramAction_;
+    QAction* sweepAction_;
 };
 
 }  // namespace hs::ui

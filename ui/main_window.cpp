@@ -40,6 +40,7 @@
 #include "ui/timing_view.hpp"
 #include "ui/transform_panel.hpp"
 #include "ui/view_helpers.hpp"
+#include "ui/visual_words_view.hpp"
 
 namespace hs::ui {
 
@@ -232,6 +233,7 @@ void MainWindow::buildDocks() {
     timelineView_ = new TimelineView;
     compareView_ = new CompareView;
     kernelView_ = new KernelView;
+    visualWordsView_ = new VisualWordsView;
     // Every docked view, once, in the View menu's order. The side areas stack their views, the bottom shows
     // its views as tabs, the first one in front. A dock's object name is where saveState() remembers it.
     const struct {
@@ -247,6 +249,7 @@ void MainWindow::buildDocks() {
         {tr("Timeline"), "timelineDock", timelineView_, Qt::BottomDockWidgetArea},
         {tr("Compare"), "compareDock", compareView_, Qt::BottomDockWidgetArea},
         {tr("Kernel"), "kernelDock", kernelView_, Qt::BottomDockWidgetArea},
+        {tr("Visual words"), "visualWordsDock", visualWordsView_, Qt::BottomDockWidgetArea},
     };
     std::map<Qt::DockWidgetArea, QDockWidget*> lastInArea;
     for (const auto& entry : docked) {
@@ -263,7 +266,8 @@ void MainWindow::buildDocks() {
     }
     dockOf(timingView_)->raise();
 
-    exportActions_ = new ExportActions(histogramView_, timingView_, timelineView_, settings_, this);
+    exportActions_ =
+        new ExportActions(histogramView_, timingView_, timelineView_, visualWordsView_, settings_, this);
     connect(exportActions_, &ExportActions::exported, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
 
@@ -282,6 +286,10 @@ void MainWindow::buildDocks() {
     connect(timingView_, &TimingView::runsChanged, this,
             [this] { timelineView_->setRuns(timingView_->keptRuns()); });
     connect(compareView_, &CompareView::compareRequested, this, &MainWindow::runCompare);
+    connect(visualWordsView_, &VisualWordsView::problemReported, this,
+            [this](const QString& title, const QString& message) {
+                reportProblem({ErrorKind::Input, title, message, {}, {}});
+            });
 }
 
 void MainWindow::buildToolBar() {
@@ -618,6 +626,7 @@ void MainWindow::onDeviceChanged() {
 void MainWindow::refreshSupport() {
     if (!controller_->devicesKnown()) return;  // no device yet is not "no device"
     const auto device = devicePanel_->currentDevice();
+    visualWordsView_->setSource(image_, imagePath_, device);
     const QSignalBlocker blocker(strategyBox_);
     strategyBox_->updateSupport(device ? &*device : nullptr, bins_->value());
     transformPanel_->updateSupport(device ? &*device : nullptr,

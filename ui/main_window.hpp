@@ -37,6 +37,7 @@ class StrategyBox;
 class TimelineView;
 class TimingView;
 class TransformPanel;
+class VisualWordsView;
 
 // A problem to put in front of the user: a one-line message, and details (a build log) when there are any.
 struct ErrorReport {
@@ -202,6 +203,7 @@ class MainWindow : public QMainWindow {
     TimelineView* timelineView_ = nullptr;
     CompareView* compareView_ = nullptr;
     KernelView* kernelView_ = nullptr;
+    VisualWordsView* visualWordsView_ = nullptr;
     ExportActions* exportActions_ = nullptr;
 
     std::map<Command, QAction*> actions_;

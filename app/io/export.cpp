@@ -19,15 +19,6 @@ QString text(std::string_view value) {
     return QString::fromUtf8(value.data(), static_cast<qsizetype>(value.size()));
 }
 
-// RFC 4180: quote a field that holds a separator, a quote or a line break.
-QByteArray csvField(std::string_view value) {
-    QByteArray field(value.data(), static_cast<qsizetype>(value.size()));
-    if (!field.contains(',') && !field.contains('"') && !field.contains('\n') && !field.contains('\r'))
-        return field;
-    field.replace("\"", "\"\"");
-    return '"' + field + '"';
-}
-
 constexpr int kTraceProcess = 1;
 
 void writeHistogramMembers(JsonWriter& json, const histogram::Histogram& histogram) {
@@ -151,6 +142,14 @@ QByteArray histogramJson(const histogram::Histogram& histogram, const HistogramC
         writeHistogramContextJson(json, context, histogram.bins);
         json.endObject();
     }));
+}
+
+QByteArray csvField(std::string_view value) {
+    QByteArray field(value.data(), static_cast<qsizetype>(value.size()));
+    if (!field.contains(',') && !field.contains('"') && !field.contains('\n') && !field.contains('\r'))
+        return field;
+    field.replace("\"", "\"\"");
+    return '"' + field + '"';
 }
 
 QByteArray histogramCsv(const histogram::Histogram& histogram, const HistogramContext& context) {

@@ -70,6 +70,9 @@ QByteArray histogramCsv(const histogram::Histogram& histogram);
 // angle, sampling, filter, fit_canvas, ignore_transparent); "none" marks an absent value.
 QByteArray histogramCsv(const histogram::Histogram& histogram, const HistogramContext& context);
 
+// One CSV field, quoted as RFC 4180 says when it holds a separator, a quote or a line break.
+QByteArray csvField(std::string_view value);
+
 // A device's "device" object is hs::writeDeviceJson (runtime/device_properties.hpp), the property schema.
 
 // "stage", "name", "queued_ns", "submit_ns", "start_ns", "end_ns": one record's members, inside an object

@@ -23,6 +23,7 @@
 #include "ui/plot_export_dialog.hpp"
 #include "ui/timeline_view.hpp"
 #include "ui/timing_view.hpp"
+#include "ui/visual_words_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;
@@ -153,10 +154,12 @@ class ExportTest : public QObject {
         histogramView_ = std::make_unique<HistogramView>();
         timingView_ = std::make_unique<TimingView>();
         timelineView_ = std::make_unique<TimelineView>();
+        visualWordsView_ = std::make_unique<VisualWordsView>();
         QVERIFY(test::showExposed(*histogramView_, {820, 400}));
         settings_ = std::make_unique<AppSettings>(settingsDir_.filePath(QStringLiteral("export.ini")));
-        exports_ = std::make_unique<ExportActions>(histogramView_.get(), timingView_.get(),
-                                                   timelineView_.get(), *settings_, nullptr);
+        exports_ =
+            std::make_unique<ExportActions>(histogramView_.get(), timingView_.get(), timelineView_.get(),
+                                            visualWordsView_.get(), *settings_, nullptr);
         exports_->setDeviceName(QStringLiteral("pthread-test-device"));
         exports_->setHistogramContext(handMadeContext());
     }
@@ -164,6 +167,7 @@ class ExportTest : public QObject {
     void cleanup() {
         exports_.reset();
         settings_.reset();
+        visualWordsView_.reset();
         timelineView_.reset();
         timingView_.reset();
         histogramView_.reset();
@@ -171,7 +175,7 @@ class ExportTest : public QObject {
 
     void actionsFollowTheData() {
         const QList<QAction*> actions = exports_->actions();
-        QCOMPARE(actions.size(), 6);
+        QCOMPARE(actions.size(), 9);  // the Visual words tab's three among them
         for (QAction* action : actions) QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
         test::showBins(*histogramView_, handMadeHistogram());
         QVERIFY(actions[0]->isEnabled());   // plot
@@ -180,7 +184,9 @@ class ExportTest : public QObject {
         timingView_->addRun(run(0), QStringLiteral("serial"));
         QVERIFY(actions[2]->isEnabled());
         QVERIFY(actions[3]->isEnabled());
-        QVERIFY(actions[5]->isEnabled());  // timeline
+        QVERIFY(actions.back()->isEnabled());  // timeline
+        // The word histogram's plot and table and the sweep: nothing computed in the Visual words tab yet.
+        for (int i = 5; i < 8; ++i) QVERIFY2(!actions[i]->isEnabled(), qPrintable(actions[i]->text()));
     }
 
     void plotAsPngPdfAndSvg() {
@@ -474,6 +480,7 @@ class ExportTest : public QObject {
     std::unique_ptr<HistogramView> histogramView_;
     std::unique_ptr<TimingView> timingView_;
     std::unique_ptr<TimelineView> timelineView_;
+    std::unique_ptr<VisualWordsView> visualWordsView_;
     std::unique_ptr<ExportActions> exports_;
 };
 

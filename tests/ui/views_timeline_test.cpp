@@ -24,6 +24,7 @@
 #include "ui/strategy_box.hpp"
 #include "ui/timeline_view.hpp"
 #include "ui/timing_view.hpp"
+#include "ui/visual_words_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;
@@ -303,12 +304,13 @@ class TimelineViewTest : public QObject {
         HistogramView histogram;
         TimingView timings;
         TimelineView timeline;
+        VisualWordsView visualWords;
         QVERIFY(test::showExposed(timeline, {900, 260}));
         QTemporaryDir dir;
         AppSettings settings(dir.filePath(QStringLiteral("export.ini")));
         // The timeline is laid out at the remembered plot export size, as the histogram plot is.
         settings.setPlotExportSize({700, 300, 96});
-        ExportActions exports(&histogram, &timings, &timeline, settings, nullptr);
+        ExportActions exports(&histogram, &timings, &timeline, &visualWords, settings, nullptr);
         const QAction* timelineAction = exports.actions().back();
         QVERIFY(!timelineAction->isEnabled());
         timings.addRun(handMadeRun(), QStringLiteral("histogram local-atomic"), kDevice,

@@ -4,8 +4,8 @@
 // min / median / max, the transpose apart, speed-up over bow-gpu1-baseline, each result checked.
 
 #include "commands/command.hpp"
+#include "io/bow_export.hpp"
 #include "ops/bow/sweep.hpp"
-#include "runtime/device_properties.hpp"
 #include "runtime/runtime.hpp"
 
 namespace hs::cli {
@@ -28,49 +28,6 @@ std::vector<std::size_t> counts(const ArgumentParser& parser, const QString& nam
         values.push_back(static_cast<std::size_t>(value));
     }
     return values;
-}
-
-void writeSummary(JsonWriter& json, const measure::Summary& summary) {
-    json.beginObject()
-        .field("min", summary.min)
-        .field("median", summary.median)
-        .field("max", summary.max)
-        .endObject();
-}
-
-void writeJson(JsonWriter& json, const DeviceInfo& device, const bow::SweepParams& params,
-               const std::vector<bow::SweepRow>& rows) {
-    json.beginObject();
-    json.key("device");
-    writeDeviceJson(json, device);
-    json.field("repetitions", params.repetitions);
-    json.key("rows").beginArray();
-    for (const auto& row : rows) {
-        json.beginObject()
-            .field("descriptors", static_cast<std::uint64_t>(row.descriptors))
-            .field("centroids", static_cast<std::uint64_t>(row.centroids))
-            .field("strategy", row.strategy)
-            .field("clock", measure::clockName(row.onDevice ? measure::Clock::Kernel : measure::Clock::Wall));
-        json.key("kernel_ns");
-        if (row.kernel)
-            writeSummary(json, *row.kernel);
-        else
-            json.null();
-        json.key("transpose_ns");
-        if (row.transpose)
-            writeSummary(json, *row.transpose);
-        else
-            json.null();
-        json.key("speedup_over_gpu1");
-        if (row.speedupOverGpu1)
-            json.value(*row.speedupOverGpu1);
-        else
-            json.null();
-        json.field("misassigned", static_cast<std::uint64_t>(row.misassigned)).field("detail", row.detail);
-        json.endObject();
-    }
-    json.endArray();
-    json.endObject();
 }
 
 QString table(const DeviceInfo& device, const std::vector<bow::SweepRow>& rows) {
@@ -131,7 +88,7 @@ int run(const QStringList& arguments) {
     DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
     const auto rows = bow::sweep(&device, params);
     if (parser.isSet("json"))
-        printJson([&](JsonWriter& json) { writeJson(json, device.info(), params, rows); });
+        printJson([&](JsonWriter& json) { io::writeSweepJson(json, &device.info(), params, rows); });
     else
         printText(table(device.info(), rows));
     return 0;
