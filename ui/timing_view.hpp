@@ -34,9 +34,9 @@ class TimingView : public QWidget {
         std::map<QString, QString> buildOptions;  // per pipeline stage, see io::RunTimings
         // The run's device queues (io::DeviceTimings::device), each with how many of the run's records, in
         // order, it holds: one for a run on one device, producer and consumer for a produce-consume run.
-        std::vector<std::pair<QString, std::size_t>> lanes;
-        QString mode;                            // a produce-consume run's (io::RunTimings::mode)
-        std::optional<std::uint64_t> overlapNs;  // a produce-consume run's, on the host clock
+        std::vector<std::pair<QString, std::size_t>> lanes{};
+        QString mode{};                            // a produce-consume run's (io::RunTimings::mode)
+        std::optional<std::uint64_t> overlapNs{};  // a produce-consume run's, on the host clock
     };
 
     // The durations of one command (same device, strategy, stage and name) over the kept runs. Where a run

@@ -34,8 +34,8 @@ struct RunTimings {
     std::map<QString, QString> buildOptions;
     // A produce-consume run's mode ("buffer", "pipe") and overlap (produce_consume::Result::overlapNs); empty
     // and unset for a run on one device.
-    QString mode;
-    std::optional<std::uint64_t> overlapNs;
+    QString mode{};
+    std::optional<std::uint64_t> overlapNs{};
 };
 
 // One command on the timeline; times in microseconds from the run's origin.

@@ -87,7 +87,7 @@ struct DeviceTimings {
     std::vector<Timing> timings;
     // Each program once, in the order first used, as RunRecord::builds reports them: the producer's
     // convolution (and in pipe mode the pipe writer's), the consumer's histogram strategy (or pipe reader's).
-    std::vector<KernelBuild> builds;
+    std::vector<KernelBuild> builds{};
 };
 
 // The two stages run one after the other on the same two devices (the whole image convolved on the
