@@ -266,6 +266,10 @@ RunOutcome Controller::measure(const Job& job) {
                                                  "without, or is not shown yet); processed images are read "
                                                  "back to the host")};
     }
+    if (request.twoDevices) {
+        runTwoDevices(requireDevice(device), request, outcome);
+        return outcome;
+    }
     if (request.processesImage()) {
         runImageStages(requireDevice(device), request, outcome);
         return outcome;
@@ -314,6 +318,50 @@ void Controller::runImageStages(DeviceContext& device, const RunRequest& request
     outcome.result.histogram = std::move(*result.histogram);
     outcome.result.values = std::move(*result.values);
     outcome.result.timings = result.timings();
+}
+
+void Controller::runTwoDevices(DeviceContext& producer, const RunRequest& request, RunOutcome& outcome) {
+    if (!request.convolution)
+        throw UsageError("pipeline mode convolves on the first device: no filter is set");
+    if (request.rotation) throw UsageError("pipeline mode runs convolution then histogram, without rotation");
+    DeviceContext& consumer = requireDevice(openDevice(request.twoDevices->consumer));
+    produce_consume::Params params;
+    params.filter = request.convolution->filter;
+    params.convolution = request.convolution->strategy;
+    params.histogram = request.histogramParams();
+    params.histogramStrategy = &histogramStrategy(request);
+    params.mode = request.twoDevices->mode;
+    params.chunks = request.twoDevices->chunks;
+    produce_consume::Result result = produce_consume::run(producer, consumer, *request.image, params);
+
+    // The stages as the views show them: the strategy that ran where the registry knows it (a fallback
+    // included), otherwise the requested one (pipe mode's own consumer kernel), with the run's notes.
+    const auto ranOr = [](const auto& list, const std::string& name, const auto* requested) {
+        for (const auto* strategy : list)
+            if (strategy->name() == name) return static_cast<const StrategyInfo*>(strategy);
+        return static_cast<const StrategyInfo*>(requested);
+    };
+    QStringList notes;
+    for (const auto& note : result.notes) notes << QString::fromStdString(note);
+    outcome.stages.push_back({pipeline::StageKind::Convolve,
+                              ranOr(convolve::strategies(), result.convolutionStrategy, params.convolution),
+                              {},
+                              result.devices[0].builds});
+    outcome.stages.push_back(
+        {pipeline::StageKind::Histogram,
+         ranOr(histogram::strategies(), result.histogramStrategy, params.histogramStrategy),
+         notes.join(QStringLiteral("; ")), result.devices[1].builds});
+    RunRecord record;
+    record.strategy = outcome.stages.back().strategy;
+    record.builds = result.devices[1].builds;
+    for (const auto& device : result.devices)
+        for (const auto& timing : device.timings) {
+            record.timings.push_back(timing);
+            record.timings.back().name = device.role + ": " + timing.name;
+        }
+    outcome.result = histogram::Result::counted(result.values, params.histogram, std::move(record));
+    outcome.consumer = consumer.info();
+    outcome.twoDevices = std::move(result);
 }
 
 std::shared_ptr<const ImageRGBA8> Controller::processedImage(DeviceContext* device,

@@ -14,6 +14,7 @@
 #include "measure/compare.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/pipeline/pipeline.hpp"
+#include "ops/produce_consume/produce_consume.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/error.hpp"
 #include "ui/display_link.hpp"
@@ -27,6 +28,14 @@ class Runtime;
 
 namespace hs::ui {
 
+// Pipeline mode (issue 10): the convolution on the request's device, the histogram on `consumer`, chunk by
+// chunk (ops/produce_consume).
+struct TwoDeviceStage {
+    QString consumer;  // selector "P:D"; may be the request's device itself
+    produce_consume::Mode mode = produce_consume::Mode::Auto;
+    int chunks = 4;
+};
+
 // What to compute: an image, on which device, through which image stages, with which histogram strategy and
 // bin count.
 struct RunRequest {
@@ -37,6 +46,9 @@ struct RunRequest {
     std::optional<pipeline::RotateStage> rotation;
     std::optional<pipeline::ConvolveStage> convolution;
     bool ignoreTransparent = false;  // histogram::Params::ignoreTransparent
+    // Set: pipeline mode, which runs `convolution` (required) then the histogram over two devices; no
+    // rotation.
+    std::optional<TwoDeviceStage> twoDevices;
 
     histogram::Params histogramParams() const { return {bins, ignoreTransparent}; }
     bool processesImage() const { return rotation || convolution; }
@@ -63,6 +75,10 @@ struct RunOutcome {
     std::optional<DisplayFrame> frame;
     // How processed images reach the screen on this device; unset without a device.
     std::optional<DisplayStatus> display;
+    // Pipeline mode: the run over both devices (each device's records, the mode that ran, the overlap) and
+    // the consumer; `device` is the producer.
+    std::optional<produce_consume::Result> twoDevices;
+    std::optional<DeviceInfo> consumer;
 };
 
 // A failure in words: the one-line message names the device or step; a kernel build failure carries the log.
@@ -149,6 +165,7 @@ class Controller : public QObject {
     void executeCompare(const Job& job);
     RunOutcome measure(const Job& job);
     void runImageStages(DeviceContext& device, const RunRequest& request, RunOutcome& outcome);
+    void runTwoDevices(DeviceContext& producer, const RunRequest& request, RunOutcome& outcome);
     // The request's image after its image stages, on the host (Compare measures histograms of it).
     std::shared_ptr<const ImageRGBA8> processedImage(DeviceContext* device, const RunRequest& request);
     // Null for an empty selector (host strategies only); throws OpenClError when the device cannot be opened.

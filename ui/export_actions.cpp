@@ -221,19 +221,32 @@ void ExportActions::exportHistogram(const QString& path) {
 }
 
 void ExportActions::exportTimings(const QString& path) {
-    const auto& runs = timings_->runs();
-    const auto& info = timings_->runInfo();
+    const std::vector<io::RunTimings> runs = timings_->keptRuns();
     const QString format = suffixOf(path);
     if (format == QLatin1String("csv")) {
-        io::writeFileAtomically(path, io::timingsCsv(runs, info.empty() ? 1 : info.front().number));
+        io::writeFileAtomically(path, io::timingsCsv(runs));
     } else if (format == QLatin1String("json")) {
         const std::string document = jsonDocument([&](JsonWriter& json) {
             json.beginObject().field("device", deviceName_.toStdString()).key("runs").beginArray();
-            for (std::size_t run = 0; run < runs.size(); ++run) {
-                json.beginObject().field("run", info[run].number);
-                json.field("strategy", info[run].strategy.toStdString());
-                json.field("device", info[run].device.toStdString()).key("timings");
-                io::writeTimingsJson(json, runs[run]);
+            for (const io::RunTimings& run : runs) {
+                json.beginObject().field("run", run.number);
+                json.field("strategy", run.strategy.toStdString());
+                // A produce-consume run's mode and overlap, as the CLI's produce-consume JSON has them.
+                if (!run.mode.isEmpty()) json.field("mode", run.mode.toStdString());
+                if (run.overlapNs) json.field("overlap_ns", *run.overlapNs);
+                json.field("device",
+                           run.devices.empty() ? std::string() : run.devices.front().device.toStdString());
+                const std::uint64_t origin = io::runOriginNs(run);
+                json.key("timings").beginArray();
+                for (const auto& device : run.devices) {
+                    for (const Timing& timing : device.timings) {
+                        json.beginObject();
+                        io::writeTimingMembers(json, timing, origin);
+                        json.field("device", device.device.toStdString());
+                        json.endObject();
+                    }
+                }
+                json.endArray();
                 json.endObject();
             }
             json.endArray().endObject();

@@ -27,6 +27,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "io/image_io.hpp"
+#include "io/timeline.hpp"
 #include "runtime/kernel_sources.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/compare_view.hpp"
@@ -275,6 +276,9 @@ void MainWindow::buildDocks() {
     connect(transformPanel_, &TransformPanel::transformChanged, this, &MainWindow::runHistogram);
     connect(transformPanel_, &TransformPanel::problemReported, this, [this](const QString& message) {
         reportProblem({ErrorKind::Input, tr("Cannot load filter"), message, {}, {}});
+    });
+    connect(transformPanel_, &TransformPanel::pipelineRefused, this, [this](const QString& message) {
+        reportProblem({ErrorKind::OpenCl, tr("Cannot run the pipeline on these devices"), message, {}, {}});
     });
     connect(timingView_, &TimingView::runRepeatedRequested, this, &MainWindow::runRepeated);
     const auto showRepeatCount = [this](int count) {
@@ -578,6 +582,7 @@ void MainWindow::onDevicesReady() {
         const QSignalBlocker blocker(devicePanel_);
         devicePanel_->setDevices(devices);
     }
+    transformPanel_->setDevices(devices);
     QString selector;
     if (!preferredDevice_.isEmpty()) {
         try {
@@ -651,7 +656,8 @@ RunRequest MainWindow::currentRequest() const {
                       bins_->value(),
                       transformPanel_->rotation(),
                       transformPanel_->convolution(),
-                      ignoreTransparent_->isChecked()};
+                      ignoreTransparent_->isChecked(),
+                      transformPanel_->twoDevices()};
 }
 
 void MainWindow::runHistogram() {
@@ -721,7 +727,15 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
         outcome.device ? QStringLiteral("%1 (%2)").arg(QString::fromStdString(outcome.device->name),
                                                        QString::fromStdString(outcome.device->selector()))
                        : QString();
-    timingView_->addRun(outcome.result.timings, pipeline, device, showKernelSource(outcome));
+    if (outcome.twoDevices) {
+        // Each device's records in a lane of its own, with the mode that ran and the overlap.
+        io::RunTimings run = io::runTimingsOf(*outcome.twoDevices, 0);
+        run.strategy = pipeline;
+        run.buildOptions = showKernelSource(outcome);
+        timingView_->addRun(run);
+    } else {
+        timingView_->addRun(outcome.result.timings, pipeline, device, showKernelSource(outcome));
+    }
     strategyBox_->showStrategyThatRan(ran);
     strategyLabel_->setText(ran == requested ? ran : QStringLiteral("%1 → %2").arg(requested, ran));
     strategyLabel_->setToolTip(tr("Strategies that ran: %1").arg(pipeline));
@@ -769,13 +783,15 @@ std::map<QString, QString> MainWindow::showKernelSource(const RunOutcome& outcom
     // The strategies that ran (a fallback or auto's choice included), with the programs they built; a host
     // strategy built none. A stage builds one program (its kernels come from one source).
     for (const auto& stage : outcome.stages) {
+        // Pipeline mode counts on its second device.
+        const bool onConsumer = outcome.consumer && stage.stage == pipeline::StageKind::Histogram;
         KernelView::Kernel kernel{stageText(stage.stage),
                                   QString::fromUtf8(stage.strategy->name()),
                                   QString::fromUtf8(stage.strategy->description()),
                                   {},
                                   {},
                                   {},
-                                  device};
+                                  onConsumer ? QString::fromStdString(outcome.consumer->name) : device};
         if (!stage.builds.empty()) {
             const KernelBuild& build = stage.builds.front();
             kernel.sourceName = QString::fromStdString(build.source);

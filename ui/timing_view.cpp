@@ -188,12 +188,15 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
 
     auto* lastRun = new QWidget(this);
     lastRunTitle_ = new QLabel(lastRun);
-    lastRunTable_ = commandTable({tr("Stage"), tr("Command"), tr("Queued µs"), tr("Submit µs"),
-                                  tr("Start µs"), tr("End µs"), tr("Wait µs"), tr("Duration µs")},
-                                 lastRun);
+    lastRunTitle_->setObjectName("lastRunTitle");
+    lastRunTable_ =
+        commandTable({tr("Stage"), tr("Command"), tr("Queued µs"), tr("Submit µs"), tr("Start µs"),
+                      tr("End µs"), tr("Wait µs"), tr("Duration µs"), tr("Device")},
+                     lastRun);
     lastRunTable_->setObjectName("lastRunTable");
     lastRunTable_->setToolTip(
-        tr("Times relative to the first command queued in the run; wait = start − queued"));
+        tr("Times relative to the first command queued in the run, every device's clock mapped onto the "
+           "host's; wait = start − queued"));
     stageTotals_ = new QLabel(lastRun);
     stageTotals_->setObjectName("stageTotals");
     stageTotals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -230,7 +233,22 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
 void TimingView::addRun(const std::vector<Timing>& timings, const QString& strategy, const QString& device,
                         const std::map<QString, QString>& buildOptions) {
     runs_.push_back(timings);
-    runInfo_.push_back({nextRunNumber_++, strategy, device, buildOptions});
+    runInfo_.push_back(
+        {nextRunNumber_++, strategy, device, buildOptions, {{device, timings.size()}}, {}, {}});
+    trimToMaxRuns();
+    refresh();
+}
+
+void TimingView::addRun(const io::RunTimings& run) {
+    std::vector<Timing> records;
+    RunInfo info{nextRunNumber_++, run.strategy, {}, run.buildOptions, {}, run.mode, run.overlapNs};
+    for (const io::DeviceTimings& device : run.devices) {
+        records.insert(records.end(), device.timings.begin(), device.timings.end());
+        info.lanes.emplace_back(device.device, device.timings.size());
+    }
+    if (!info.lanes.empty()) info.device = info.lanes.front().first;
+    runs_.push_back(std::move(records));
+    runInfo_.push_back(std::move(info));
     trimToMaxRuns();
     refresh();
 }
@@ -245,7 +263,14 @@ std::vector<io::RunTimings> TimingView::keptRuns() const {
     std::vector<io::RunTimings> kept;
     for (std::size_t run = 0; run < runs_.size(); ++run) {
         const RunInfo& info = runInfo_[run];
-        kept.push_back({info.number, info.strategy, {{info.device, runs_[run]}}, info.buildOptions});
+        io::RunTimings timings{info.number, info.strategy, {}, info.buildOptions, info.mode, info.overlapNs};
+        auto from = runs_[run].begin();
+        for (const auto& [device, count] : info.lanes) {
+            const auto to = from + static_cast<std::ptrdiff_t>(count);
+            timings.devices.push_back({device, std::vector<Timing>(from, to)});
+            from = to;
+        }
+        kept.push_back(std::move(timings));
     }
     return kept;
 }
@@ -376,14 +401,24 @@ void TimingView::refreshLastRunTable() {
     }
     const std::vector<Timing>& run = runs_.back();
     const RunInfo& info = runInfo_.back();
+    QString devices;
+    for (const auto& lane : info.lanes)
+        if (!lane.first.isEmpty()) devices += (devices.isEmpty() ? tr(" on ") : tr(" and ")) + lane.first;
+    QString pipelineText;
+    if (!info.mode.isEmpty()) pipelineText += tr(", %1 mode").arg(info.mode);
+    if (info.overlapNs)
+        pipelineText +=
+            tr(", overlap %1 ms").arg(milliseconds(static_cast<double>(*info.overlapNs) / kNsPerMs));
     lastRunTitle_->setText(
-        tr("<b>#%1</b>: %2%3, %4 commands")
+        tr("<b>#%1</b>: %2%3%4, %5 commands")
             .arg(info.number)
-            .arg(info.strategy.toHtmlEscaped(),
-                 info.device.isEmpty() ? QString() : tr(" on %1").arg(info.device.toHtmlEscaped()))
+            .arg(info.strategy.toHtmlEscaped(), devices.toHtmlEscaped(), pipelineText.toHtmlEscaped())
             .arg(run.size()));
-    std::uint64_t origin = UINT64_MAX;
-    for (const Timing& timing : run) origin = std::min(origin, timing.queuedNs);
+    // The device of each record, from the run's lanes.
+    std::vector<QString> deviceOfRecord;
+    for (const auto& [device, count] : info.lanes) deviceOfRecord.insert(deviceOfRecord.end(), count, device);
+    // Every device's times on the host clock, from the run's first command: one origin whatever the clocks.
+    const std::uint64_t origin = runOriginNs(run);
     const auto relative = [origin](std::uint64_t ns) {
         return static_cast<double>(ns - std::min(ns, origin));
     };
@@ -393,13 +428,16 @@ void TimingView::refreshLastRunTable() {
         lastRunTable_->setItem(row, 0, stageCell(timing.stage));
         const QString command = QString::fromStdString(timing.name);
         lastRunTable_->setItem(row, 1, tableCell(command, kTextAlignment));
-        lastRunTable_->setItem(row, 2, tableCell(microseconds(relative(timing.queuedNs))));
-        lastRunTable_->setItem(row, 3, tableCell(microseconds(relative(timing.submitNs))));
-        lastRunTable_->setItem(row, 4, tableCell(microseconds(relative(timing.startNs))));
-        lastRunTable_->setItem(row, 5, tableCell(microseconds(relative(timing.endNs))));
-        lastRunTable_->setItem(row, 6,
-                               tableCell(microseconds(relative(timing.startNs) - relative(timing.queuedNs))));
+        lastRunTable_->setItem(row, 2, tableCell(microseconds(relative(timing.hostQueuedNs()))));
+        lastRunTable_->setItem(row, 3, tableCell(microseconds(relative(timing.hostSubmitNs()))));
+        lastRunTable_->setItem(row, 4, tableCell(microseconds(relative(timing.hostStartNs()))));
+        lastRunTable_->setItem(row, 5, tableCell(microseconds(relative(timing.hostEndNs()))));
+        lastRunTable_->setItem(
+            row, 6,
+            tableCell(microseconds(relative(timing.hostStartNs()) - relative(timing.hostQueuedNs()))));
         lastRunTable_->setItem(row, 7, tableCell(microseconds(static_cast<double>(timing.durationNs()))));
+        lastRunTable_->setItem(row, 8,
+                               tableCell(deviceOfRecord[static_cast<std::size_t>(row)], kTextAlignment));
         setRowToolTip(lastRunTable_, row, command);
     }
     QStringList totals;

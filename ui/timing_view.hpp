@@ -6,6 +6,8 @@
 #include <QString>
 #include <QWidget>
 #include <map>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "io/timeline.hpp"
@@ -30,6 +32,11 @@ class TimingView : public QWidget {
         QString strategy;
         QString device;
         std::map<QString, QString> buildOptions;  // per pipeline stage, see io::RunTimings
+        // The run's device queues (io::DeviceTimings::device), each with how many of the run's records, in
+        // order, it holds: one for a run on one device, producer and consumer for a produce-consume run.
+        std::vector<std::pair<QString, std::size_t>> lanes{};
+        QString mode{};                            // a produce-consume run's (io::RunTimings::mode)
+        std::optional<std::uint64_t> overlapNs{};  // a produce-consume run's, on the host clock
     };
 
     // The durations of one command (same device, strategy, stage and name) over the kept runs. Where a run
@@ -52,7 +59,11 @@ class TimingView : public QWidget {
     // devices apart) and its kernels' build options; only the last maxRuns() runs are kept.
     void addRun(const std::vector<Timing>& timings, const QString& strategy, const QString& device = {},
                 const std::map<QString, QString>& buildOptions = {});
+    // Appends a run over several devices (a produce-consume run, io::runTimingsOf); its `number` is this
+    // view's next, and its device is its first lane's.
+    void addRun(const io::RunTimings& run);
     void clear();
+    // Each kept run's records, device after device (RunInfo::lanes says which device each one is from).
     const std::vector<std::vector<Timing>>& runs() const { return runs_; }
     const std::vector<RunInfo>& runInfo() const { return runInfo_; }
     // The kept runs as the timeline and the Chrome trace take them.

@@ -14,15 +14,18 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QSpinBox>
 #include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "io/files/filter_file.hpp"
 #include "ops/convolve/convolve.hpp"
+#include "ops/produce_consume/produce_consume.hpp"
 #include "ops/rotate/rotate.hpp"
 #include "runtime/error.hpp"
 
@@ -108,6 +111,7 @@ TransformPanel::TransformPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildRotation());
     layout->addWidget(buildConvolution());
+    layout->addWidget(buildTwoDevices());
     // No taller than the controls need: the panel beside it (the device's properties) has a use for the rest.
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     applySettings(TransformSettings{});
@@ -505,7 +509,8 @@ void TransformPanel::applySettings(const TransformSettings& settings) {
 // ---- stages and support ----
 
 std::optional<pipeline::RotateStage> TransformPanel::rotation() const {
-    if (!rotationGroup_->isChecked()) return std::nullopt;
+    // Pipeline mode convolves and counts; it rotates nothing.
+    if (!rotationGroup_->isChecked() || twoDevicesGroup_->isChecked()) return std::nullopt;
     const auto mode = static_cast<rotate::FilterMode>(sampling_->currentData().toInt());
     return pipeline::RotateStage{rotate::Params{angle(), mode, fitCanvas_->isChecked()},
                                  &strategyAt<rotate::Operation>(rotateStrategy_->currentIndex())};
@@ -529,6 +534,16 @@ void TransformPanel::updateSupport(const DeviceInfo* device, QSize imageSize) {
         setSupport(rotateStrategy_, i, QString::fromStdString(support.reason));
     }
     refreshConvolveSupport();
+    // At most a chunk per row; before any image the count waits for one (a 1-pixel guess would clamp it).
+    if (!imageSize.isEmpty()) chunks_->setMaximum(imageSize.height());
+    // Another producer may not pair with the second device: pipeline mode goes off, saying why.
+    if (!twoDevicesGroup_->isChecked()) return;
+    const PairCheck check = checkTwoDevices();
+    pairNote_->setText(check.text);
+    if (!check.ok) {
+        twoDevicesGroup_->setChecked(false);
+        emit pipelineRefused(check.text);
+    }
 }
 
 void TransformPanel::refreshConvolveSupport() {
@@ -539,6 +554,131 @@ void TransformPanel::refreshConvolveSupport() {
             supportOn(device_ ? &*device_ : nullptr, shape, current, strategyAt<convolve::Operation>(i));
         setSupport(convolveStrategy_, i, QString::fromStdString(support.reason));
     }
+}
+
+// ---- pipeline mode ----
+
+QWidget* TransformPanel::buildTwoDevices() {
+    twoDevicesGroup_ = new QGroupBox(tr("Two devices (pipeline)"), this);
+    twoDevicesGroup_->setObjectName("twoDevicesGroup");
+    twoDevicesGroup_->setCheckable(true);
+    twoDevicesGroup_->setChecked(false);
+    twoDevicesGroup_->setToolTip(
+        tr("Convolve on the selected device and count the histogram on a second one, chunk by chunk, so that "
+           "producing chunk k + 1 overlaps counting chunk k"));
+    consumer_ = new QComboBox;
+    consumer_->setObjectName("consumerDevice");
+    consumer_->setToolTip(tr("The device that counts the histogram"));
+    mode_ = new QComboBox;
+    mode_->setObjectName("pipelineMode");
+    for (const auto mode :
+         {produce_consume::Mode::Auto, produce_consume::Mode::Buffer, produce_consume::Mode::Pipe})
+        mode_->addItem(QString::fromUtf8(produce_consume::modeName(mode)), static_cast<int>(mode));
+    mode_->setItemData(0, tr("Pipes where both devices have them, buffers otherwise"), Qt::ToolTipRole);
+    mode_->setItemData(1, tr("Double-buffered chunks handed over through buffers"), Qt::ToolTipRole);
+    mode_->setItemData(2, tr("OpenCL 2.0 pipes (both devices must report pipe support)"), Qt::ToolTipRole);
+    chunks_ = new QSpinBox;
+    chunks_->setObjectName("pipelineChunks");
+    chunks_->setRange(1, std::numeric_limits<int>::max());
+    chunks_->setValue(TwoDeviceStage{}.chunks);
+    chunks_->setSuffix(tr(" chunks of rows"));
+    pairNote_ = new QLabel;
+    pairNote_->setObjectName("pairNote");
+    pairNote_->setWordWrap(true);
+
+    auto* form = new QFormLayout(twoDevicesGroup_);
+    form->addRow(tr("Histogram on"), consumer_);
+    form->addRow(tr("Mode"), mode_);
+    form->addRow(tr("Chunks"), chunks_);
+    form->addRow(pairNote_);
+
+    connect(twoDevicesGroup_, &QGroupBox::toggled, this, &TransformPanel::twoDevicesToggled);
+    // Without its convolution there is no pipeline.
+    connect(convolutionGroup_, &QGroupBox::toggled, this, [this](bool on) {
+        if (!on) twoDevicesGroup_->setChecked(false);
+    });
+    connect(consumer_, &QComboBox::currentIndexChanged, this, &TransformPanel::twoDevicesChoiceChanged);
+    connect(mode_, &QComboBox::currentIndexChanged, this, &TransformPanel::twoDevicesChoiceChanged);
+    connect(chunks_, &QSpinBox::valueChanged, this, [this] {
+        if (twoDevicesGroup_->isChecked()) emit transformChanged();
+    });
+    return twoDevicesGroup_;
+}
+
+void TransformPanel::setDevices(const std::vector<DeviceInfo>& devices) {
+    const QSignalBlocker blocker(consumer_);
+    const QString current = consumer_->currentData().toString();
+    devices_ = devices;
+    consumer_->clear();
+    for (const auto& device : devices_)
+        consumer_->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(device.name),
+                                                         QString::fromStdString(device.selector())),
+                           QString::fromStdString(device.selector()));
+    // The device chosen before where the list still has it; else the registry's second device: two devices
+    // are what pipeline mode is for.
+    const int kept = current.isEmpty() ? -1 : consumer_->findData(current);
+    acceptedConsumer_ = kept >= 0 ? kept : std::min(1, consumer_->count() - 1);
+    consumer_->setCurrentIndex(acceptedConsumer_);
+}
+
+std::optional<TwoDeviceStage> TransformPanel::twoDevices() const {
+    if (!twoDevicesGroup_->isChecked() || !convolutionGroup_->isChecked() || consumer_->currentIndex() < 0)
+        return std::nullopt;
+    return TwoDeviceStage{consumer_->currentData().toString(),
+                          static_cast<produce_consume::Mode>(mode_->currentData().toInt()), chunks_->value()};
+}
+
+TransformPanel::PairCheck TransformPanel::checkTwoDevices() const {
+    const int index = consumer_->currentIndex();
+    if (!device_ || index < 0) return {false, tr("pipeline mode needs two OpenCL devices and none is known")};
+    const DeviceInfo& consumer = devices_.at(static_cast<std::size_t>(index));
+    try {
+        const std::string note = produce_consume::checkPair(*device_, consumer);
+        const auto mode = static_cast<produce_consume::Mode>(mode_->currentData().toInt());
+        const produce_consume::Mode runs = produce_consume::resolveMode(mode, *device_, consumer);
+        QString text = tr("Runs in %1 mode.").arg(QString::fromUtf8(produce_consume::modeName(runs)));
+        if (!note.empty()) text += QLatin1Char(' ') + QString::fromStdString(note);
+        return {true, text};
+    } catch (const OpenClError& e) {
+        return {false, QString::fromStdString(e.what())};
+    }
+}
+
+void TransformPanel::twoDevicesChoiceChanged() {
+    const PairCheck check = checkTwoDevices();
+    if (!check.ok) {
+        {
+            const QSignalBlocker consumerBlocker(consumer_);
+            const QSignalBlocker modeBlocker(mode_);
+            consumer_->setCurrentIndex(acceptedConsumer_);
+            mode_->setCurrentIndex(acceptedMode_);
+        }
+        emit pipelineRefused(check.text);
+        return;
+    }
+    acceptedConsumer_ = consumer_->currentIndex();
+    acceptedMode_ = mode_->currentIndex();
+    pairNote_->setText(check.text);
+    if (twoDevicesGroup_->isChecked()) emit transformChanged();
+}
+
+void TransformPanel::twoDevicesToggled(bool on) {
+    if (on) {
+        const PairCheck check = checkTwoDevices();
+        if (!check.ok) {
+            const QSignalBlocker blocker(twoDevicesGroup_);
+            twoDevicesGroup_->setChecked(false);
+            emit pipelineRefused(check.text);
+            return;
+        }
+        pairNote_->setText(check.text);
+        // The pipeline convolves on the first device: its filter and strategy are the convolution's.
+        const QSignalBlocker blocker(convolutionGroup_);
+        convolutionGroup_->setChecked(true);
+    }
+    // Pipeline mode runs convolution then histogram: the rotation waits, greyed, until it is off.
+    rotationGroup_->setEnabled(!on);
+    emit transformChanged();
 }
 
 }  // namespace hs::ui

@@ -6,12 +6,14 @@
 #include <QString>
 #include <QWidget>
 #include <optional>
+#include <vector>
 
 #include "ops/convolve/filter.hpp"
 #include "ops/pipeline/pipeline.hpp"
 #include "ops/rotate/rotate.hpp"
 #include "runtime/device_info.hpp"
 #include "ui/app_settings.hpp"
+#include "ui/controller.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -21,15 +23,19 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QSlider;
+class QSpinBox;
 class QStackedWidget;
 
 namespace hs::ui {
 
 // The image stages ahead of the histogram: rotation (angle, fit canvas, sampling, strategy) and convolution
-// (a built-in filter with its parameters or a custom matrix, strategy). Strategy lists come from the engine's
-// registries; those the device cannot run on the current image are disabled with the reason as tooltip. A
-// selection that becomes unsupported (another image or device) stays selected: the engine then runs its
-// buffer strategy and the status bar says why.
+// (a built-in filter with its parameters or a custom matrix, strategy); and pipeline mode (issue 10): the
+// convolution on the selected device, the histogram on a second one (any device of the registry; devices of
+// two platforms are refused with the engine's reason, the same device twice is allowed with its note), in
+// the chosen mode and chunk count. A refused choice is reported through pipelineRefused() and undone.
+// Strategy lists come from the engine's registries; those the device cannot run on the current image are
+// disabled with the reason as tooltip. A selection that becomes unsupported (another image or device) stays
+// selected: the engine then runs its buffer strategy and the status bar says why.
 class TransformPanel : public QWidget {
     Q_OBJECT
 
@@ -50,8 +56,13 @@ class TransformPanel : public QWidget {
     // The filter the convolution stage applies (for a custom matrix: the last one that parsed).
     convolve::Filter filter() const;
 
-    // Re-evaluates which strategies `device` (null: none) can run on an image of `imageSize`.
+    // Re-evaluates which strategies `device` (null: none) can run on an image of `imageSize`; in pipeline
+    // mode, whether `device` (the producer) pairs with the second device.
     void updateSupport(const DeviceInfo* device, QSize imageSize);
+    // The device registry the second device is chosen from.
+    void setDevices(const std::vector<DeviceInfo>& devices);
+    // Pipeline mode as set, or nothing while it is off (then rotation() and convolution() say what runs).
+    std::optional<TwoDeviceStage> twoDevices() const;
     // Reads a filter file (once, through io) into the custom editor and selects it; a file that cannot be
     // read or parsed is reported through problemReported() and changes nothing.
     void loadFilterFile(const QString& path);
@@ -87,17 +98,40 @@ class TransformPanel : public QWidget {
     // The custom matrix's parse error in words; hidden while the text parses.
     QLabel* customError() const { return customError_; }
     QComboBox* convolveStrategyBox() const { return convolveStrategy_; }
+    QGroupBox* twoDevicesGroup() const { return twoDevicesGroup_; }
+    // Entries carry the device's selector as data.
+    QComboBox* consumerBox() const { return consumer_; }
+    // Entries carry produce_consume::Mode as int data.
+    QComboBox* modeBox() const { return mode_; }
+    QSpinBox* chunksBox() const { return chunks_; }
+    // The pair's note ("the same device ... nothing overlaps"), or what auto will choose.
+    QLabel* pairNote() const { return pairNote_; }
 
   signals:
     // A stage changed in a way that changes the processed image (or its strategy).
     void transformChanged();
     // A filter file could not be loaded: one line naming the file and the reason.
     void problemReported(const QString& message);
+    // Pipeline mode refused the devices or the mode (engine's reason: two platforms, no pipes on a named
+    // device); the previous choice is back.
+    void pipelineRefused(const QString& message);
 
   private:
     QWidget* buildRotation();
     QWidget* buildConvolution();
     QWidget* buildCustomPage();
+    QWidget* buildTwoDevices();
+    // Checks the producer, second device and mode with the engine's rules: the note on success, otherwise
+    // the reason (OpenClError's message).
+    struct PairCheck {
+        bool ok = true;
+        QString text;
+    };
+    PairCheck checkTwoDevices() const;
+    // After the user changed the second device or the mode: keeps the choice if the engine accepts it,
+    // otherwise reports the reason and puts the last accepted choice back.
+    void twoDevicesChoiceChanged();
+    void twoDevicesToggled(bool on);
     QWidget* buildParameterPage(const convolve::FilterKind& kind);
     // The registry's kind selected in the list; null for the custom matrix.
     const convolve::FilterKind* selectedKind() const;
@@ -131,6 +165,15 @@ class TransformPanel : public QWidget {
     QLabel* customError_ = nullptr;
     QPushButton* loadFilter_ = nullptr;
     QComboBox* convolveStrategy_ = nullptr;
+
+    QGroupBox* twoDevicesGroup_ = nullptr;
+    QComboBox* consumer_ = nullptr;
+    QComboBox* mode_ = nullptr;
+    QSpinBox* chunks_ = nullptr;
+    QLabel* pairNote_ = nullptr;
+    std::vector<DeviceInfo> devices_;  // the registry, in consumer_'s order
+    int acceptedConsumer_ = 0;         // the last choices the engine accepted
+    int acceptedMode_ = 0;
 
     convolve::Filter customFilter_;  // the last custom matrix that parsed
     QString lastFilterFolder_;

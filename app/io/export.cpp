@@ -29,16 +29,26 @@ void writeHistogramMembers(JsonWriter& json, const histogram::Histogram& histogr
     }
 }
 
+// A host-clock time from a run's origin; a record before it (none, as origins are taken) counts as 0.
+std::uint64_t fromOrigin(std::uint64_t hostNs, std::uint64_t originNs) {
+    return hostNs - std::min(hostNs, originNs);
+}
+
 QByteArray bytes(const std::string& text) {
     return QByteArray(text.data(), static_cast<qsizetype>(text.size()));
 }
 
 }  // namespace
 
-void writeTimingMembers(JsonWriter& json, const Timing& timing) {
+void writeTimingMembers(JsonWriter& json, const Timing& timing, std::uint64_t originNs) {
     json.field("stage", stageName(timing.stage)).field("name", timing.name);
     json.field("queued_ns", timing.queuedNs).field("submit_ns", timing.submitNs);
     json.field("start_ns", timing.startNs).field("end_ns", timing.endNs);
+    json.field("clock_offset_ns", timing.hostOffsetNs);
+    json.field("run_queued_ns", fromOrigin(timing.hostQueuedNs(), originNs))
+        .field("run_submit_ns", fromOrigin(timing.hostSubmitNs(), originNs));
+    json.field("run_start_ns", fromOrigin(timing.hostStartNs(), originNs))
+        .field("run_end_ns", fromOrigin(timing.hostEndNs(), originNs));
 }
 
 void checkReplaceable(const QString& path) {
@@ -200,10 +210,11 @@ QByteArray histogramCsv(const histogram::Histogram& histogram) {
 }
 
 void writeTimingsJson(JsonWriter& json, const std::vector<Timing>& timings) {
+    const std::uint64_t origin = runOriginNs(timings);
     json.beginArray();
     for (const auto& timing : timings) {
         json.beginObject();
-        writeTimingMembers(json, timing);
+        writeTimingMembers(json, timing, origin);
         json.endObject();
     }
     json.endArray();
@@ -212,9 +223,10 @@ void writeTimingsJson(JsonWriter& json, const std::vector<Timing>& timings) {
 void writeTimingsJson(JsonWriter& json, const std::vector<std::vector<Timing>>& runs, int firstRun) {
     json.beginArray();
     for (std::size_t run = 0; run < runs.size(); ++run) {
+        const std::uint64_t origin = runOriginNs(runs[run]);
         for (const auto& timing : runs[run]) {
             json.beginObject();
-            writeTimingMembers(json, timing);
+            writeTimingMembers(json, timing, origin);
             json.field("run", firstRun + static_cast<std::int64_t>(run));
             json.endObject();
         }
@@ -231,16 +243,30 @@ void writeKernelSummaryJson(JsonWriter& json, const std::vector<std::vector<Timi
     json.field("max", summary.max).endObject().endObject();
 }
 
-QByteArray timingsCsv(const std::vector<std::vector<Timing>>& runs, int firstRun) {
-    QByteArray csv = "run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns\n";
-    for (std::size_t run = 0; run < runs.size(); ++run) {
-        for (const auto& timing : runs[run]) {
-            csv += QByteArray::number(firstRun + static_cast<qint64>(run)) + ',' +
-                   csvField(stageName(timing.stage)) + ',' + csvField(timing.name);
-            for (const auto ns :
-                 {timing.queuedNs, timing.submitNs, timing.startNs, timing.endNs, timing.durationNs()})
-                csv += ',' + QByteArray::number(static_cast<qulonglong>(ns));
-            csv += '\n';
+QByteArray timingsCsv(const std::vector<RunTimings>& runs) {
+    QByteArray csv =
+        "run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns,run_queued_ns,run_submit_ns,"
+        "run_start_ns,run_end_ns,device,mode,overlap_ns\n";
+    const auto number = [](std::uint64_t ns) {
+        return ',' + QByteArray::number(static_cast<qulonglong>(ns));
+    };
+    for (const auto& run : runs) {
+        const std::uint64_t origin = runOriginNs(run);
+        const QByteArray overlap =
+            run.overlapNs ? QByteArray::number(static_cast<qulonglong>(*run.overlapNs)) : QByteArray();
+        for (const auto& device : run.devices) {
+            for (const auto& timing : device.timings) {
+                csv += QByteArray::number(run.number) + ',' + csvField(stageName(timing.stage)) + ',' +
+                       csvField(timing.name);
+                for (const auto ns :
+                     {timing.queuedNs, timing.submitNs, timing.startNs, timing.endNs, timing.durationNs()})
+                    csv += number(ns);
+                for (const auto ns :
+                     {timing.hostQueuedNs(), timing.hostSubmitNs(), timing.hostStartNs(), timing.hostEndNs()})
+                    csv += number(fromOrigin(ns, origin));
+                csv += ',' + csvField(device.device.toStdString()) + ',' + csvField(run.mode.toStdString()) +
+                       ',' + overlap + '\n';
+            }
         }
     }
     return csv;

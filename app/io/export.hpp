@@ -75,20 +75,28 @@ QByteArray csvField(std::string_view value);
 
 // A device's "device" object is hs::writeDeviceJson (runtime/device_properties.hpp), the property schema.
 
-// "stage", "name", "queued_ns", "submit_ns", "start_ns", "end_ns": one record's members, inside an object
-// the caller opened (a front end that adds its own, such as the record's device).
-void writeTimingMembers(JsonWriter& json, const Timing& timing);
-// [{"stage", "name", "queued_ns", "submit_ns", "start_ns", "end_ns"}, ...]
+// "stage", "name", "queued_ns", "submit_ns", "start_ns", "end_ns", "clock_offset_ns", "run_queued_ns",
+// "run_submit_ns", "run_start_ns", "run_end_ns": one record's members, inside an object the caller opened (a
+// front end that adds its own, such as the record's device). The *_ns times are raw, as OpenCL reported them
+// on the device's own clock (the host steady clock for host work); clock_offset_ns maps them onto the host
+// steady clock (Timing::hostOffsetNs); the run_*_ns times are on that one clock, from `originNs` (the run's
+// first queued command, runOriginNs), so they compare across devices.
+void writeTimingMembers(JsonWriter& json, const Timing& timing, std::uint64_t originNs);
+// [{writeTimingMembers' members}, ...], run_*_ns from the list's first queued command.
 void writeTimingsJson(JsonWriter& json, const std::vector<Timing>& timings);
-// The same for repeated runs, each record with its "run" number; runs are numbered from 1 everywhere (the
-// GUI's #N, the CLI's "run N of K"), and `firstRun` is the number of runs[0].
+// The same for repeated runs, each record with its "run" number (run_*_ns from its own run's first command);
+// runs are numbered from 1 everywhere (the GUI's #N, the CLI's "run N of K"), and `firstRun` is the number of
+// runs[0].
 void writeTimingsJson(JsonWriter& json, const std::vector<std::vector<Timing>>& runs, int firstRun = 1);
 // {"runs": N, "kernel_ns": {"min", "median", "max"}}: the engine's kernel-time summary of `runs`
 // (measure::kernelSummary, whose median of an even count is the mean of the middle two). A median that falls
 // between two nanoseconds is written with its .5; every other figure is an integer. `runs` must not be empty.
 void writeKernelSummaryJson(JsonWriter& json, const std::vector<std::vector<Timing>>& runs);
-// Header "run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns"; runs numbered as in timingsJson.
-QByteArray timingsCsv(const std::vector<std::vector<Timing>>& runs, int firstRun = 1);
+// Header "run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns,run_queued_ns,run_submit_ns,
+// run_start_ns,run_end_ns,device,mode,overlap_ns" (times as in writeTimingMembers), one row per record of
+// every device of every run, in the runs' order; device is the record's lane (RunTimings::devices), mode and
+// overlap_ns a produce-consume run's, empty for a run on one device.
+QByteArray timingsCsv(const std::vector<RunTimings>& runs);
 
 // Chrome trace-event JSON (opens in Perfetto and chrome://tracing): the lanes of timelineOf() as threads
 // named after them (device queues, then host), one complete event ("ph": "X") per command at its start, in

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <limits>
 #include <utility>
 
 namespace hs::io {
@@ -42,15 +41,24 @@ RunTimings runTimingsOf(const produce_consume::Result& result, int number) {
         run.devices.push_back(
             {QString::fromStdString(device.role + ": " + device.device + " (" + device.selector + ")"),
              device.timings});
+    run.mode = QString::fromUtf8(produce_consume::modeName(result.mode));
+    run.overlapNs = result.overlapNs;
     return run;
+}
+
+std::uint64_t runOriginNs(const RunTimings& run) {
+    std::vector<Timing> all;
+    for (const DeviceTimings& device : run.devices)
+        all.insert(all.end(), device.timings.begin(), device.timings.end());
+    return hs::runOriginNs(all);
 }
 
 Timeline timelineOf(const RunTimings& run) {
     Timeline timeline;
-    std::uint64_t origin = std::numeric_limits<std::uint64_t>::max();
-    for (const DeviceTimings& device : run.devices)
-        for (const Timing& timing : device.timings) origin = std::min(origin, timing.queuedNs);
-    if (origin == std::numeric_limits<std::uint64_t>::max()) return timeline;
+    const bool empty = std::all_of(run.devices.begin(), run.devices.end(),
+                                   [](const DeviceTimings& device) { return device.timings.empty(); });
+    if (empty) return timeline;
+    const std::uint64_t origin = runOriginNs(run);
     timeline.originNs = origin;
 
     const auto laneOf = [&timeline](const QString& name) {
@@ -77,10 +85,10 @@ Timeline timelineOf(const RunTimings& run) {
                 const auto options = run.buildOptions.find(pipelineStageOf(timing.name));
                 if (options != run.buildOptions.end()) bar.buildOptions = options->second;
             }
-            bar.queuedUs = relative(timing.queuedNs);
-            bar.submitUs = relative(timing.submitNs);
-            bar.startUs = relative(timing.startNs);
-            bar.endUs = relative(std::max(timing.endNs, timing.startNs));
+            bar.queuedUs = relative(timing.hostQueuedNs());
+            bar.submitUs = relative(timing.hostSubmitNs());
+            bar.startUs = relative(timing.hostStartNs());
+            bar.endUs = relative(timing.hostEndNs());
             timeline.bars.push_back(bar);
         }
     }

@@ -1,12 +1,14 @@
 #pragma once
 // A run's commands laid out as a profiler shows them: one lane per device queue and one for host work, each
-// command with its queued, submit, start and end time in microseconds from the run's first queued timestamp
-// (one origin for every device). The timeline view draws this layout and the Chrome trace is written from it,
-// so the two show the same lanes, starts and durations.
+// command with its queued, submit, start and end time in microseconds from the run's first queued timestamp,
+// every device's times mapped onto the host steady clock first (Timing::hostQueuedNs), so that one origin
+// holds for every device whatever its own clock. The timeline view draws this layout and the Chrome trace is
+// written from it, so the two show the same lanes, starts and durations.
 
 #include <QString>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -30,6 +32,10 @@ struct RunTimings {
     QString strategy;
     std::vector<DeviceTimings> devices;
     std::map<QString, QString> buildOptions;
+    // A produce-consume run's mode ("buffer", "pipe") and overlap (produce_consume::Result::overlapNs); empty
+    // and unset for a run on one device.
+    QString mode{};
+    std::optional<std::uint64_t> overlapNs{};
 };
 
 // One command on the timeline; times in microseconds from the run's origin.
@@ -50,7 +56,7 @@ struct TimelineBar {
 struct Timeline {
     std::vector<QString> lanes;  // the device queues in the run's order, then the host lane if host work ran
     std::vector<TimelineBar> bars;  // device by device, each in submission order
-    std::uint64_t originNs = 0;     // the run's first queued timestamp
+    std::uint64_t originNs = 0;     // the run's first queued timestamp, on the host steady clock
 
     double endUs() const;  // the latest end of any command
 };
@@ -58,6 +64,10 @@ struct Timeline {
 // A produce-consume run as a timeline's run: producer, then consumer, each lane named "role: device
 // (selector)" so that two devices of one name (PoCL's two pthread devices) get a lane each.
 RunTimings runTimingsOf(const produce_consume::Result& result, int number);
+
+// The run's time origin on the host clock: the earliest queued time of any record of any of its devices
+// (hs::runOriginNs over them all); 0 when it has none.
+std::uint64_t runOriginNs(const RunTimings& run);
 
 // The lane of host work.
 QString hostLaneName();

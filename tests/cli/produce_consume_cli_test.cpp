@@ -2,6 +2,9 @@
 // made here by hand and against the one-device pipeline command, the timings' devices, and the refusals.
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <optional>
+
 #include <QImage>
 #include <QImageWriter>
 #include <QJsonArray>
@@ -95,9 +98,24 @@ TEST_F(ProduceConsumeCli, CountsTheFilteredImageOnTwoDevices) {
         // Every record names its device: convolutions on the producer, counting on the consumer.
         int convolutions = 0;
         int countings = 0;
+        qint64 firstQueued = std::numeric_limits<qint64>::max();
+        std::optional<qint64> runOrigin;
         for (const auto& value : json["timings"].toArray()) {
             const QJsonObject record = value.toObject();
             const QString name = record["name"].toString();
+            // The aligned times are the raw ones moved onto the host clock, from the first command of either
+            // device: raw + clock_offset_ns - origin, the same origin for every record.
+            const qint64 origin = record["queued_ns"].toInteger() + record["clock_offset_ns"].toInteger() -
+                                  record["run_queued_ns"].toInteger();
+            for (const char* time : {"submit", "start", "end"})
+                EXPECT_EQ(record[QStringLiteral("%1_ns").arg(time)].toInteger() +
+                              record["clock_offset_ns"].toInteger() -
+                              record[QStringLiteral("run_%1_ns").arg(time)].toInteger(),
+                          origin)
+                    << name.toStdString() << " " << time;
+            if (!runOrigin) runOrigin = origin;
+            EXPECT_EQ(origin, *runOrigin) << name.toStdString();
+            firstQueued = std::min(firstQueued, record["run_queued_ns"].toInteger());
             if (name.contains("convolve_")) {
                 EXPECT_EQ(record["device"].toString(), "0:0") << name.toStdString();
                 EXPECT_EQ(record["role"].toString(), "producer");
@@ -111,6 +129,7 @@ TEST_F(ProduceConsumeCli, CountsTheFilteredImageOnTwoDevices) {
         }
         EXPECT_EQ(convolutions, chunks.toInt());
         EXPECT_EQ(countings, chunks.toInt());
+        EXPECT_EQ(firstQueued, 0) << "the run's first command is its origin";
         EXPECT_TRUE(json["overlap_ns"].isDouble());
         EXPECT_LE(json["overlap_ns"].toInteger(), json["span_ns"].toInteger());
         EXPECT_GT(json["sequential"].toObject()["span_ns"].toInteger(), 0);

@@ -100,6 +100,16 @@ TEST_P(ProduceConsumeEquality, EqualsOneDeviceBitForBit) {
     EXPECT_GT(result.baseline.spanNs, 0u);
     EXPECT_GT(result.spanNs, 0u);
     EXPECT_LE(result.overlapNs, result.spanNs);
+
+    // The programs each device used, as the operations report them on one device: the convolution's on the
+    // producer, the histogram strategy's on the consumer, each once however many chunks ran.
+    const ImageShape shape{image.width, image.height};
+    const auto convolution = params.convolution->kernelBuild(first().info(), params.filter, shape);
+    ASSERT_TRUE(convolution);
+    EXPECT_EQ(result.devices[0].builds, std::vector<KernelBuild>{*convolution});
+    const auto counting = params.histogramStrategy->kernelBuild(second().info(), params.histogram, shape);
+    ASSERT_TRUE(counting);
+    EXPECT_EQ(result.devices[1].builds, std::vector<KernelBuild>{*counting});
 }
 
 std::string caseName(const ::testing::TestParamInfo<Case>& param) {

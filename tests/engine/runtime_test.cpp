@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "runtime/device_clock.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/timing.hpp"
@@ -219,6 +220,34 @@ TEST(TimingLog, MarksHostWorkApartFromDeviceCommands) {
     EXPECT_EQ(timings[0].durationNs(), 5000u);
     EXPECT_EQ(timings[1].name, "upload");
     EXPECT_FALSE(timings[1].host);
+}
+
+// Issue 11: a device's records carry its clock's offset to the host clock, found through the event's queue.
+// The context registered the offset it measured; a known one replaces it here, so the mapping is checked
+// against hand arithmetic rather than against a measurement.
+TEST(TimingLog, RecordsCarryTheirQueuesClockOffset) {
+    Runtime runtime(ProgramCacheSettings{false, {}});
+    auto& device = runtime.open("0:0");
+    constexpr std::int64_t kOffset = 1'000'000'000'000'000;
+    const std::int64_t measured = queueClockOffset(device.queue()());
+    registerQueueClock(device.queue()(), kOffset);
+    const std::vector<std::uint8_t> bytes(4096, 7);
+    cl::Buffer buffer(device.context(), CL_MEM_READ_WRITE, bytes.size());
+    TimingLog log;
+    const auto now = std::chrono::steady_clock::now();
+    log.addHost(Stage::Other, "convert on the host", now, now + std::chrono::microseconds(5));
+    device.queue().enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes.size(), bytes.data(), nullptr,
+                                      log.track(Stage::Upload, "upload"));
+    const std::vector<Timing> timings = log.collect();
+    registerQueueClock(device.queue()(), measured);
+    ASSERT_EQ(timings.size(), 2u);
+    EXPECT_EQ(timings[0].hostOffsetNs, 0) << "host work is on the host clock already";
+    EXPECT_EQ(timings[0].hostStartNs(), steadyNs(now));
+    EXPECT_EQ(timings[1].hostOffsetNs, kOffset);
+    EXPECT_EQ(timings[1].hostStartNs(),
+              static_cast<std::uint64_t>(static_cast<std::int64_t>(timings[1].startNs) + kOffset));
+    EXPECT_EQ(timings[1].durationNs(), timings[1].hostEndNs() - timings[1].hostStartNs());
+    EXPECT_EQ(runOriginNs(timings), std::min(timings[0].hostQueuedNs(), timings[1].hostQueuedNs()));
 }
 
 }  // namespace

@@ -13,6 +13,8 @@
 #include "handmade_timings.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
+#include "io/timeline.hpp"
+#include "ops/produce_consume/produce_consume.hpp"
 #include "runtime/device_properties.hpp"
 #include "runtime/error.hpp"
 #include "util/json_writer.hpp"
@@ -275,15 +277,21 @@ TEST(TimingExport, KernelSummaryKeepsAHalfNanosecondMedian) {
 
 TEST(TimingExport, CsvHasARowPerCommand) {
     const auto runs = twoRuns();
-    const auto rows = parseCsv(io::timingsCsv(runs));
+    const std::vector<io::RunTimings> kept{{1, "s", {{"D (0:0)", runs[0]}}, {}},
+                                           {2, "s", {{"D (0:0)", runs[1]}}, {}}};
+    const auto rows = parseCsv(io::timingsCsv(kept));
     ASSERT_EQ(rows.size(), 5u);
-    EXPECT_EQ(rows[0], (std::vector<std::string>{"run", "stage", "name", "queued_ns", "submit_ns", "start_ns",
-                                                 "end_ns", "duration_ns"}));
+    EXPECT_EQ(rows[0],
+              (std::vector<std::string>{"run", "stage", "name", "queued_ns", "submit_ns", "start_ns",
+                                        "end_ns", "duration_ns", "run_queued_ns", "run_submit_ns",
+                                        "run_start_ns", "run_end_ns", "device", "mode", "overlap_ns"}));
     std::size_t row = 1;
     for (std::size_t run = 0; run < runs.size(); ++run) {
+        // Each run's times from its own first queued command (one clock: no offsets here).
+        const std::uint64_t origin = runs[run].front().queuedNs;
         for (const auto& timing : runs[run]) {
             const auto& fields = rows[row++];
-            ASSERT_EQ(fields.size(), 8u);
+            ASSERT_EQ(fields.size(), 15u);
             EXPECT_EQ(std::stoul(fields[0]), run + 1);  // runs are numbered from 1
             EXPECT_EQ(fields[1], std::string(stageName(timing.stage)));
             EXPECT_EQ(fields[2], timing.name);
@@ -292,8 +300,62 @@ TEST(TimingExport, CsvHasARowPerCommand) {
             EXPECT_EQ(std::stoull(fields[5]), timing.startNs);
             EXPECT_EQ(std::stoull(fields[6]), timing.endNs);
             EXPECT_EQ(std::stoull(fields[7]), timing.endNs - timing.startNs);
+            EXPECT_EQ(std::stoull(fields[8]), timing.queuedNs - origin);
+            EXPECT_EQ(std::stoull(fields[10]), timing.startNs - origin);
+            EXPECT_EQ(std::stoull(fields[11]), timing.endNs - origin);
+            EXPECT_EQ(fields[12], "D (0:0)");
+            EXPECT_EQ(fields[13], "");  // one device: no mode, no overlap
+            EXPECT_EQ(fields[14], "");
         }
     }
+}
+
+// Issue 11: two devices whose clocks are 1e15 ns apart (one counts from boot, one from 1970), each record
+// carrying its clock's offset to the host clock. Producer on the host clock at H + [0, 100) and
+// H + [150, 250) µs; consumer H + [100, 200) µs, but its raw times are 1e15 ns later. Aligned, the overlap is
+// 150..200 µs = 50 000 ns (hand-computed); every time counts from the producer's first queued command.
+TEST(TimingExport, TwoDeviceClocksAreAlignedOntoTheHostClock) {
+    constexpr std::uint64_t kHost = 5'000'000'000;
+    constexpr std::int64_t kApart = 1'000'000'000'000'000;
+    const auto us = [](std::uint64_t value) { return kHost + value * 1000; };
+    Timing consumer{Stage::Kernel,    "count",          us(100) + kApart,
+                    us(100) + kApart, us(100) + kApart, us(200) + kApart};
+    consumer.hostOffsetNs = -kApart;
+    const std::vector<Timing> producer{{Stage::Kernel, "convolve 1", us(0), us(0), us(0), us(100)},
+                                       {Stage::Kernel, "convolve 2", us(0), us(0), us(150), us(250)}};
+    EXPECT_EQ(produce_consume::overlapNs(producer, {consumer}), 50'000u);
+    const std::vector<produce_consume::DeviceTimings> devices{{"producer", "0:0", "A", producer},
+                                                              {"consumer", "0:1", "B", {consumer}}};
+    EXPECT_EQ(produce_consume::spanNs(devices), 250'000u);
+
+    const io::RunTimings run{3, "s", {{"A", producer}, {"B", {consumer}}}, {}, "buffer", 50'000};
+    const io::Timeline timeline = io::timelineOf(run);
+    ASSERT_EQ(timeline.bars.size(), 3u);
+    EXPECT_DOUBLE_EQ(timeline.bars[2].startUs, 100.0);
+    EXPECT_DOUBLE_EQ(timeline.bars[2].endUs, 200.0);
+    EXPECT_EQ(io::overlapUs(timeline), (std::vector<std::pair<double, double>>{{150.0, 200.0}}));
+
+    const auto rows = parseCsv(io::timingsCsv({run}));
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(std::stoull(rows[3][3]), us(100) + kApart) << "the raw time is kept";
+    EXPECT_EQ(std::stoull(rows[3][10]), 100'000u) << "run_start_ns: from the run's first command";
+    EXPECT_EQ(std::stoull(rows[3][11]), 200'000u);
+    EXPECT_EQ(rows[3][12], "B");
+    EXPECT_EQ(rows[3][13], "buffer");
+    EXPECT_EQ(rows[3][14], "50000");
+
+    const QJsonArray json =
+        written([&](JsonWriter& writer) { io::writeTimingsJson(writer, {consumer}); }).array();
+    EXPECT_EQ(json[0].toObject()["clock_offset_ns"].toInteger(), -kApart);
+    EXPECT_EQ(json[0].toObject()["start_ns"].toInteger(), static_cast<qint64>(us(100) + kApart));
+    EXPECT_EQ(json[0].toObject()["run_start_ns"].toInteger(), 0) << "queued and started at once";
+    EXPECT_EQ(json[0].toObject()["run_end_ns"].toInteger(), 100'000);
+
+    const QJsonObject trace = parseObject(io::chromeTrace({run}));
+    double consumerTs = -1;
+    for (const auto& value : trace["traceEvents"].toArray())
+        if (value.toObject()["name"] == "count") consumerTs = value.toObject()["ts"].toDouble();
+    EXPECT_DOUBLE_EQ(consumerTs, 100.0);
 }
 
 // Two runs on device "D (0:0)", the first with host work between its commands.

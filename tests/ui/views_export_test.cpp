@@ -413,12 +413,18 @@ class ExportTest : public QObject {
 
         exports_->exportTimings(dir.filePath("t.csv"));
         QStringList lines = QString::fromUtf8(readAll(dir.filePath("t.csv"))).split('\n', Qt::SkipEmptyParts);
-        QCOMPARE(lines.takeFirst(),
-                 QStringLiteral("run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns"));
+        QCOMPARE(
+            lines.takeFirst(),
+            QStringLiteral("run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns,run_queued_ns,"
+                           "run_submit_ns,run_start_ns,run_end_ns,device,mode,overlap_ns"));
         QCOMPARE(lines.size(), 6);
-        // Runs are numbered from 1, as the timing view shows them (#1, #2).
-        QCOMPARE(lines[0], QStringLiteral("1,upload,upload,100,200,300,1300,1000"));
-        QCOMPARE(lines[4], QStringLiteral("2,kernel,histogram,51400,51500,51600,59600,8000"));
+        // Runs are numbered from 1, as the timing view shows them (#1, #2); run_* count from each run's first
+        // queued command (100 and 50 100 ns); one device: no mode or overlap.
+        QCOMPARE(lines[0],
+                 QStringLiteral("1,upload,upload,100,200,300,1300,1000,0,100,200,1200,%1,,").arg(device));
+        QCOMPARE(lines[4],
+                 QStringLiteral("2,kernel,histogram,51400,51500,51600,59600,8000,1300,1400,1500,9500,%1,,")
+                     .arg(device));
 
         exports_->exportTimings(dir.filePath("t.json"));
         const QJsonObject json = QJsonDocument::fromJson(readAll(dir.filePath("t.json"))).object();
@@ -432,6 +438,8 @@ class ExportTest : public QObject {
         QCOMPARE(timings.size(), 3);
         QCOMPARE(timings[2].toObject().value("name").toString(), QStringLiteral("read counts"));
         QCOMPARE(timings[2].toObject().value("end_ns").toInteger(), 60'400);
+        QCOMPARE(timings[2].toObject().value("run_end_ns").toInteger(), 10'300);
+        QCOMPARE(timings[2].toObject().value("device").toString(), device);
 
         exports_->exportTrace(dir.filePath("trace.json"));
         QJsonParseError error;

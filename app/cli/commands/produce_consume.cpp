@@ -23,13 +23,17 @@ std::pair<std::string, std::string> devicePair(const ArgumentParser& parser) {
     return {selectors[0].trimmed().toStdString(), selectors[1].trimmed().toStdString()};
 }
 
-// Every record of every device, each with the device that ran it and its role.
+// Every record of every device, each with the device that ran it and its role; run_*_ns count from the
+// first command of either device, on the host clock both devices' clocks are mapped onto.
 void writeTimingsJson(JsonWriter& json, const std::vector<produce_consume::DeviceTimings>& devices) {
+    std::vector<Timing> all;
+    for (const auto& device : devices) all.insert(all.end(), device.timings.begin(), device.timings.end());
+    const std::uint64_t origin = runOriginNs(all);
     json.beginArray();
     for (const auto& device : devices) {
         for (const auto& timing : device.timings) {
             json.beginObject();
-            io::writeTimingMembers(json, timing);
+            io::writeTimingMembers(json, timing, origin);
             json.field("device", device.selector).field("role", device.role);
             json.endObject();
         }

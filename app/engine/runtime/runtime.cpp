@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "runtime/device_clock.hpp"
 #include "runtime/error.hpp"
 #include "runtime/kernel_sources.hpp"
 #include "util/hash.hpp"
@@ -48,6 +49,13 @@ DeviceContext::DeviceContext(const DeviceInfo& info, cl::Context context, cl::De
     queue_ = withClErrors("device " + info_.name, [&] {
         return cl::CommandQueue(context_, device_, cl::QueueProperties::Profiling);
     });
+    const std::int64_t clockOffsetNs = withClErrors("device " + info_.name + ": measuring its clock",
+                                                    [&] { return measureClockOffset(device_, queue_); });
+    registerQueueClock(queue_(), clockOffsetNs);
+}
+
+DeviceContext::~DeviceContext() {
+    forgetQueueClock(queue_());
 }
 
 cl::Program DeviceContext::program(std::string_view source, const std::string& options) {

@@ -19,7 +19,10 @@ class Runtime;
 // between them without a host round trip), an in-order profiling queue, and its built programs.
 class DeviceContext {
   public:
+    // Creates the device's profiling queue and registers its clock's offset to the host's steady clock
+    // (runtime/device_clock.hpp), so that its commands' timings line up with every other device's.
     DeviceContext(const DeviceInfo& info, cl::Context context, cl::Device device, ProgramCache& cache);
+    ~DeviceContext();
 
     const DeviceInfo& info() const { return info_; }
     const cl::Context& context() const { return context_; }

@@ -1,8 +1,10 @@
 #include "runtime/timing.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
+#include "runtime/device_clock.hpp"
 #include "runtime/error.hpp"
 
 namespace hs {
@@ -32,11 +34,8 @@ cl::Event* TimingLog::track(Stage stage, std::string name) {
 
 void TimingLog::addHost(Stage stage, std::string name, std::chrono::steady_clock::time_point start,
                         std::chrono::steady_clock::time_point end) {
-    const auto ns = [](std::chrono::steady_clock::time_point t) {
-        return static_cast<std::uint64_t>(
-            std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
-    };
-    Timing timing{stage, std::move(name), ns(start), ns(start), ns(start), ns(end), true};
+    Timing timing{stage, std::move(name), steadyNs(start), steadyNs(start), steadyNs(start), steadyNs(end),
+                  true};
     host_.push_back({std::move(timing), next_++});
 }
 
@@ -52,7 +51,8 @@ std::vector<Timing> TimingLog::collect() {
                           item.event.getProfilingInfo<CL_PROFILING_COMMAND_SUBMIT>(),
                           item.event.getProfilingInfo<CL_PROFILING_COMMAND_START>(),
                           item.event.getProfilingInfo<CL_PROFILING_COMMAND_END>(),
-                          false};
+                          false,
+                          queueClockOffset(item.event.getInfo<CL_EVENT_COMMAND_QUEUE>()())};
             ordered.emplace_back(item.order, std::move(timing));
         }
     });
@@ -64,6 +64,13 @@ std::vector<Timing> TimingLog::collect() {
     timings.reserve(ordered.size());
     for (auto& item : ordered) timings.push_back(std::move(item.second));
     return timings;
+}
+
+std::uint64_t runOriginNs(const std::vector<Timing>& timings) {
+    if (timings.empty()) return 0;
+    std::uint64_t origin = std::numeric_limits<std::uint64_t>::max();
+    for (const auto& timing : timings) origin = std::min(origin, timing.hostQueuedNs());
+    return origin;
 }
 
 std::uint64_t totalNs(const std::vector<Timing>& timings, Stage stage) {

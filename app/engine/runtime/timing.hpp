@@ -14,7 +14,11 @@ enum class Stage { Upload, Kernel, Readback, Interop, Other };
 
 std::string_view stageName(Stage stage);
 
-// One command's life in nanoseconds on the device's profiling clock (host steady clock for host work).
+// One command's life in nanoseconds. The four times are raw, as OpenCL reported them, on the device's
+// profiling clock (whose epoch is the driver's: PoCL's counts from boot, NVIDIA's from 1970), or on the host
+// steady clock for host work. `hostOffsetNs` maps them onto the host steady clock, the one clock every device
+// of a run shares (runtime/device_clock.hpp): whatever places commands in time (a timeline, the overlap of
+// two devices, times from a run's start) uses the host* times; durations are the same on either clock.
 struct Timing {
     Stage stage = Stage::Other;
     std::string name;
@@ -25,9 +29,24 @@ struct Timing {
     // Host work (TimingLog::addHost): it ran on a host thread, not in a device queue, so a timeline puts it
     // in the host lane.
     bool host = false;
+    // Host steady ns = raw ns + hostOffsetNs; 0 for host work, already on that clock.
+    std::int64_t hostOffsetNs = 0;
 
     std::uint64_t durationNs() const { return endNs > startNs ? endNs - startNs : 0; }
+    // A raw time of this record on the host steady clock.
+    std::uint64_t onHostClock(std::uint64_t rawNs) const {
+        return static_cast<std::uint64_t>(static_cast<std::int64_t>(rawNs) + hostOffsetNs);
+    }
+    std::uint64_t hostQueuedNs() const { return onHostClock(queuedNs); }
+    std::uint64_t hostSubmitNs() const { return onHostClock(submitNs); }
+    std::uint64_t hostStartNs() const { return onHostClock(startNs); }
+    // Never before the start, as durationNs() reads it.
+    std::uint64_t hostEndNs() const { return onHostClock(endNs > startNs ? endNs : startNs); }
 };
+
+// A run's time origin on the host steady clock: the earliest queued time of `timings` (every device's and
+// the host's records alike); 0 when there are none. Views show times from it.
+std::uint64_t runOriginNs(const std::vector<Timing>& timings);
 
 // Collects the events of one run and turns them into Timing records once the commands have finished.
 // Every enqueue of an operation passes its event through here, so no command goes unaccounted.

@@ -72,6 +72,7 @@ ModeRun runBufferMode(DeviceContext& producer, DeviceContext& consumer, const Im
             histogram::computeHistogram(&consumer, counted, params.histogram, *params.histogramStrategy);
         addCounts(run.values, result.values);
         addOnce(run.histogramStrategies, result.strategyName());
+        addBuilds(run.consumerBuilds, result.builds);
         appendPrefixed(run.consumer, std::move(result.timings), label + ": ");
         return withClErrors(consumerWhere + ": marking " + label, [&] {
             cl::Event done;

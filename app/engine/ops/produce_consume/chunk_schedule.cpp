@@ -81,6 +81,11 @@ void addOnce(std::vector<std::string>& list, const std::string& item) {
     if (!item.empty() && std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
 }
 
+void addBuilds(std::vector<KernelBuild>& into, const std::vector<KernelBuild>& builds) {
+    for (const auto& build : builds)
+        if (std::find(into.begin(), into.end(), build) == into.end()) into.push_back(build);
+}
+
 std::size_t rowBytes(int width, int rows) {
     return static_cast<std::size_t>(width) * static_cast<std::size_t>(rows) * 4;
 }
@@ -108,6 +113,7 @@ PixelSource convolveChunk(DeviceContext& producer, const ImageRGBA8& image, cons
     convolve::Result convolved = convolve::convolve(producer, pixels, params.filter, *params.convolution);
     addOnce(run.convolutionStrategies, convolved.strategyName());
     addOnce(run.notes, convolved.note);
+    addBuilds(run.producerBuilds, convolved.builds);
     appendPrefixed(run.producer, std::move(convolved.timings), label + ": ");
     return std::move(convolved.image);
 }

@@ -34,6 +34,9 @@ void runDoubleBuffered(int chunks, const Produce& produce, const Consume& consum
 struct ModeRun {
     std::vector<Timing> producer;
     std::vector<Timing> consumer;
+    // The programs each device used, each once (addBuilds).
+    std::vector<KernelBuild> producerBuilds;
+    std::vector<KernelBuild> consumerBuilds;
     histogram::Histogram values{histogram::kMaxBins};
     // Each once, in the order they first ran (a fallback can differ from chunk to chunk: image limits).
     std::vector<std::string> convolutionStrategies;
@@ -47,6 +50,8 @@ std::string chunkLabel(int chunk, int chunks);
 void appendPrefixed(std::vector<Timing>& into, std::vector<Timing> records, const std::string& prefix);
 // Appends `item` unless it is empty or already there.
 void addOnce(std::vector<std::string>& list, const std::string& item);
+// Appends each of `builds` not already in `into`: every chunk builds (or reuses) the same programs.
+void addBuilds(std::vector<KernelBuild>& into, const std::vector<KernelBuild>& builds);
 
 // The producer's work on one chunk: uploads its rows with their halo into `input` (after the events in
 // `waitFor`), convolves them with the requested strategy (which waits for its commands) and returns the

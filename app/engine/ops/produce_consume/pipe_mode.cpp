@@ -24,11 +24,16 @@ std::string pipeBuildOptions(const DeviceInfo& device, const histogram::Params& 
     return options;
 }
 
-cl::Program pipeProgram(DeviceContext& device, const histogram::Params& params) {
+// The pipe kernels with the histogram's helpers before them; recorded in `builds` under the pipe kernels'
+// source, the one a reader of the Kernel view wants to see.
+cl::Program pipeProgram(DeviceContext& device, const histogram::Params& params,
+                        std::vector<KernelBuild>& builds) {
     const std::string text =
         std::string(kernelSource("histogram")) + "\n" + std::string(kernelSource("produce_consume_pipe"));
-    return device.programFromText("histogram.cl + produce_consume_pipe.cl", text,
-                                  pipeBuildOptions(device.info(), params));
+    const std::string options = pipeBuildOptions(device.info(), params);
+    cl::Program program = device.programFromText("histogram.cl + produce_consume_pipe.cl", text, options);
+    addBuilds(builds, {KernelBuild{"produce_consume_pipe", options}});
+    return program;
 }
 
 std::size_t roundUp(std::size_t value, std::size_t multiple) {
@@ -65,7 +70,7 @@ ModeRun runPipeMode(DeviceContext& producer, DeviceContext& consumer, const Imag
         producer.queue().enqueueFillBuffer(lost, cl_uint{0}, 0, sizeof(cl_uint), nullptr,
                                            producerLog.track(Stage::Other, "clear lost-pixel counter"));
         for (auto& pipe : pipes) pipe = cl::Pipe(producer.context(), sizeof(cl_uint), pixelsPerPipe);
-        intoPipe = cl::Kernel(pipeProgram(producer, params.histogram), "rows_into_pipe");
+        intoPipe = cl::Kernel(pipeProgram(producer, params.histogram, run.producerBuilds), "rows_into_pipe");
     });
     std::size_t consumerGroups = 1;
     withClErrors(consumerWhere + ": preparing pipe mode", [&] {
@@ -74,7 +79,7 @@ ModeRun runPipeMode(DeviceContext& producer, DeviceContext& consumer, const Imag
         consumer.queue().enqueueFillBuffer(hist, cl_uint{0}, 0,
                                            sizeof(cl_uint) * histogram::kChannelCount * histogram::kMaxBins,
                                            nullptr, consumerLog.track(Stage::Other, "clear counts"));
-        fromPipe = cl::Kernel(pipeProgram(consumer, params.histogram), "count_from_pipe");
+        fromPipe = cl::Kernel(pipeProgram(consumer, params.histogram, run.consumerBuilds), "count_from_pipe");
         setKernelArgs(fromPipe, 1, hist);
         // Enough work-groups to occupy the device; each work-item reads until the pipe is empty.
         consumerGroups = std::max<std::size_t>(1, consumer.info().computeUnits) * 4;

@@ -24,12 +24,13 @@ std::string describe(const DeviceInfo& device) {
 
 using Interval = std::pair<std::uint64_t, std::uint64_t>;
 
-// The device records' start -> end intervals merged into disjoint ones, in order.
+// The device records' start -> end intervals on the host clock (two devices' clocks differ), merged into
+// disjoint ones, in order.
 std::vector<Interval> busyIntervals(const std::vector<Timing>& timings) {
     std::vector<Interval> intervals;
     for (const auto& timing : timings) {
         if (!timing.host && timing.endNs > timing.startNs)
-            intervals.emplace_back(timing.startNs, timing.endNs);
+            intervals.emplace_back(timing.hostStartNs(), timing.hostEndNs());
     }
     std::sort(intervals.begin(), intervals.end());
     std::vector<Interval> merged;
@@ -45,12 +46,13 @@ std::vector<Interval> busyIntervals(const std::vector<Timing>& timings) {
 // Sorted by when they were queued: a mode's records come from the strategies and its own log.
 std::vector<Timing> inQueueOrder(std::vector<Timing> timings) {
     std::stable_sort(timings.begin(), timings.end(),
-                     [](const Timing& a, const Timing& b) { return a.queuedNs < b.queuedNs; });
+                     [](const Timing& a, const Timing& b) { return a.hostQueuedNs() < b.hostQueuedNs(); });
     return timings;
 }
 
-DeviceTimings deviceTimings(std::string role, const DeviceInfo& device, std::vector<Timing> timings) {
-    return {std::move(role), device.selector(), device.name, std::move(timings)};
+DeviceTimings deviceTimings(std::string role, const DeviceInfo& device, std::vector<Timing> timings,
+                            std::vector<KernelBuild> builds) {
+    return {std::move(role), device.selector(), device.name, std::move(timings), std::move(builds)};
 }
 
 // The whole image convolved on the producer, then counted on the consumer, nothing overlapping.
@@ -62,8 +64,10 @@ Baseline measureBaseline(DeviceContext& producer, DeviceContext& consumer, const
     histogram::Result counted =
         histogram::computeHistogram(&consumer, convolved.image, params.histogram, *params.histogramStrategy);
     Baseline baseline;
-    baseline.devices.push_back(deviceTimings("producer", producer.info(), std::move(convolved.timings)));
-    baseline.devices.push_back(deviceTimings("consumer", consumer.info(), std::move(counted.timings)));
+    baseline.devices.push_back(deviceTimings("producer", producer.info(), std::move(convolved.timings),
+                                             std::move(convolved.builds)));
+    baseline.devices.push_back(
+        deviceTimings("consumer", consumer.info(), std::move(counted.timings), std::move(counted.builds)));
     baseline.spanNs = spanNs(baseline.devices);
     return baseline;
 }
@@ -169,8 +173,8 @@ std::uint64_t spanNs(const std::vector<DeviceTimings>& devices) {
     for (const auto& device : devices) {
         for (const auto& timing : device.timings) {
             if (timing.host) continue;
-            first = std::min(first, timing.startNs);
-            last = std::max(last, timing.endNs);
+            first = std::min(first, timing.hostStartNs());
+            last = std::max(last, timing.hostEndNs());
         }
     }
     return last > first ? last - first : 0;
@@ -207,10 +211,10 @@ Result run(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& i
     if (mode == Mode::Pipe)
         result.notes.push_back("pipe mode counts with its own consumer kernel; histogram strategy " +
                                std::string(params.histogramStrategy->name()) + " not used");
-    result.devices.push_back(
-        deviceTimings("producer", producer.info(), inQueueOrder(std::move(ran.producer))));
-    result.devices.push_back(
-        deviceTimings("consumer", consumer.info(), inQueueOrder(std::move(ran.consumer))));
+    result.devices.push_back(deviceTimings("producer", producer.info(), inQueueOrder(std::move(ran.producer)),
+                                           std::move(ran.producerBuilds)));
+    result.devices.push_back(deviceTimings("consumer", consumer.info(), inQueueOrder(std::move(ran.consumer)),
+                                           std::move(ran.consumerBuilds)));
     result.spanNs = spanNs(result.devices);
     result.overlapNs = overlapNs(result.devices[0].timings, result.devices[1].timings);
     return result;

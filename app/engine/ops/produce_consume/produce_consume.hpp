@@ -27,6 +27,7 @@
 #include "image/image.hpp"
 #include "ops/convolve/convolve.hpp"
 #include "ops/histogram/histogram.hpp"
+#include "ops/strategy.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/timing.hpp"
 
@@ -78,12 +79,15 @@ struct Params {
     int chunks = 2;
 };
 
-// The commands of one device's queue, and that device.
+// The commands of one device's queue, that device, and the programs the run used on it.
 struct DeviceTimings {
     std::string role;      // "producer" or "consumer"
     std::string selector;  // "P:D"
     std::string device;    // the device's name
     std::vector<Timing> timings;
+    // Each program once, in the order first used, as RunRecord::builds reports them: the producer's
+    // convolution (and in pipe mode the pipe writer's), the consumer's histogram strategy (or pipe reader's).
+    std::vector<KernelBuild> builds{};
 };
 
 // The two stages run one after the other on the same two devices (the whole image convolved on the
@@ -114,9 +118,11 @@ struct Result {
 Result run(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& image, const Params& params);
 
 // How long both lists were busy at once: the length of the intersection of the union of one list's
-// start -> end intervals with the union of the other's. Host records are left out.
+// start -> end intervals with the union of the other's, on the host clock (Timing::hostStartNs), where two
+// devices' times compare. Host records are left out.
 std::uint64_t overlapNs(const std::vector<Timing>& a, const std::vector<Timing>& b);
-// The earliest start to the latest end of the device records of every list; 0 when there are none.
+// The earliest start to the latest end of the device records of every list, on the host clock; 0 when there
+// are none.
 std::uint64_t spanNs(const std::vector<DeviceTimings>& devices);
 
 }  // namespace hs::produce_consume
