@@ -119,6 +119,22 @@ TEST(HistogramCases, LumaRoundsHalfUpAsTheContractSays) {
     });
 }
 
+TEST(HistogramCases, LumaExactlyOnAHalfRoundsUpByHand) {
+    // Exact lumas on a half go up: (0,0,250): 114 * 250 = 28500, 28.5 -> 29; (0,12,4): 7044 + 456 = 7500,
+    // 7.5 -> 8; (0,4,168): 2348 + 19152 = 21500, 21.5 -> 22. Just below a half goes down: (0,1,8):
+    // 587 + 912 = 1499 -> 1; (2,3,10): 598 + 1761 + 1140 = 3499 -> 3. Just above goes up: (8,7,0):
+    // 2392 + 4109 = 6501 -> 7.
+    const auto image = imageOf({{0, 0, 250, 255},
+                                {0, 12, 4, 255},
+                                {0, 4, 168, 255},
+                                {0, 1, 8, 255},
+                                {2, 3, 10, 255},
+                                {8, 7, 0, 255}});
+    forEveryStrategy(image, 256, [](const Histogram& h) {
+        EXPECT_EQ(h[Channel::Luma], counts(256, {{29, 1}, {8, 1}, {22, 1}, {1, 1}, {3, 1}, {7, 1}}));
+    });
+}
+
 TEST(HistogramCases, BinsOutsideOneTo256AreAUsageError) {
     const ImageRGBA8 image(3, 3);
     for (const auto* strategy : strategies()) {

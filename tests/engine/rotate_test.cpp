@@ -59,6 +59,48 @@ ImageRGBA8 numbered3x3TurnedLeft() {
     return out;
 }
 
+// A 4 x 3 image turned by a quarter turn on its own 4 x 3 canvas: the centre of rotation (1.5, 1) is half a
+// pixel off the grid in x and on it in y, so after the turn every source point lies exactly halfway between
+// two pixels in both directions. At 90 degrees output (x, y) samples (2.5 - y, x - 0.5), at -90 degrees
+// (y + 0.5, 2.5 - x). Nearest takes floor(s + 0.5), the upper of the two pixels: at 90 degrees input
+// (3 - y, x), which for x = 3 is row 3, below the image (transparent); at -90 degrees input (y + 1, 3 - x),
+// row 3 for x = 0. Input pixels are numbered as in numbered3x3, so a pixel taken from a neighbour shows.
+struct TieCase {
+    double angle;
+    int (*sourceX)(int x, int y);
+    int (*sourceY)(int x, int y);
+};
+constexpr TieCase kTieCases[] = {
+    {90.0, [](int, int y) { return 3 - y; }, [](int x, int) { return x; }},
+    {-90.0, [](int, int y) { return y + 1; }, [](int x, int) { return 3 - x; }},
+};
+
+ImageRGBA8 numbered4x3() {
+    ImageRGBA8 image(4, 3);
+    for (int y = 0; y < 3; ++y) {
+        for (int x = 0; x < 4; ++x) {
+            std::uint8_t* p = image.pixel(x, y);
+            p[0] = static_cast<std::uint8_t>(10 * x + y);
+            p[1] = static_cast<std::uint8_t>(100 + x);
+            p[2] = static_cast<std::uint8_t>(200 - y);
+            p[3] = static_cast<std::uint8_t>(255 - x - y);
+        }
+    }
+    return image;
+}
+
+ImageRGBA8 tiesTakenUpward(const TieCase& tie) {
+    const ImageRGBA8 in = numbered4x3();
+    ImageRGBA8 out(4, 3);
+    for (int y = 0; y < 3; ++y) {
+        for (int x = 0; x < 4; ++x) {
+            const int sx = tie.sourceX(x, y), sy = tie.sourceY(x, y);
+            if (sy < 3) std::copy(in.pixel(sx, sy), in.pixel(sx, sy) + 4, out.pixel(x, y));
+        }
+    }
+    return out;
+}
+
 // Nearest sampling differs from the double-precision reference only where the source point lies (within
 // float rounding) on the boundary between two pixels. Returns how many differing pixels are not such ties.
 std::size_t nearestMismatchesAwayFromTies(const ImageRGBA8& input, const ImageRGBA8& actual,
@@ -98,6 +140,13 @@ ImageRGBA8 centreDot() {
     }
     image.pixel(1, 1)[0] = 200;
     return image;
+}
+
+TEST(RotateReference, NearestTakesTheUpperPixelOnExactTiesByHand) {
+    for (const auto& tie : kTieCases) {
+        SCOPED_TRACE(tie.angle);
+        EXPECT_EQ(referenceRotate(numbered4x3(), {tie.angle, FilterMode::Nearest}), tiesTakenUpward(tie));
+    }
 }
 
 TEST(RotateReference, BilinearAt45DegreesByHand) {
@@ -335,6 +384,15 @@ TEST_P(RotateStrategy, QuarterTurnLeftOfA3x3ImageByHand) {
     for (const auto mode : kModes)
         EXPECT_EQ(rotateOnDevice(numbered3x3(), {90.0, mode}, findStrategy(GetParam())),
                   numbered3x3TurnedLeft());
+}
+
+TEST_P(RotateStrategy, NearestTakesTheUpperPixelOnExactTiesByHand) {
+    // The source points are exact in float too (the map's entries are 0, +-1 and halves).
+    for (const auto& tie : kTieCases) {
+        SCOPED_TRACE(tie.angle);
+        EXPECT_EQ(rotateOnDevice(numbered4x3(), {tie.angle, FilterMode::Nearest}, findStrategy(GetParam())),
+                  tiesTakenUpward(tie));
+    }
 }
 
 TEST_P(RotateStrategy, BilinearAt45DegreesByHandWithinOneStep) {
