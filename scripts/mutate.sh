@@ -45,19 +45,21 @@ esac
 
 jobs=${MUTATE_JOBS:-2}
 timeout_s=${MUTATE_TIMEOUT:-900}
-tree=$scratch/tree
+# The copy of the tree is the scratch folder itself, with its build in build/ as in a working tree: the
+# compile commands (relative to build/ under ccache's base_dir) are then those of a working tree's build, and
+# hit its cache entries.
+tree=$scratch
 build=$scratch/build
 log=$scratch/logs
 mkdir -p "$tree" "$log"
 
-# The scratch tree mirrors this working tree's files; ccache's base_dir set to it makes its compile commands
-# (relative paths from build/) hit the cache entries of a build in the working tree.
+# The scratch tree mirrors this working tree's files (those git tracks or would track).
 (cd "$root" && git ls-files -z --cached --others --exclude-standard --deduplicate |
     tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$tree"
 export CCACHE_BASEDIR=$scratch
 if [[ ! -f $build/build.ninja ]]; then
     cmake -S "$tree" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_WERROR=ON \
-        -DHISTOSCOPE_WITH_INTEROP=OFF >"$log/configure.txt" 2>&1 ||
+        >"$log/configure.txt" 2>&1 ||
         { echo "mutate.sh: configuring failed, see $log/configure.txt" >&2; exit 1; }
 fi
 
