@@ -209,6 +209,13 @@ TEST(RotateGeometry, FittedCanvasSizesByHand) {
     }
 }
 
+// atan(3/4) = 36.8699 degrees has cos 0.8 and sin 0.6, so a 1 x 3 image's fitted height is 1 * 0.6 + 3 * 0.8
+// = 3 exactly, which double arithmetic gives as 3.0000000000000004: the 1e-6 keeps that noise from adding a
+// row, and the canvas is 3 x 3 (width 0.8 + 1.8 = 2.6 -> 3).
+TEST(RotateGeometry, RoundingNoiseAddsNoRowToTheFittedCanvas) {
+    EXPECT_EQ(outputSize({36.86989764584402, FilterMode::Linear, true}, 1, 3), (CanvasSize{3, 3}));
+}
+
 // The fitted canvas holds the whole rotated image and is the smallest that does: the corners of the input's
 // pixel area, [-0.5, W - 0.5] x [-0.5, H - 0.5], carried forward by the inverse of inverseMap (a rotation, so
 // its transpose), land within the canvas's area [-0.5, W' - 0.5] x [-0.5, H' - 0.5], and span more than
