@@ -85,6 +85,17 @@ TEST(HistogramCases, TransparentPixelsLeftOutOfColourAndLumaByHand) {
         EXPECT_EQ(h[Channel::A], counts(256, {{255, 2}, {40, 1}, {0, 1}}));
         EXPECT_EQ(h[Channel::Luma], counts(256, {{0, 1}, {255, 1}, {18, 1}}));
     });
+    // Only alpha 0 is left out: alpha 1 counts in every channel ((5,10,20): luma (1495 + 5870 + 2280 + 500) /
+    // 1000 = 10).
+    forEveryStrategyResult(imageOf({{5, 10, 20, 1}, {9, 9, 9, 0}}), Params{256, true},
+                           [](const Result& result) {
+                               const Histogram& h = result.histogram;
+                               EXPECT_EQ(h[Channel::R], counts(256, {{5, 1}}));
+                               EXPECT_EQ(h[Channel::G], counts(256, {{10, 1}}));
+                               EXPECT_EQ(h[Channel::B], counts(256, {{20, 1}}));
+                               EXPECT_EQ(h[Channel::A], counts(256, {{1, 1}, {0, 1}}));
+                               EXPECT_EQ(h[Channel::Luma], counts(256, {{10, 1}}));
+                           });
     // A fully transparent image leaves the colour channels empty.
     forEveryStrategyResult(imageOf({{9, 9, 9, 0}, {250, 1, 7, 0}}), Params{7, true},
                            [](const Result& result) {

@@ -103,6 +103,7 @@ ImageRGBA8 tiesTakenUpward(const TieCase& tie) {
 
 // Nearest sampling differs from the double-precision reference only where the source point lies (within
 // float rounding) on the boundary between two pixels. Returns how many differing pixels are not such ties.
+// (Which pixel an exact tie takes is pinned by NearestTakesTheUpperPixelOnExactTiesByHand.)
 std::size_t nearestMismatchesAwayFromTies(const ImageRGBA8& input, const ImageRGBA8& actual,
                                           const ImageRGBA8& expected, const Params& params) {
     const auto m = inverseMap(params, input.width, input.height);
