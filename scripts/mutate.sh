@@ -37,7 +37,7 @@ while [[ $# -gt 0 ]]; do
         --report) report_file=$(realpath -m "$2"); shift 2 ;;
         --scratch) scratch=$(realpath -m "$2"); shift 2 ;;
         --skip-baseline) skip_baseline=1; shift ;;
-        -h | --help) sed -n '2,25p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,24p' "$0"; exit 0 ;;
         *) echo "mutate.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
