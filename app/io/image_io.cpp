@@ -204,8 +204,12 @@ ImageRGBA8 loadImage(const QString& path, const LoadOptions& options) {
             throw inputError(path, QString::fromStdString(*problem));
     }
     const QSize size = reader.size();
-    if (size.isValid() && size.isEmpty())
-        throw inputError(path, QString("zero-sized image (%1x%2)").arg(size.width()).arg(size.height()));
+    // Qt reports no size for a header declaring a width or height of 0; the header itself says so.
+    const auto declared = bytes ? declaredSize(formatName, bytes, byteCount) : std::nullopt;
+    const QSize shown =
+        declared ? QSize(static_cast<int>(declared->width), static_cast<int>(declared->height)) : size;
+    if (shown.isValid() && shown.isEmpty())
+        throw inputError(path, QString("zero-sized image (%1x%2)").arg(shown.width()).arg(shown.height()));
     // Qt's GIF decoder allocates the logical screen, which may be far larger than the frame it reports.
     const auto screen = bytes && formatName == "gif" ? gifLogicalScreen(bytes, byteCount) : std::nullopt;
     refuseIfTooLarge(path,

@@ -272,6 +272,30 @@ std::optional<CanvasSize> gifLogicalScreen(const unsigned char* data, std::size_
     return CanvasSize{littleEndian(data + kHeader, 2), littleEndian(data + kHeader + 2, 2)};
 }
 
+std::optional<CanvasSize> declaredSize(std::string_view format, const unsigned char* data, std::size_t size) {
+    if (format == "png") {
+        // The signature (8 bytes), then IHDR's length and type, then its width and height, big-endian.
+        constexpr std::size_t kIhdrBody = 16;
+        if (size < kIhdrBody + 8 || std::string_view(reinterpret_cast<const char*>(data) + 12, 4) != "IHDR")
+            return std::nullopt;
+        return CanvasSize{bigEndian(data + kIhdrBody), bigEndian(data + kIhdrBody + 4)};
+    }
+    if (format == "bmp") {
+        // BITMAPCOREHEADER (12 bytes: 16-bit sizes) or a later one (32-bit, a negative height is top-down).
+        constexpr std::size_t kInfo = 14;
+        if (size < kInfo + 12) return std::nullopt;
+        if (littleEndian(data + kInfo, 4) == 12)
+            return CanvasSize{littleEndian(data + 18, 2), littleEndian(data + 20, 2)};
+        if (size < kInfo + 16) return std::nullopt;
+        const auto side = [&](std::size_t at) {
+            return static_cast<std::uint32_t>(
+                std::llabs(static_cast<std::int32_t>(littleEndian(data + at, 4))));
+        };
+        return CanvasSize{side(18), side(22)};
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> incompleteReason(std::string_view format, const unsigned char* data,
                                             std::size_t size) {
     if (format == "jpeg") return jpegIncomplete(data, size);

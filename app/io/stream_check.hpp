@@ -34,5 +34,8 @@ struct CanvasSize {
 };
 // The logical screen a GIF declares: Qt's decoder allocates it whole, whatever size the frames have.
 std::optional<CanvasSize> gifLogicalScreen(const unsigned char* data, std::size_t size);
+// The picture size a "png" (IHDR) or "bmp" header declares; nothing for other formats or a header too short
+// to say. Qt reports no size at all for a declared width or height of 0, which this tells apart from damage.
+std::optional<CanvasSize> declaredSize(std::string_view format, const unsigned char* data, std::size_t size);
 
 }  // namespace hs::io

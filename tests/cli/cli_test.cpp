@@ -290,9 +290,18 @@ TEST_F(Cli, InputErrorsExitWithThreeAndNameTheFile) {
     ASSERT_TRUE(cut.open(QIODevice::WriteOnly));
     cut.write(whole.readAll().left(2000));
     cut.close();
-    for (const QString& file : {missing, text, truncated}) {
+    const QString empty = tempPath("empty.png");
+    QFile emptyFile(empty);
+    ASSERT_TRUE(emptyFile.open(QIODevice::WriteOnly));
+    emptyFile.close();
+    // The line is "histoscope-cli: FILE: REASON".
+    const std::pair<QString, QString> cases[] = {{missing, "no such file"},
+                                                 {text, "not an image file"},
+                                                 {truncated, "corrupt or truncated PNG"},
+                                                 {empty, "empty file"}};
+    for (const auto& [file, reason] : cases) {
         SCOPED_TRACE(file.toStdString());
-        expectOneErrorLine(runCli({"histogram", file, "--json"}), 3, file);
+        expectOneErrorLine(runCli({"histogram", file, "--json"}), 3, file + ": " + reason);
     }
 }
 

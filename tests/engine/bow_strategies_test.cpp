@@ -88,6 +88,33 @@ TEST_P(EveryBowStrategy, HandMadeNearestCentroidsAndTiesToTheLowestIndex) {
     EXPECT_EQ(result.histogram, (std::vector<std::uint32_t>{1, 2, 1, 1}));
 }
 
+// Exact ties between identical centroids that lie in different groups of a strategy's search: 130 centroids
+// span three of bow-tiled's 64-centroid blocks, and within a block its work-items take 4 centroids each. The
+// unit vector e0 is centroid 0, 5 (another work-item's four), 67 (the second block) and 129 (the third); e1
+// is centroid 66, 75 and 128, first in the second block. Every other centroid is 10 e_d (d >= 4), at a
+// squared distance of at least 101 from both. Identical centroids give bit-identical distances, so the rule
+// decides: the lowest index, 0 for e0 and 66 for e1.
+TEST_P(EveryBowStrategy, ExactTiesAcrossWorkItemsAndBlocksGoToTheLowestIndex) {
+    const Strategy& strategy = findStrategy(GetParam());
+    constexpr std::size_t k = 130;
+    Matrix centroids(std::vector<float>(k * kDimensions, 0.0f));
+    for (std::size_t c = 0; c < k; ++c) centroids.row(c)[4 + c % 60] = 10.0f;
+    const auto unit = [&](std::size_t c, std::size_t d) {
+        std::fill(centroids.row(c), centroids.row(c) + kDimensions, 0.0f);
+        centroids.row(c)[d] = 1.0f;
+    };
+    for (const std::size_t c : {0u, 5u, 67u, 129u}) unit(c, 0);
+    for (const std::size_t c : {66u, 75u, 128u}) unit(c, 1);
+    Matrix descriptors(std::vector<float>(2 * kDimensions, 0.0f));
+    descriptors.row(0)[0] = 1.0f;
+    descriptors.row(1)[1] = 1.0f;
+    const Result result = assignWords(deviceFor(strategy), descriptors, centroids, strategy);
+    EXPECT_EQ(result.memberships, (std::vector<std::uint32_t>{0, 66}));
+    std::vector<std::uint32_t> histogram(k, 0);
+    histogram[0] = histogram[66] = 1;
+    EXPECT_EQ(result.histogram, histogram);
+}
+
 TEST_P(EveryBowStrategy, NoDescriptorsGiveAnEmptyHistogram) {
     const Strategy& strategy = findStrategy(GetParam());
     const Result result = assignWords(deviceFor(strategy), Matrix{}, test_data::uniformRows(5, 1), strategy);

@@ -125,6 +125,8 @@ Filter random15x15() {
     return parseFilterText(text + "/ 300");
 }
 
+// The last filter is of rank 1 and asymmetric both ways (column (1, 2, -1) times row (3, 0, 1, -2)), so that
+// separable cannot take its taps mirrored, nor its anchor from the wrong side of an even width.
 std::vector<Filter> everyFilter() {
     return {boxFilter(3),
             boxFilter(5),
@@ -138,7 +140,8 @@ std::vector<Filter> everyFilter() {
             parseFilterText("0.5 -0.25 1 0.125\n0.3 0.1 -0.2 0.7\n/ 1.5"),
             parseFilterText("1 2 1\n2 4 2\n1 2 1\n/ 16"),
             unsharp("unsharp:1.5:2"),
-            unsharp("unsharp:5:0.5")};
+            unsharp("unsharp:5:0.5"),
+            parseFilterText("3 0 1 -2\n6 0 2 -4\n-3 0 -1 2\n/ 7")};
 }
 
 class ConvolveStrategy : public ::testing::TestWithParam<std::string> {};

@@ -85,6 +85,17 @@ TEST(HistogramCases, TransparentPixelsLeftOutOfColourAndLumaByHand) {
         EXPECT_EQ(h[Channel::A], counts(256, {{255, 2}, {40, 1}, {0, 1}}));
         EXPECT_EQ(h[Channel::Luma], counts(256, {{0, 1}, {255, 1}, {18, 1}}));
     });
+    // Only alpha 0 is left out: alpha 1 counts in every channel ((5,10,20): luma (1495 + 5870 + 2280 + 500) /
+    // 1000 = 10).
+    forEveryStrategyResult(imageOf({{5, 10, 20, 1}, {9, 9, 9, 0}}), Params{256, true},
+                           [](const Result& result) {
+                               const Histogram& h = result.histogram;
+                               EXPECT_EQ(h[Channel::R], counts(256, {{5, 1}}));
+                               EXPECT_EQ(h[Channel::G], counts(256, {{10, 1}}));
+                               EXPECT_EQ(h[Channel::B], counts(256, {{20, 1}}));
+                               EXPECT_EQ(h[Channel::A], counts(256, {{1, 1}, {0, 1}}));
+                               EXPECT_EQ(h[Channel::Luma], counts(256, {{10, 1}}));
+                           });
     // A fully transparent image leaves the colour channels empty.
     forEveryStrategyResult(imageOf({{9, 9, 9, 0}, {250, 1, 7, 0}}), Params{7, true},
                            [](const Result& result) {
@@ -116,6 +127,22 @@ TEST(HistogramCases, LumaRoundsHalfUpAsTheContractSays) {
         imageOf({{1, 0, 0, 0}, {0, 0, 4, 0}, {2, 0, 0, 0}, {0, 0, 5, 0}, {0, 1, 0, 0}, {1, 1, 1, 0}});
     forEveryStrategy(image, 256, [](const Histogram& h) {
         EXPECT_EQ(h[Channel::Luma], counts(256, {{0, 2}, {1, 4}}));
+    });
+}
+
+TEST(HistogramCases, LumaExactlyOnAHalfRoundsUpByHand) {
+    // Exact lumas on a half go up: (0,0,250): 114 * 250 = 28500, 28.5 -> 29; (0,12,4): 7044 + 456 = 7500,
+    // 7.5 -> 8; (0,4,168): 2348 + 19152 = 21500, 21.5 -> 22. Just below a half goes down: (0,1,8):
+    // 587 + 912 = 1499 -> 1; (2,3,10): 598 + 1761 + 1140 = 3499 -> 3. Just above goes up: (8,7,0):
+    // 2392 + 4109 = 6501 -> 7.
+    const auto image = imageOf({{0, 0, 250, 255},
+                                {0, 12, 4, 255},
+                                {0, 4, 168, 255},
+                                {0, 1, 8, 255},
+                                {2, 3, 10, 255},
+                                {8, 7, 0, 255}});
+    forEveryStrategy(image, 256, [](const Histogram& h) {
+        EXPECT_EQ(h[Channel::Luma], counts(256, {{29, 1}, {8, 1}, {22, 1}, {1, 1}, {3, 1}, {7, 1}}));
     });
 }
 

@@ -78,5 +78,35 @@ TEST(PrivateUcharKernel, EveryLayoutAndGroupSizeCountsExactly) {
     }
 }
 
+// reduce_partials on hand-filled partials: partial p's counter i holds 1000 p + i, so counter i of the sum
+// over 20 partials is 1000 (0 + 1 + ... + 19) + 20 i = 190000 + 20 i. Each of its 8 stripes of partials
+// holds data (the kernels above may leave all but the first partials empty on a CPU, where one work-group
+// can take every chunk), and 35 counters (7 bins) span two work-groups of 32.
+TEST(ReducePartialsKernel, SumsEveryPartialOfEveryCounterByHand) {
+    Runtime runtime;
+    auto& device = runtime.open("0:0");
+    constexpr int kBins = 7;
+    constexpr std::size_t kPartials = 20;
+    constexpr std::size_t kCounters = kChannelCount * kBins;
+    const cl::Program program = device.program("histogram", "-D BINS=" + std::to_string(kBins));
+    std::vector<cl_uint> filled(kPartials * kCounters);
+    for (std::size_t p = 0; p < kPartials; ++p) {
+        for (std::size_t i = 0; i < kCounters; ++i)
+            filled[p * kCounters + i] = static_cast<cl_uint>(1000 * p + i);
+    }
+    cl::Buffer partials(device.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                        filled.size() * sizeof(cl_uint), filled.data());
+    cl::Buffer hist(device.context(), CL_MEM_READ_WRITE, kCounters * sizeof(cl_uint));
+    cl::Kernel reduce(program, "reduce_partials");
+    reduce.setArg(0, partials);
+    reduce.setArg(1, static_cast<cl_uint>(kPartials));
+    reduce.setArg(2, hist);
+    device.queue().enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange((kCounters + 31) / 32 * 256),
+                                        cl::NDRange(256));
+    std::vector<cl_uint> sums(kCounters);
+    device.queue().enqueueReadBuffer(hist, CL_TRUE, 0, kCounters * sizeof(cl_uint), sums.data());
+    for (std::size_t i = 0; i < kCounters; ++i) EXPECT_EQ(sums[i], 190000u + 20u * i) << "counter " << i;
+}
+
 }  // namespace
 }  // namespace hs::histogram

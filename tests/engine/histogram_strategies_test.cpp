@@ -11,6 +11,8 @@
 namespace hs::histogram {
 namespace {
 
+using test_images::countedByHand;
+using test_images::groupedByHand;
 using test_images::makeImage;
 using test_images::Pattern;
 
@@ -38,6 +40,7 @@ TEST_P(EveryStrategy, EqualsTheReferenceForEverySizeAndBinCount) {
         const ImageRGBA8 image = makeImage(size.width, size.height, pattern);
         // Uploaded once, reused for every bin count.
         PixelSource pixels(image);
+        const Histogram valuesByHand = countedByHand(image, kMaxBins);
         for (const int bins : kBins) {
             SCOPED_TRACE(std::to_string(size.width) + "x" + std::to_string(size.height) + ", " +
                          std::to_string(bins) + " bins");
@@ -50,6 +53,9 @@ TEST_P(EveryStrategy, EqualsTheReferenceForEverySizeAndBinCount) {
             }
             // The 256 values the statistics come from, whatever the bin count.
             ASSERT_EQ(result.values, referenceHistogram(image.pixels.data(), image.pixelCount(), kMaxBins));
+            // And an independent count (serial is the reference's own loop).
+            ASSERT_EQ(result.values, valuesByHand);
+            ASSERT_EQ(result.histogram, groupedByHand(valuesByHand, bins));
             if (strategyName != "auto") {
                 EXPECT_EQ(result.strategyName(), strategyName);
             }
@@ -75,6 +81,8 @@ TEST_P(EveryStrategyIgnoringTransparent, LeavesAlphaZeroOutOfColourAndLumaLikeTh
             const Histogram expectedValues =
                 referenceHistogram(image.pixels.data(), image.pixelCount(), kMaxBins, true);
             EXPECT_EQ(result.values, expectedValues);
+            EXPECT_EQ(result.values, countedByHand(image, kMaxBins, true));
+            EXPECT_EQ(result.histogram, countedByHand(image, bins, true));
             // A still counts every pixel; the colour channels lose exactly the alpha-0 ones.
             EXPECT_EQ(result.values[Channel::A], everyPixel[Channel::A]);
             for (const auto channel : {Channel::R, Channel::G, Channel::B, Channel::Luma})

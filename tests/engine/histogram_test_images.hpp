@@ -2,10 +2,12 @@
 // Test images for the histogram tests: deterministic patterns that stress different parts of a strategy.
 
 #include <algorithm>
+#include <cstdint>
 #include <random>
 #include <string>
 
 #include "image/image.hpp"
+#include "ops/histogram/histogram.hpp"
 
 namespace hs::histogram::test_images {
 
@@ -67,6 +69,40 @@ inline ImageRGBA8 makeImage(int width, int height, Pattern pattern) {
         }
     }
     return image;
+}
+
+// The counts of 256 values `values` grouped into `bins` bins, independently of Histogram::rebinned(): bin b
+// takes the values from its lower edge, the smallest v with v * bins >= b * 256, up to the next bin's edge.
+inline Histogram groupedByHand(const Histogram& values, int bins) {
+    const auto lowerEdge = [bins](int bin) { return (bin * 256 + bins - 1) / bins; };
+    Histogram grouped(bins);
+    for (std::size_t c = 0; c < kChannelCount; ++c) {
+        for (int bin = 0; bin < bins; ++bin) {
+            for (int v = lowerEdge(bin); v < lowerEdge(bin + 1); ++v)
+                grouped.counts[c][static_cast<std::size_t>(bin)] +=
+                    values.counts[c][static_cast<std::size_t>(v)];
+        }
+    }
+    return grouped;
+}
+
+// The counts of `image` into `bins` bins, written independently of the engine (no luma(), binOf(),
+// referenceHistogram() or rebinned()), so that the serial strategy, which is the engine's reference loop, is
+// compared with something other than itself. Luma: the quotient of the weighted sum by 1000, plus one when
+// the remainder is a half or more.
+inline Histogram countedByHand(const ImageRGBA8& image, int bins, bool ignoreTransparent = false) {
+    Histogram values(256);
+    for (int y = 0; y < image.height; ++y) {
+        for (int x = 0; x < image.width; ++x) {
+            const std::uint8_t* p = image.pixel(x, y);
+            ++values.counts[3][p[3]];
+            if (ignoreTransparent && p[3] == 0) continue;
+            for (std::size_t c = 0; c < 3; ++c) ++values.counts[c][p[c]];
+            const int weighted = 299 * p[0] + 587 * p[1] + 114 * p[2];
+            ++values.counts[4][static_cast<std::size_t>(weighted / 1000 + (weighted % 1000 >= 500 ? 1 : 0))];
+        }
+    }
+    return groupedByHand(values, bins);
 }
 
 }  // namespace hs::histogram::test_images

@@ -59,8 +59,51 @@ ImageRGBA8 numbered3x3TurnedLeft() {
     return out;
 }
 
+// A 4 x 3 image turned by a quarter turn on its own 4 x 3 canvas: the centre of rotation (1.5, 1) is half a
+// pixel off the grid in x and on it in y, so after the turn every source point lies exactly halfway between
+// two pixels in both directions. At 90 degrees output (x, y) samples (2.5 - y, x - 0.5), at -90 degrees
+// (y + 0.5, 2.5 - x). Nearest takes floor(s + 0.5), the upper of the two pixels: at 90 degrees input
+// (3 - y, x), which for x = 3 is row 3, below the image (transparent); at -90 degrees input (y + 1, 3 - x),
+// row 3 for x = 0. Input pixels are numbered as in numbered3x3, so a pixel taken from a neighbour shows.
+struct TieCase {
+    double angle;
+    int (*sourceX)(int x, int y);
+    int (*sourceY)(int x, int y);
+};
+constexpr TieCase kTieCases[] = {
+    {90.0, [](int, int y) { return 3 - y; }, [](int x, int) { return x; }},
+    {-90.0, [](int, int y) { return y + 1; }, [](int x, int) { return 3 - x; }},
+};
+
+ImageRGBA8 numbered4x3() {
+    ImageRGBA8 image(4, 3);
+    for (int y = 0; y < 3; ++y) {
+        for (int x = 0; x < 4; ++x) {
+            std::uint8_t* p = image.pixel(x, y);
+            p[0] = static_cast<std::uint8_t>(10 * x + y);
+            p[1] = static_cast<std::uint8_t>(100 + x);
+            p[2] = static_cast<std::uint8_t>(200 - y);
+            p[3] = static_cast<std::uint8_t>(255 - x - y);
+        }
+    }
+    return image;
+}
+
+ImageRGBA8 tiesTakenUpward(const TieCase& tie) {
+    const ImageRGBA8 in = numbered4x3();
+    ImageRGBA8 out(4, 3);
+    for (int y = 0; y < 3; ++y) {
+        for (int x = 0; x < 4; ++x) {
+            const int sx = tie.sourceX(x, y), sy = tie.sourceY(x, y);
+            if (sy < 3) std::copy(in.pixel(sx, sy), in.pixel(sx, sy) + 4, out.pixel(x, y));
+        }
+    }
+    return out;
+}
+
 // Nearest sampling differs from the double-precision reference only where the source point lies (within
 // float rounding) on the boundary between two pixels. Returns how many differing pixels are not such ties.
+// (Which pixel an exact tie takes is pinned by NearestTakesTheUpperPixelOnExactTiesByHand.)
 std::size_t nearestMismatchesAwayFromTies(const ImageRGBA8& input, const ImageRGBA8& actual,
                                           const ImageRGBA8& expected, const Params& params) {
     const auto m = inverseMap(params, input.width, input.height);
@@ -98,6 +141,45 @@ ImageRGBA8 centreDot() {
     }
     image.pixel(1, 1)[0] = 200;
     return image;
+}
+
+TEST(RotateReference, NearestTakesTheUpperPixelOnExactTiesByHand) {
+    for (const auto& tie : kTieCases) {
+        SCOPED_TRACE(tie.angle);
+        EXPECT_EQ(referenceRotate(numbered4x3(), {tie.angle, FilterMode::Nearest}), tiesTakenUpward(tie));
+    }
+}
+
+// Bilinear on the same exact ties: at 90 degrees output (x, y) sits at the middle of input columns 2 - y,
+// 3 - y and rows x - 1, x (row -1 and row 3 are transparent), so it is the mean of four pixels, a whole
+// number plus 0, 1/4, 1/2 or 3/4 (red: 25 - 10 y + x - 1/2 inside the image), rounded half to even.
+ImageRGBA8 quarterTurnBlendedByHand() {
+    const ImageRGBA8 in = numbered4x3();
+    const auto texel = [&](int x, int y, int c) { return y < 0 || y > 2 ? 0 : in.pixel(x, y)[c]; };
+    ImageRGBA8 out(4, 3);
+    for (int y = 0; y < 3; ++y) {
+        for (int x = 0; x < 4; ++x) {
+            for (int c = 0; c < 4; ++c) {
+                const int sum =
+                    texel(2 - y, x - 1, c) + texel(3 - y, x - 1, c) + texel(2 - y, x, c) + texel(3 - y, x, c);
+                const int whole = sum / 4, quarters = sum % 4;
+                const bool up = quarters == 3 || (quarters == 2 && whole % 2 == 1);
+                out.pixel(x, y)[c] = static_cast<std::uint8_t>(whole + (up ? 1 : 0));
+            }
+        }
+    }
+    return out;
+}
+
+TEST(RotateReference, BilinearOnExactTiesRoundsHalfToEvenByHand) {
+    EXPECT_EQ(referenceRotate(numbered4x3(), {90.0, FilterMode::Linear}), quarterTurnBlendedByHand());
+}
+
+// The buffer variant blends in float, exactly here (weights of 1/2), and rounds like the reference. (A
+// texture unit's blend, the image-sampler's, may be off by one: see MatchesTheReference.)
+TEST(RotateBuffer, BilinearOnExactTiesRoundsHalfToEvenByHand) {
+    EXPECT_EQ(rotateOnDevice(numbered4x3(), {90.0, FilterMode::Linear}, bufferStrategy()),
+              quarterTurnBlendedByHand());
 }
 
 TEST(RotateReference, BilinearAt45DegreesByHand) {
@@ -158,6 +240,13 @@ TEST(RotateGeometry, FittedCanvasSizesByHand) {
         EXPECT_EQ(outputSize({c.angle, FilterMode::Linear, false}, c.width, c.height),
                   (CanvasSize{c.width, c.height}));
     }
+}
+
+// atan(3/4) = 36.8699 degrees has cos 0.8 and sin 0.6, so a 1 x 3 image's fitted height is 1 * 0.6 + 3 * 0.8
+// = 3 exactly, which double arithmetic gives as 3.0000000000000004: the 1e-6 keeps that noise from adding a
+// row, and the canvas is 3 x 3 (width 0.8 + 1.8 = 2.6 -> 3).
+TEST(RotateGeometry, RoundingNoiseAddsNoRowToTheFittedCanvas) {
+    EXPECT_EQ(outputSize({36.86989764584402, FilterMode::Linear, true}, 1, 3), (CanvasSize{3, 3}));
 }
 
 // The fitted canvas holds the whole rotated image and is the smallest that does: the corners of the input's
@@ -335,6 +424,15 @@ TEST_P(RotateStrategy, QuarterTurnLeftOfA3x3ImageByHand) {
     for (const auto mode : kModes)
         EXPECT_EQ(rotateOnDevice(numbered3x3(), {90.0, mode}, findStrategy(GetParam())),
                   numbered3x3TurnedLeft());
+}
+
+TEST_P(RotateStrategy, NearestTakesTheUpperPixelOnExactTiesByHand) {
+    // The source points are exact in float too (the map's entries are 0, +-1 and halves).
+    for (const auto& tie : kTieCases) {
+        SCOPED_TRACE(tie.angle);
+        EXPECT_EQ(rotateOnDevice(numbered4x3(), {tie.angle, FilterMode::Nearest}, findStrategy(GetParam())),
+                  tiesTakenUpward(tie));
+    }
 }
 
 TEST_P(RotateStrategy, BilinearAt45DegreesByHandWithinOneStep) {

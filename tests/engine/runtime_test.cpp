@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/device_clock.hpp"
@@ -90,6 +92,38 @@ TEST(DeviceRegistry, SelectsByIndexSubstringAndDefault) {
         selectDevice(devices, "no-such-device-name");
     } catch (const OpenClError& e) {
         EXPECT_NE(std::string(e.what()).find("no-such-device-name"), std::string::npos);
+    }
+}
+
+// A hand-made device of `type` at platform:device `p`:`d`.
+DeviceInfo madeUpDevice(int p, int d, DeviceType type, std::string name) {
+    DeviceInfo device;
+    device.platformIndex = p;
+    device.deviceIndex = d;
+    device.type = type;
+    device.name = std::move(name);
+    return device;
+}
+
+TEST(DeviceRegistry, TheEmptySelectorTakesTheFirstGpuElseTheFirstDevice) {
+    const char* saved = std::getenv("HISTOSCOPE_DEVICE");
+    const std::string previous = saved ? saved : "";
+    ASSERT_EQ(unsetenv("HISTOSCOPE_DEVICE"), 0);
+    const std::vector<DeviceInfo> gpuLater{madeUpDevice(0, 0, DeviceType::Cpu, "cpu"),
+                                           madeUpDevice(0, 1, DeviceType::Accelerator, "accelerator"),
+                                           madeUpDevice(1, 0, DeviceType::Gpu, "first gpu"),
+                                           madeUpDevice(1, 1, DeviceType::Gpu, "second gpu")};
+    EXPECT_EQ(&selectDevice(gpuLater, ""), &gpuLater[2]);
+    const std::vector<DeviceInfo> noGpu{madeUpDevice(0, 0, DeviceType::Accelerator, "accelerator"),
+                                        madeUpDevice(1, 0, DeviceType::Cpu, "cpu")};
+    EXPECT_EQ(&selectDevice(noGpu, ""), &noGpu[0]);
+    // HISTOSCOPE_DEVICE, when set, is the default instead.
+    setenv("HISTOSCOPE_DEVICE", "0:1", 1);
+    EXPECT_EQ(&selectDevice(gpuLater, ""), &gpuLater[1]);
+    if (saved) {
+        setenv("HISTOSCOPE_DEVICE", previous.c_str(), 1);
+    } else {
+        unsetenv("HISTOSCOPE_DEVICE");
     }
 }
 

@@ -269,7 +269,7 @@ TEST_F(ImageFiles, RefusesTruncatedFilesOfEveryFormat) {
         for (const double kept : {0.98, 0.7, 0.4, 0.1}) {
             const QString file =
                 write(QString("cut-%1.%2").arg(kept).arg(suffix), bytes.left(qsizetype(bytes.size() * kept)));
-            expectRefused(file, "");
+            expectRefused(file, "truncated");
         }
     }
 }
@@ -294,9 +294,9 @@ TEST_F(ImageFiles, RefusesFormatsOutsideTheListEvenWhenQtReadsThem) {
 }
 
 TEST_F(ImageFiles, RefusesZeroSizedImages) {
-    expectRefused(write("zero.png", test::pngWithoutPixels(0, 0)), "");
-    expectRefused(write("zero-wide.bmp", test::bmpHeaderOnly(0, 5)), "");
-    expectRefused(write("zero-high.bmp", test::bmpHeaderOnly(5, 0)), "");
+    expectRefused(write("zero.png", test::pngWithoutPixels(0, 0)), "zero-sized image (0x0)");
+    expectRefused(write("zero-wide.bmp", test::bmpHeaderOnly(0, 5)), "zero-sized image (0x5)");
+    expectRefused(write("zero-high.bmp", test::bmpHeaderOnly(5, 0)), "zero-sized image (5x0)");
 }
 
 TEST_F(ImageFiles, RefusesDecompressionBombFromTheHeader) {

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Mutation testing of the kernels and the engine's reference code: applies each mutation of
+# scripts/mutations.txt, one at a time, to a scratch copy of the tree (never this working tree), rebuilds the
+# engine tests there and runs them. A mutation some test fails on is "killed"; one that every test passes
+# "survived": either a test is missing or the change is equivalent (say which in mutations.txt).
+#
+#   scripts/mutate.sh [--list FILE] [--only SUBSTRING] [--report FILE] [--scratch DIR] [--skip-baseline]
+#
+#   --list     the mutations (default scripts/mutations.txt; format described there)
+#   --only     run only the mutations whose file, search or replacement text contains SUBSTRING
+#   --report   also write the report to FILE (e.g. tests/mutation-report.txt)
+#   --scratch  the scratch folder (default ${TMPDIR:-/tmp}/histoscope-mutate); its copy of the tree is
+#              refreshed from this working tree (tracked and untracked, not ignored, files) on every run
+#   --skip-baseline  do not first check that the unmutated tree passes the tests (when you just ran them)
+#
+# Environment: MUTATE_JOBS (build jobs, default 2), MUTATE_TIMEOUT (seconds per test run, default 900; a run
+# that takes longer, a mutated loop that never ends, counts as killed).
+#
+# The engine tests run as the engine_tests binary with the environment ctest gives them
+# (tests/CMakeLists.txt) and --gtest_fail_fast, so a killed mutation stops at its first failing test. Each
+# mutation runs the engine tests its list section names (@tests, a gtest filter: those of the code it
+# mutates, so that a survivor costs minutes rather than the whole suite on two cores); a survivor has passed
+# all of them. Exit status: 0 when every mutation ran, 1 when the unmutated tree fails its tests or a
+# mutation's search text does not name exactly one line, 2 for bad arguments.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+list=$root/scripts/mutations.txt
+only=""
+report_file=""
+scratch=${TMPDIR:-/tmp}/histoscope-mutate
+skip_baseline=0
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --list) list=$(realpath "$2"); shift 2 ;;
+        --only) only=$2; shift 2 ;;
+        --report) report_file=$(realpath -m "$2"); shift 2 ;;
+        --scratch) scratch=$(realpath -m "$2"); shift 2 ;;
+        --skip-baseline) skip_baseline=1; shift ;;
+        -h | --help) sed -n '2,24p' "$0"; exit 0 ;;
+        *) echo "mutate.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+[[ -f $list ]] || { echo "mutate.sh: $list: no such file" >&2; exit 2; }
+case $scratch in
+    "$root" | "$root"/*) echo "mutate.sh: the scratch folder must lie outside the working tree" >&2; exit 2 ;;
+esac
+
+jobs=${MUTATE_JOBS:-2}
+timeout_s=${MUTATE_TIMEOUT:-900}
+# The copy of the tree is the scratch folder itself, with its build in build/ as in a working tree: the
+# compile commands (relative to build/ under ccache's base_dir) are then those of a working tree's build, and
+# hit its cache entries.
+tree=$scratch
+build=$scratch/build
+log=$scratch/logs
+mkdir -p "$tree" "$log"
+
+# The scratch tree mirrors this working tree's files (those git tracks or would track).
+(cd "$root" && git ls-files -z --cached --others --exclude-standard --deduplicate |
+    tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$tree"
+export CCACHE_BASEDIR=$scratch
+if [[ ! -f $build/build.ninja ]]; then
+    cmake -S "$tree" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_WERROR=ON \
+        >"$log/configure.txt" 2>&1 ||
+        { echo "mutate.sh: configuring failed, see $log/configure.txt" >&2; exit 1; }
+fi
+
+build_tests() { cmake --build "$build" --target engine_tests -j "$jobs" >"$1" 2>&1; }
+# The environment of tests/CMakeLists.txt's HISTOSCOPE_TEST_ENV.
+# run_tests LOG [FILTER]
+run_tests() {
+    (cd "$build/tests/engine" && HISTOSCOPE_CACHE_DIR=$build/test-cache POCL_DEVICES="pthread pthread" \
+        timeout --kill-after=10 "$timeout_s" "$build/bin/engine_tests" --gtest_fail_fast --gtest_brief=1 \
+        "--gtest_filter=${2:-*}") >"$1" 2>&1
+}
+
+# Reads the list: "FILE: SEARCH => REPLACE" lines, "@tests FILTER" lines (the gtest filter of the mutations
+# below it; "*" before the first), '#' comment lines. Prints FILE, SEARCH, REPLACE and FILTER separated by NUL,
+# one mutation after the other.
+parse_list() {
+    python3 - "$list" <<'EOF'
+import sys
+tests = "*"
+for number, line in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
+    line = line.rstrip("\n")
+    if not line.strip() or line.lstrip().startswith("#"):
+        continue
+    if line.startswith("@tests "):
+        tests = line[len("@tests "):].strip()
+        continue
+    path, sep, rest = line.partition(": ")
+    search, arrow, replace = rest.partition(" => ")
+    if not sep or not arrow or not search:
+        sys.exit(f"{sys.argv[1]}:{number}: expected 'FILE: SEARCH => REPLACE'")
+    sys.stdout.write(f"{path}\0{search}\0{replace}\0{tests}\0")
+EOF
+}
+
+# Applies one mutation to the scratch copy: the search text must occur on exactly one line of the file; its
+# first occurrence there is replaced. Prints the line number, or an error and returns 1.
+apply_mutation() {
+    python3 - "$tree/$1" "$2" "$3" <<'EOF'
+import sys
+path, search, replace = sys.argv[1:4]
+lines = open(path, encoding="utf-8").read().split("\n")
+hits = [i for i, line in enumerate(lines) if search in line]
+if len(hits) != 1:
+    sys.exit(f"'{search}' is on {len(hits)} lines, not one")
+lines[hits[0]] = lines[hits[0]].replace(search, replace, 1)
+open(path, "w", encoding="utf-8").write("\n".join(lines))
+print(hits[0] + 1)
+EOF
+}
+
+report=$scratch/report.txt
+: >"$report"
+say() { echo "$*" | tee -a "$report"; }
+
+say "mutation run of $(cd "$root" && git rev-parse --short HEAD)$(cd "$root" && git diff --quiet HEAD -- || echo '+changes'), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores"
+build_tests "$log/baseline-build.txt" || { echo "mutate.sh: the unmutated tree does not build" >&2; exit 1; }
+if [[ $skip_baseline -eq 0 ]]; then
+    started=$SECONDS
+    # The baseline runs every test some mutation runs.
+    baseline_filter=$(parse_list | tr '\0' '\n' | awk 'NR % 4 == 0' | sort -u | paste -sd:)
+    run_tests "$log/baseline-tests.txt" "$baseline_filter" ||
+        { echo "mutate.sh: the unmutated tree fails its tests, see $log/baseline-tests.txt" >&2; exit 1; }
+    say "baseline: engine tests pass ($((SECONDS - started)) s)"
+fi
+
+killed=0 survived=0 broken=0 number=0
+survivors=()
+while IFS= read -r -d '' file && IFS= read -r -d '' search && IFS= read -r -d '' replace &&
+    IFS= read -r -d '' tests; do
+    if [[ -n $only && $file$search$replace != *"$only"* ]]; then continue; fi
+    number=$((number + 1))
+    if [[ $tests != "${last_tests:-}" ]]; then say "-- engine tests: $tests"; last_tests=$tests; fi
+    label="$file: '$search' -> '$replace'"
+    if ! line=$(apply_mutation "$file" "$search" "$replace" 2>&1); then
+        say "ERROR    $label: $line"
+        broken=$((broken + 1))
+        continue
+    fi
+    label="$file:$line: '$search' -> '$replace'"
+    started=$SECONDS
+    why=""
+    if ! build_tests "$log/$number-build.txt"; then
+        kind=killed why="(does not build)"
+    elif run_tests "$log/$number-tests.txt" "$tests"; then
+        kind=SURVIVED
+    else
+        status=$?
+        kind=killed
+        if [[ $status -eq 124 || $status -eq 137 ]]; then
+            why="(timed out after $timeout_s s)"
+        else
+            first=$(grep -m1 -oE '^\[  FAILED  \] [^ ]+' "$log/$number-tests.txt" | sed 's/.*\] //' || true)
+            why="(${first:-exit status $status})"
+        fi
+    fi
+    cp "$root/$file" "$tree/$file"
+    if [[ $kind == SURVIVED ]]; then
+        survived=$((survived + 1))
+        survivors+=("$label")
+    else
+        killed=$((killed + 1))
+    fi
+    say "$(printf '%-8s' "$kind") $label [$((SECONDS - started)) s]${why:+ $why}"
+done < <(parse_list)
+
+say "summary: $number mutations, $killed killed, $survived survived, $broken not applied"
+for survivor in "${survivors[@]}"; do say "  survivor: $survivor"; done
+if [[ -n $report_file ]]; then cp "$report" "$report_file"; fi
+[[ $broken -eq 0 ]]
