@@ -57,12 +57,10 @@ void armFromEnvironment() {
         n = n * 10 + static_cast<std::uint64_t>(text[i] - '0');
     }
     const int code = valid ? parseCode(text.substr(colon + 1)) : 0;
-    if (n == 0 || code == 0) {
-        // Called from inside an OpenCL call, where nothing can be thrown to a caller that expects a status.
-        std::fprintf(stderr, "histoscope: HISTOSCOPE_FAIL_CL_CALL=%s is not N:CL_ERROR_NAME (N from 1)\n",
-                     value);
-        std::_Exit(2);
-    }
+    // Thrown through the OpenCL call in progress to whoever called it, as a bad setting of the user's.
+    if (n == 0 || code == 0)
+        throw UsageError("HISTOSCOPE_FAIL_CL_CALL=" + std::string(text) +
+                         ": expected N:CL_ERROR_NAME (N from 1, the error's name or number)");
     failAt = n;
     failCode = code;
 }

@@ -11,7 +11,7 @@
 //
 // Armed either by the environment, read at the first counted call,
 //   HISTOSCOPE_FAIL_CL_CALL=N:CODE     (CODE a name such as CL_OUT_OF_RESOURCES, or a number)
-// or by failClCall() in a test.
+// (a malformed value throws UsageError from that call) or by failClCall() in a test.
 
 #include <cstdint>
 
