@@ -41,8 +41,10 @@ class FaultInjectionCli : public ::testing::TestWithParam<int> {
         int successes = 0;
         for (int n = 1; n <= 1000 && successes < 3; ++n) {
             SCOPED_TRACE(QString("HISTOSCOPE_FAIL_CL_CALL=%1:%2").arg(n).arg(error).toStdString());
+            // A cache of the sweep's own, empty at first: the program builds are among the calls that fail.
             const Outcome outcome =
-                runCli(arguments, {{"HISTOSCOPE_FAIL_CL_CALL", QString("%1:%2").arg(n).arg(error)}});
+                runCli(arguments, {{"HISTOSCOPE_FAIL_CL_CALL", QString("%1:%2").arg(n).arg(error)},
+                                   {"HISTOSCOPE_CACHE_DIR", path("cache")}});
             // A run that makes fewer calls than the one to fail succeeds, and so may one that recovers from
             // the failure (a refused cached binary is rebuilt from source): three successes in a row end it.
             if (outcome.exitCode == 0) {
