@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer target of tests/fuzz for SECONDS each (default 60) and says what each found.
-#   scripts/fuzz.sh [SECONDS]
+# Runs every libFuzzer target of tests/fuzz (or the TARGETs named) for SECONDS each (default 60), all at once,
+# and says what each found.
+#   scripts/fuzz.sh [SECONDS [TARGET...]]
 # Builds them with clang under ASan + UBSan in build-fuzz (HISTOSCOPE_FUZZ_BUILD_DIR). Seeds come from
 # tests/fuzz/corpus/<target>; the growing corpus lives in the build folder; a crash leaves its input as
 # build-fuzz/findings/<target>/crash-* (turn each into a regression test, then add it to the seeds).
@@ -13,28 +14,38 @@ install_missing_packages clang-14 libclang-rt-14-dev  # libFuzzer; not needed by
 build=${HISTOSCOPE_FUZZ_BUILD_DIR:-build-fuzz}
 CXX=clang++-14 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHISTOSCOPE_WERROR=OFF \
     -DHISTOSCOPE_FUZZ=ON -DHISTOSCOPE_BUILD_TESTS=OFF
-targets=(fuzz_decode fuzz_filter fuzz_selector fuzz_histogram)
+targets=(fuzz_decode fuzz_npy fuzz_filter fuzz_selector fuzz_histogram)
+[ $# -gt 1 ] && targets=("${@:2}")
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
 
 # Drivers only: PoCL and the ICD loader keep process-lifetime allocations (scripts/sanitizers/lsan.supp).
 export LSAN_OPTIONS=suppressions=$PWD/scripts/sanitizers/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export POCL_DEVICES=${POCL_DEVICES:-pthread}
-status=0
-for target in "${targets[@]}"; do
-    corpus=$build/corpus/$target
-    findings=$build/findings/$target
+# The targets run side by side, so the whole run takes SECONDS; each line says how many inputs its target got.
+fuzz() {
+    local target=$1 corpus=$build/corpus/$1 findings=$build/findings/$1
     mkdir -p "$corpus" "$findings"
+    "$build/bin/$target" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=120 \
+        -artifact_prefix="$findings/" "$corpus" "tests/fuzz/corpus/$target" >"$build/findings/$target.log" 2>&1
+}
+started=$(date +%s)
+pids=()
+for target in "${targets[@]}"; do
+    fuzz "$target" &
+    pids+=($!)
+done
+status=0
+for i in "${!targets[@]}"; do
+    target=${targets[$i]}
     log=$build/findings/$target.log
-    started=$(date +%s)
-    if "$build/bin/$target" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=120 \
-        -artifact_prefix="$findings/" "$corpus" "tests/fuzz/corpus/$target" >"$log" 2>&1; then
+    if wait "${pids[$i]}"; then
         verdict="no finding"
     else
-        verdict="FOUND: $(ls "$findings" | tr '\n' ' ')(see $log)"
+        verdict="FOUND: $(ls "$build/findings/$target" | tr '\n' ' ')(see $log)"
         status=1
     fi
-    runs=$(grep -oE '#[0-9]+' "$log" | tail -1 || true)
-    echo "$target: $(($(date +%s) - started)) s, ${runs:-#0} inputs, corpus $(ls "$corpus" | wc -l) files: $verdict"
+    runs=$(grep -oE '^#[0-9]+' "$log" | tail -1 || true)
+    echo "$target: $(($(date +%s) - started)) s, ${runs:-#0} inputs, corpus $(ls "$build/corpus/$target" | wc -l) files: $verdict"
 done
 exit $status

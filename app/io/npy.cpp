@@ -85,7 +85,9 @@ bow::Matrix parseDescriptorArray(const QByteArray& bytes, const QString& path) {
                          .arg(shapeText)
                          .arg(expected));
     bow::Matrix matrix(std::vector<float>(static_cast<std::size_t>(rows * columns)));
-    std::memcpy(matrix.values.data(), bytes.constData() + dataStart, static_cast<std::size_t>(expected));
+    // An empty (0, 64) array has no data: memcpy must not be given the null pointer of an empty vector.
+    if (expected > 0)
+        std::memcpy(matrix.values.data(), bytes.constData() + dataStart, static_cast<std::size_t>(expected));
     for (std::size_t i = 0; i < matrix.values.size(); ++i) {
         if (!std::isfinite(matrix.values[i]))
             refuse(path, QString("value %1 at row %2, column %3 is not finite")

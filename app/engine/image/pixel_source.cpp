@@ -11,6 +11,30 @@ PixelSource::PixelSource(const ImageRGBA8& image)
 PixelSource::PixelSource(DeviceContext& device, cl::Buffer buffer, int width, int height)
     : width_(width), height_(height), owner_(&device), buffer_(std::move(buffer)) {}
 
+PixelSource::~PixelSource() {
+    waitForUpload();
+}
+
+PixelSource& PixelSource::operator=(PixelSource other) noexcept {
+    waitForUpload();
+    width_ = other.width_;
+    height_ = other.height_;
+    borrowed_ = other.borrowed_;
+    readBack_ = std::move(other.readBack_);
+    haveReadBack_ = other.haveReadBack_;
+    owner_ = other.owner_;
+    buffer_ = std::move(other.buffer_);
+    upload_ = std::move(other.upload_);
+    return *this;
+}
+
+void PixelSource::waitForUpload() noexcept {
+    if (!upload_()) return;
+    // A failing wait still means the command has ended (abnormally); there is nothing else to wait for.
+    clWaitForEvents(1, &upload_());
+    upload_ = cl::Event();
+}
+
 bool PixelSource::onDevice(const DeviceContext& device) const {
     return owner_ != nullptr && owner_->context()() == device.context()();
 }
@@ -35,9 +59,11 @@ const cl::Buffer& PixelSource::device(DeviceContext& device, TimingLog& log) {
         // At least one byte: OpenCL refuses zero-sized buffers, and a 0x0 image never gets this far anyway.
         const std::size_t bytes = std::max<std::size_t>(byteCount(), 4);
         buffer_ = cl::Buffer(device.context(), CL_MEM_READ_ONLY, bytes);
-        if (byteCount() > 0)
-            device.queue().enqueueWriteBuffer(buffer_, CL_FALSE, 0, byteCount(), pixels, nullptr,
-                                              log.track(Stage::Upload, "upload pixels"));
+        if (byteCount() > 0) {
+            cl::Event* uploaded = log.track(Stage::Upload, "upload pixels");
+            device.queue().enqueueWriteBuffer(buffer_, CL_FALSE, 0, byteCount(), pixels, nullptr, uploaded);
+            upload_ = *uploaded;
+        }
     });
     owner_ = &device;
     return buffer_;

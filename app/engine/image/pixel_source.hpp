@@ -21,6 +21,13 @@ class PixelSource {
     explicit PixelSource(const ImageRGBA8& image);
     // A buffer of width * height * 4 bytes in `device`'s context.
     PixelSource(DeviceContext& device, cl::Buffer buffer, int width, int height);
+    // The upload to a device does not block, so the host pixels it reads (the borrowed image or the read-back
+    // copy) must stay in place until it completes: destroying or assigning to a source waits for it first,
+    // also when an error abandons the commands enqueued after it.
+    ~PixelSource();
+    PixelSource(const PixelSource&) = default;
+    PixelSource(PixelSource&&) noexcept = default;
+    PixelSource& operator=(PixelSource other) noexcept;
 
     int width() const { return width_; }
     int height() const { return height_; }
@@ -43,6 +50,9 @@ class PixelSource {
     bool haveReadBack_ = false;
     DeviceContext* owner_ = nullptr;
     cl::Buffer buffer_;
+    cl::Event upload_;  // the pending upload from host pixels, if any
+
+    void waitForUpload() noexcept;
 };
 
 }  // namespace hs

@@ -88,12 +88,17 @@ cl::Program DeviceContext::build(std::string_view label, std::string_view text, 
     }
     return withClErrors(where, [&] {
         cl::Program program(context_, std::string(text));
-        try {
-            program.build({device_}, options.c_str());
-        } catch (const cl::BuildError& e) {
+        // Called directly rather than through Program::build, which fetches the log before it looks at the
+        // status: a build that failed before it started (out of resources) has no log, and the failing log
+        // query would then hide the build's own error.
+        const cl_int status = clBuildProgram(program(), 1, &device_(), options.c_str(), nullptr, nullptr);
+        if (status != CL_SUCCESS) {
             std::string log;
-            for (const auto& entry : e.getBuildLog()) log += entry.second;
-            throw OpenClError("clBuildProgram", e.err(), where + " with options '" + options + "'", log);
+            try {
+                log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);
+            } catch (const cl::Error&) {
+            }
+            throw OpenClError("clBuildProgram", status, where + " with options '" + options + "'", log);
         }
         ++sourceBuilds_;
         cache_.store(key, binaryFor(program, device_));
