@@ -165,6 +165,17 @@ __kernel void centroid_norms(__global const float4* centroids, uint k, __global 
         ((__local float*)(STAGED)[4 * dq + 3])[row] = v.w;                                             \
     }
 
+// ARRAY[4 Q .. 4 Q + 3] = the float4 V, element by element (a private array stays in registers only if no
+// pointer to it escapes, as one passed to vstore4 would).
+#define UNPACK(ARRAY, Q, V)          \
+    do {                             \
+        const float4 v_ = (V);       \
+        (ARRAY)[4 * (Q) + 0] = v_.x; \
+        (ARRAY)[4 * (Q) + 1] = v_.y; \
+        (ARRAY)[4 * (Q) + 2] = v_.z; \
+        (ARRAY)[4 * (Q) + 3] = v_.w; \
+    } while (0)
+
 // Better of two candidates: the lower score, or the lower index at an equal one.
 inline bool better(float score, uint index, float best, uint bestIndex) {
     return score < best || (score == best && index < bestIndex);
@@ -191,8 +202,11 @@ __kernel __attribute__((reqd_work_group_size(SIDE, SIDE, 1))) void assign_tiled(
     uint runningIndex = 0;
 
     for (uint block = 0; block < k; block += TILE_C) {
+        // Arrays indexed only in fully unrolled loops, so they stay in registers.
         float acc[REG_D][REG_C];
+#pragma unroll
         for (uint r = 0; r < REG_D; ++r) {
+#pragma unroll
             for (uint s = 0; s < REG_C; ++s) acc[r][s] = 0.0f;
         }
         for (uint d0 = 0; d0 < DIM; d0 += CHUNK) {
@@ -200,20 +214,27 @@ __kernel __attribute__((reqd_work_group_size(SIDE, SIDE, 1))) void assign_tiled(
             STAGE(xs, descriptors, first, count, TILE_D)
             STAGE(cs, centroids, block, k, TILE_C)
             barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
             for (uint d = 0; d < CHUNK; ++d) {
                 float x[REG_D];
                 float c[REG_C];
-                for (uint q = 0; q < REG_D / 4; ++q) vstore4(xs[d][q * SIDE + tx], q, x);
-                for (uint q = 0; q < REG_C / 4; ++q) vstore4(cs[d][q * SIDE + ty], q, c);
+#pragma unroll
+                for (uint q = 0; q < REG_D / 4; ++q) UNPACK(x, q, xs[d][q * SIDE + tx]);
+#pragma unroll
+                for (uint q = 0; q < REG_C / 4; ++q) UNPACK(c, q, cs[d][q * SIDE + ty]);
+#pragma unroll
                 for (uint r = 0; r < REG_D; ++r) {
+#pragma unroll
                     for (uint s = 0; s < REG_C; ++s) acc[r][s] = mad(x[r], c[s], acc[r][s]);
                 }
             }
         }
         // The best of this work-item's centroids (visited in increasing order) for each of its descriptors.
+#pragma unroll
         for (uint r = 0; r < REG_D; ++r) {
             float best = INFINITY;
             uint bestIndex = 0;
+#pragma unroll
             for (uint s = 0; s < REG_C; ++s) {
                 const uint c = block + ((s / 4) * SIDE + ty) * 4 + s % 4;
                 if (c >= k) continue;

@@ -156,7 +156,9 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve
     load_tile(tile, src, width, height);
     const int lx = get_local_id(0);
     const int first = get_local_id(1) * ROWS;
+    // Arrays indexed only in fully unrolled loops, so they stay in registers.
     sums_t s[ROWS];
+#pragma unroll
     for (int o = 0; o < ROWS; ++o) s[o] = no_sums();
         // Tile row first + j holds tap row j - o of output o.
 #pragma unroll
@@ -173,8 +175,10 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve
     const int x = get_group_id(0) * TILE_X + lx;
     const int y = get_group_id(1) * TILE_Y + first;
     if (x >= width) return;
-    for (int o = 0; o < ROWS && y + o < height; ++o)
-        dst[(y + o) * width + x] = finish(s[o], divisor, tile[first + o + AY][lx + AX].w);
+#pragma unroll
+    for (int o = 0; o < ROWS; ++o) {
+        if (y + o < height) dst[(y + o) * width + x] = finish(s[o], divisor, tile[first + o + AY][lx + AX].w);
+    }
 }
 
 #if INTEGER
@@ -204,6 +208,7 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve
     barrier(CLK_LOCAL_MEM_FENCE);
     const int first = get_local_id(1) * ROWS;
     sum3_t column[ROWS];
+#pragma unroll
     for (int o = 0; o < ROWS; ++o) column[o] = (sum3_t)(0);
 #pragma unroll
     for (int j = 0; j < ROWS + KH - 1; ++j) {
@@ -216,7 +221,9 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve
     const int x = get_group_id(0) * TILE_X + lx;
     const int y = get_group_id(1) * TILE_Y + first;
     if (x >= width) return;
-    for (int o = 0; o < ROWS && y + o < height; ++o) {
+#pragma unroll
+    for (int o = 0; o < ROWS; ++o) {
+        if (y + o >= height) break;
         sums_t s = no_sums();
         s.a = (sum_t)(column[o].x, column[o].y, column[o].z, 0);
         dst[(y + o) * width + x] = finish(s, divisor, tile[first + o + AY][lx + AX].w);
