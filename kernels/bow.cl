@@ -222,10 +222,17 @@ __kernel __attribute__((reqd_work_group_size(SIDE, SIDE, 1))) void assign_tiled(
                 for (uint q = 0; q < REG_D / 4; ++q) UNPACK(x, q, xs[d][q * SIDE + tx]);
 #pragma unroll
                 for (uint q = 0; q < REG_C / 4; ++q) UNPACK(c, q, cs[d][q * SIDE + ty]);
+                    // Centroid groups wholly beyond k (a last block of fewer than TILE_C) are skipped: the
+                    // same branch for the whole group.
 #pragma unroll
-                for (uint r = 0; r < REG_D; ++r) {
+                for (uint q = 0; q < REG_C / 4; ++q) {
+                    if (block + q * SIDE * 4 < k) {
 #pragma unroll
-                    for (uint s = 0; s < REG_C; ++s) acc[r][s] = mad(x[r], c[s], acc[r][s]);
+                        for (uint r = 0; r < REG_D; ++r) {
+#pragma unroll
+                            for (uint s = 4 * q; s < 4 * q + 4; ++s) acc[r][s] = mad(x[r], c[s], acc[r][s]);
+                        }
+                    }
                 }
             }
         }

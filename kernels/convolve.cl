@@ -135,14 +135,25 @@ __kernel void convolve_image(__read_only image2d_t src, sampler_t sampler, __glo
 #define TILE_W (TILE_X + KW - 1)
 #define TILE_H (TILE_Y + KH - 1)
 
-// Loads the group's input block plus the filter's halo (coordinates clamped to the image) into `tile`.
+#define GROUP_SIZE (TILE_X * GROUP_Y)
+#define TILE_LOADS ((TILE_W * TILE_H + GROUP_SIZE - 1) / GROUP_SIZE)
+#define ROW_PASSES ((TILE_H + GROUP_Y - 1) / GROUP_Y)
+
+// Loads the group's input block plus the filter's halo (coordinates clamped to the image) into `tile`, in
+// row-major order, consecutive work-items on consecutive pixels; a fixed, unrolled count of loads per
+// work-item, all issued before the first is stored, so a work-item has them all in flight.
 inline void load_tile(__local uchar4 (*tile)[TILE_W], __global const uchar4* src, int width, int height) {
     const int left = get_group_id(0) * TILE_X - AX;
     const int top = get_group_id(1) * TILE_Y - AY;
-    for (int ty = get_local_id(1); ty < TILE_H; ty += GROUP_Y) {
-        const __global uchar4* row = src + clamp(top + ty, 0, height - 1) * width;
-        for (int tx = get_local_id(0); tx < TILE_W; tx += TILE_X)
-            tile[ty][tx] = row[clamp(left + tx, 0, width - 1)];
+    const int lid = get_local_id(1) * TILE_X + get_local_id(0);
+#pragma unroll
+    for (int t = 0; t < TILE_LOADS; ++t) {
+        const int e = lid + t * GROUP_SIZE;
+        if (e < TILE_W * TILE_H) {
+            const int ty = e / TILE_W;
+            const int tx = e % TILE_W;
+            tile[ty][tx] = src[clamp(top + ty, 0, height - 1) * width + clamp(left + tx, 0, width - 1)];
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -199,11 +210,15 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve
     __local sum3_t partial[TILE_H][TILE_X];
     load_tile(tile, src, width, height);
     const int lx = get_local_id(0);
-    for (int ty = get_local_id(1); ty < TILE_H; ty += GROUP_Y) {
-        sum3_t sum = (sum3_t)(0);
 #pragma unroll
-        for (int i = 0; i < KW; ++i) sum += to_sum3(tile[ty][lx + i].xyz) * row_taps[i];
-        partial[ty][lx] = sum;
+    for (int pass = 0; pass < ROW_PASSES; ++pass) {
+        const int ty = get_local_id(1) + pass * GROUP_Y;
+        if (ty < TILE_H) {
+            sum3_t sum = (sum3_t)(0);
+#pragma unroll
+            for (int i = 0; i < KW; ++i) sum += to_sum3(tile[ty][lx + i].xyz) * row_taps[i];
+            partial[ty][lx] = sum;
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int first = get_local_id(1) * ROWS;

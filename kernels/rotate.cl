@@ -75,6 +75,7 @@ __kernel void rotate_buffer(__global const uchar4* src, __global uchar4* dst, in
 // cache. A box that does not fit (a map that is not a rotation) or a pixel outside it (float rounding) reads
 // global memory as the untiled kernel does; either way the result is the same bits.
 #define GROUP_Y (TILE / ROWS)
+#define BOX_LOADS ((SPAN * SPAN + TILE * GROUP_Y - 1) / (TILE * GROUP_Y))
 
 __kernel __attribute__((reqd_work_group_size(TILE, GROUP_Y, 1))) void rotate_buffer(
     __global const uchar4* src, __global uchar4* dst, int width, int height, float4 row_x, float4 row_y,
@@ -93,11 +94,17 @@ __kernel __attribute__((reqd_work_group_size(TILE, GROUP_Y, 1))) void rotate_buf
     const int2 end = convert_int2_sat(floor(fmax(fmax(c00, c10), fmax(c01, c11)))) + 2;
     const int2 extent = end - origin + 1;
     const bool boxed = extent.x <= SPAN && extent.y <= SPAN;
+    // The box in row-major order, consecutive work-items on consecutive pixels; a fixed, unrolled count of
+    // loads per work-item, all issued before the first is stored, so a work-item has them all in flight.
     if (boxed) {
-        for (int r = ly; r < extent.y; r += GROUP_Y) {
-            const int sy = origin.y + r;
-            for (int c = lx; c < extent.x; c += TILE) {
+#pragma unroll
+        for (int t = 0; t < BOX_LOADS; ++t) {
+            const int e = ly * TILE + lx + t * TILE * GROUP_Y;
+            const int r = e / SPAN;
+            const int c = e % SPAN;
+            if (r < extent.y && c < extent.x) {
                 const int sx = origin.x + c;
+                const int sy = origin.y + r;
                 box[r][c] = (sx < 0 || sy < 0 || sx >= src_width || sy >= src_height)
                                 ? (uchar4)(0)
                                 : src[sy * src_width + sx];
