@@ -6,7 +6,8 @@
 # of the main run as bench.json). From the project root, with .gpu carried:
 #   source .gpu/env.sh; bench/gpu_run.sh [STEPS]
 # STEPS (default "tests ptx bench"): any of tests, ptx, bench (histogram and frame suites), all-suites (every
-# suite at 256 MiB).
+# suite at 256 MiB), transforms (the visual-words figure of issue 9, 65536 descriptors, as bow.json/bow.txt,
+# and the rotate and convolve suites at 256 MiB, median of 20, as transforms.json/transforms.txt).
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
@@ -54,4 +55,10 @@ fi
 if has all-suites; then
     $bench --sizes 256 --repetitions 20 --json "$out/bench.json" >"$out/bench.txt" 2>&1
     cat "$out/bench.txt"
+fi
+if has transforms; then
+    $bench --suites bow --sizes 16 --repetitions 25 --json "$out/bow.json" >"$out/bow.txt" 2>&1
+    $bench --suites rotate,convolve --sizes 256 --repetitions 20 --json "$out/transforms.json" \
+        >"$out/transforms.txt" 2>&1
+    grep -E "^(bow +bow-(tiled|gpu1)|rotate|convolve|baseline)" "$out/bow.txt" "$out/transforms.txt"
 fi

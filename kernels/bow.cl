@@ -130,24 +130,63 @@ __kernel void centroid_norms(__global const float4* centroids, uint k, __global 
 }
 
 #ifdef TILE
-// Ours. A work-group of 16 x 16 work-items owns TILE_D = 64 descriptors and sweeps the centroids in blocks of
-// TILE_C = 64; work-item (tx, ty) computes the 4 x 4 dot products of descriptors 4tx.. and centroids 4ty.. of
-// the block from CHUNK dimensions at a time staged in local memory, so each value loaded from local memory
-// feeds 4 multiply-adds. |x|^2 is the same for every centroid of a descriptor, so the argmin compares
-// |c|^2 - 2 x.c. The block's 16 candidates per descriptor are reduced in increasing centroid order; the
-// group counts its descriptors in a local histogram (`localHistogram`, k counters) added to the global one
-// once per group.
-#define TILE_D 64
-#define TILE_C 64
-#define CHUNK 16
+// Ours. A work-group of 16 x 16 work-items owns TILE_D = 16 REG_D descriptors and sweeps the centroids in
+// blocks of TILE_C = 16 REG_C; work-item (tx, ty) computes the REG_D x REG_C dot products of its descriptors
+// (the float4 groups tx, tx + 16, ... of the group's) and centroids (likewise from ty) from CHUNK dimensions
+// at a time staged in local memory, so each value loaded from local memory feeds REG_C (or REG_D)
+// multiply-adds: the product runs on the FMA units, not on local-memory bandwidth. |x|^2 is the same for
+// every centroid of a descriptor, so the argmin compares |c|^2 - 2 x.c. The group counts its descriptors in a
+// local histogram (`localHistogram`, k counters) added to the global one once per group. The host launches
+// one group per 64 descriptors (REG_D 4); REG_C 16 makes a block of 256 centroids, and 64 multiply-adds per 5
+// float4 read from local memory.
+#ifndef REG_D
+#define REG_D 4
+#endif
+#ifndef REG_C
+#define REG_C 16
+#endif
 #define SIDE 16
+#define TILE_D (SIDE * REG_D)
+#define TILE_C (SIDE * REG_C)
+#define CHUNK 16
+
+// Stages dimensions d0 .. d0 + CHUNK - 1 of rows first .. first + 16 REG - 1 (zeros beyond `rows`) into
+// `staged`, staged[d][r] holding rows 4r .. 4r + 3: each work-item reads a float4 of one row (4 work-items
+// read a row's 64 bytes) and stores it down 4 columns; the padding float4 of each column spreads those stores
+// over the banks.
+#define STAGE(STAGED, SOURCE, FIRST, ROWS, TILE)                                                       \
+    for (uint e = lid; e < (TILE) * (CHUNK / 4); e += SIDE * SIDE) {                                   \
+        const uint row = e / (CHUNK / 4), dq = e % (CHUNK / 4);                                        \
+        const float4 v =                                                                               \
+            (FIRST) + row < (ROWS) ? (SOURCE)[((FIRST) + row) * QUADS + d0 / 4 + dq] : (float4)(0.0f); \
+        ((__local float*)(STAGED)[4 * dq + 0])[row] = v.x;                                             \
+        ((__local float*)(STAGED)[4 * dq + 1])[row] = v.y;                                             \
+        ((__local float*)(STAGED)[4 * dq + 2])[row] = v.z;                                             \
+        ((__local float*)(STAGED)[4 * dq + 3])[row] = v.w;                                             \
+    }
+
+// ARRAY[4 Q .. 4 Q + 3] = the float4 V, element by element (a private array stays in registers only if no
+// pointer to it escapes, as one passed to vstore4 would).
+#define UNPACK(ARRAY, Q, V)          \
+    do {                             \
+        const float4 v_ = (V);       \
+        (ARRAY)[4 * (Q) + 0] = v_.x; \
+        (ARRAY)[4 * (Q) + 1] = v_.y; \
+        (ARRAY)[4 * (Q) + 2] = v_.z; \
+        (ARRAY)[4 * (Q) + 3] = v_.w; \
+    } while (0)
+
+// Better of two candidates: the lower score, or the lower index at an equal one.
+inline bool better(float score, uint index, float best, uint bestIndex) {
+    return score < best || (score == best && index < bestIndex);
+}
 
 __kernel __attribute__((reqd_work_group_size(SIDE, SIDE, 1))) void assign_tiled(
-    __global const float* descriptors, uint count, __global const float* centroids,
+    __global const float4* descriptors, uint count, __global const float4* centroids,
     __global const float* norms, uint k, __global uint* memberships, __global uint* histogram,
     __local uint* localHistogram) {
-    __local float4 xs[CHUNK][TILE_D / 4];  // xs[d][r] = dimensions d of descriptors 4r..4r+3
-    __local float4 cs[CHUNK][TILE_C / 4];
+    __local float4 xs[CHUNK][TILE_D / 4 + 1];
+    __local float4 cs[CHUNK][TILE_C / 4 + 1];
     __local float candidateScore[SIDE][TILE_D];
     __local uint candidateIndex[SIDE][TILE_D];
 
@@ -158,65 +197,68 @@ __kernel __attribute__((reqd_work_group_size(SIDE, SIDE, 1))) void assign_tiled(
 
     for (uint b = lid; b < k; b += SIDE * SIDE) localHistogram[b] = 0;
 
-    float runningScore = INFINITY;  // of descriptor first + lid, for lid < TILE_D
+    // Of the group's descriptor lid, for lid < TILE_D.
+    float runningScore = INFINITY;
     uint runningIndex = 0;
 
     for (uint block = 0; block < k; block += TILE_C) {
-        float acc[4][4] = {{0.0f}};
+        // Arrays indexed only in fully unrolled loops, so they stay in registers.
+        float acc[REG_D][REG_C];
+#pragma unroll
+        for (uint r = 0; r < REG_D; ++r) {
+#pragma unroll
+            for (uint s = 0; s < REG_C; ++s) acc[r][s] = 0.0f;
+        }
         for (uint d0 = 0; d0 < DIM; d0 += CHUNK) {
             barrier(CLK_LOCAL_MEM_FENCE);
-            // TILE_D x CHUNK descriptor values and TILE_C x CHUNK centroid values, 4 of each per work-item;
-            // consecutive work-items read consecutive dimensions of a row.
-            for (uint e = lid; e < TILE_D * CHUNK; e += SIDE * SIDE) {
-                const uint row = e / CHUNK, d = e % CHUNK;
-                const uint i = first + row, c = block + row;
-                ((__local float*)xs[d])[row] = i < count ? descriptors[i * DIM + d0 + d] : 0.0f;
-                ((__local float*)cs[d])[row] = c < k ? centroids[c * DIM + d0 + d] : 0.0f;
-            }
+            STAGE(xs, descriptors, first, count, TILE_D)
+            STAGE(cs, centroids, block, k, TILE_C)
             barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
             for (uint d = 0; d < CHUNK; ++d) {
-                const float4 x = xs[d][tx];
-                const float4 c = cs[d][ty];
-                acc[0][0] = mad(x.x, c.x, acc[0][0]);
-                acc[0][1] = mad(x.x, c.y, acc[0][1]);
-                acc[0][2] = mad(x.x, c.z, acc[0][2]);
-                acc[0][3] = mad(x.x, c.w, acc[0][3]);
-                acc[1][0] = mad(x.y, c.x, acc[1][0]);
-                acc[1][1] = mad(x.y, c.y, acc[1][1]);
-                acc[1][2] = mad(x.y, c.z, acc[1][2]);
-                acc[1][3] = mad(x.y, c.w, acc[1][3]);
-                acc[2][0] = mad(x.z, c.x, acc[2][0]);
-                acc[2][1] = mad(x.z, c.y, acc[2][1]);
-                acc[2][2] = mad(x.z, c.z, acc[2][2]);
-                acc[2][3] = mad(x.z, c.w, acc[2][3]);
-                acc[3][0] = mad(x.w, c.x, acc[3][0]);
-                acc[3][1] = mad(x.w, c.y, acc[3][1]);
-                acc[3][2] = mad(x.w, c.z, acc[3][2]);
-                acc[3][3] = mad(x.w, c.w, acc[3][3]);
+                float x[REG_D];
+                float c[REG_C];
+#pragma unroll
+                for (uint q = 0; q < REG_D / 4; ++q) UNPACK(x, q, xs[d][q * SIDE + tx]);
+#pragma unroll
+                for (uint q = 0; q < REG_C / 4; ++q) UNPACK(c, q, cs[d][q * SIDE + ty]);
+                    // Centroid groups wholly beyond k (a last block of fewer than TILE_C) are skipped: the
+                    // same branch for the whole group.
+#pragma unroll
+                for (uint q = 0; q < REG_C / 4; ++q) {
+                    if (block + q * SIDE * 4 < k) {
+#pragma unroll
+                        for (uint r = 0; r < REG_D; ++r) {
+#pragma unroll
+                            for (uint s = 4 * q; s < 4 * q + 4; ++s) acc[r][s] = mad(x[r], c[s], acc[r][s]);
+                        }
+                    }
+                }
             }
         }
-        // The best of this work-item's 4 centroids for each of its 4 descriptors.
-        for (uint r = 0; r < 4; ++r) {
+        // The best of this work-item's centroids (visited in increasing order) for each of its descriptors.
+#pragma unroll
+        for (uint r = 0; r < REG_D; ++r) {
             float best = INFINITY;
             uint bestIndex = 0;
-            for (uint s = 0; s < 4; ++s) {
-                const uint c = block + ty * 4 + s;
-                if (c >= k) break;
+#pragma unroll
+            for (uint s = 0; s < REG_C; ++s) {
+                const uint c = block + ((s / 4) * SIDE + ty) * 4 + s % 4;
+                if (c >= k) continue;
                 const float score = norms[c] - 2.0f * acc[r][s];
                 if (score < best) {
                     best = score;
                     bestIndex = c;
                 }
             }
-            candidateScore[ty][tx * 4 + r] = best;
-            candidateIndex[ty][tx * 4 + r] = bestIndex;
+            const uint row = ((r / 4) * SIDE + tx) * 4 + r % 4;
+            candidateScore[ty][row] = best;
+            candidateIndex[ty][row] = bestIndex;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid < TILE_D) {
-            // ty increases with the centroid index, and earlier blocks hold lower ones: strict < keeps the
-            // lowest index of a tie.
             for (uint y = 0; y < SIDE; ++y) {
-                if (candidateScore[y][lid] < runningScore) {
+                if (better(candidateScore[y][lid], candidateIndex[y][lid], runningScore, runningIndex)) {
                     runningScore = candidateScore[y][lid];
                     runningIndex = candidateIndex[y][lid];
                 }

@@ -7,7 +7,8 @@
 //   -D INTEGER=1   integer taps, sums in int, result round(sum / divisor) computed exactly;
 //   -D INTEGER=0   float taps already divided by the divisor, sums in float
 //   -D MAGNITUDE=1 two tap sets a and b (KW * KH each, a first); result sqrt(a^2 + b^2), e.g. Sobel
-//   -D TILE_X=.. -D TILE_Y=..  work-group shape of the local-tiled kernel
+//   -D TILE_X=.. -D TILE_Y=.. -D ROWS=..  the tiled kernels' output block per work-group (TILE_Y a multiple
+//                 of ROWS) and the output rows per work-item
 
 #if !defined(KW) || !defined(KH) || !defined(INTEGER) || !defined(MAGNITUDE)
 #error "build with -D KW=.. -D KH=.. -D INTEGER=0|1 -D MAGNITUDE=0|1"
@@ -126,57 +127,121 @@ __kernel void convolve_image(__read_only image2d_t src, sampler_t sampler, __glo
 }
 
 #ifdef TILE_X
+// The tiled kernels: a work-group of TILE_X x (TILE_Y / ROWS) work-items makes a TILE_X x TILE_Y block of the
+// output; work-item (lx, ly) makes the ROWS pixels of column lx from row ly * ROWS down, so every tile row it
+// reads serves up to ROWS outputs (kept in registers), and the 32 work-items of a warp read 32 neighbouring
+// pixels of one tile row: one local-memory access each.
+#define GROUP_Y (TILE_Y / ROWS)
 #define TILE_W (TILE_X + KW - 1)
 #define TILE_H (TILE_Y + KH - 1)
 
+#define GROUP_SIZE (TILE_X * GROUP_Y)
+#define TILE_LOADS ((TILE_W * TILE_H + GROUP_SIZE - 1) / GROUP_SIZE)
+#define ROW_PASSES ((TILE_H + GROUP_Y - 1) / GROUP_Y)
+
+// Loads the group's input block plus the filter's halo (coordinates clamped to the image) into `tile`, in
+// row-major order, consecutive work-items on consecutive pixels; a fixed, unrolled count of loads per
+// work-item, all issued before the first is stored, so a work-item has them all in flight.
+inline void load_tile(__local uchar4 (*tile)[TILE_W], __global const uchar4* src, int width, int height) {
+    const int left = get_group_id(0) * TILE_X - AX;
+    const int top = get_group_id(1) * TILE_Y - AY;
+    const int lid = get_local_id(1) * TILE_X + get_local_id(0);
+#pragma unroll
+    for (int t = 0; t < TILE_LOADS; ++t) {
+        const int e = lid + t * GROUP_SIZE;
+        if (e < TILE_W * TILE_H) {
+            const int ty = e / TILE_W;
+            const int tx = e % TILE_W;
+            tile[ty][tx] = src[clamp(top + ty, 0, height - 1) * width + clamp(left + tx, 0, width - 1)];
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
 // local-tiled: the work-group loads its tile plus the filter's halo into local memory once, then every
 // work-item reads its taps from there.
-__kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void convolve_local(
+__kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve_local(
     __global const uchar4* src, __global uchar4* dst, int width, int height, __constant const weight_t* taps,
     int divisor) {
     __local uchar4 tile[TILE_H][TILE_W];
+    load_tile(tile, src, width, height);
     const int lx = get_local_id(0);
-    const int ly = get_local_id(1);
-    const int left = get_group_id(0) * TILE_X - AX;
-    const int top = get_group_id(1) * TILE_Y - AY;
-    for (int k = ly * TILE_X + lx; k < TILE_W * TILE_H; k += TILE_X * TILE_Y) {
-        const int tx = k % TILE_W;
-        const int ty = k / TILE_W;
-        tile[ty][tx] = src[clamp(top + ty, 0, height - 1) * width + clamp(left + tx, 0, width - 1)];
+    const int first = get_local_id(1) * ROWS;
+    // Arrays indexed only in fully unrolled loops, so they stay in registers.
+    sums_t s[ROWS];
+#pragma unroll
+    for (int o = 0; o < ROWS; ++o) s[o] = no_sums();
+        // Tile row first + j holds tap row j - o of output o.
+#pragma unroll
+    for (int j = 0; j < ROWS + KH - 1; ++j) {
+#pragma unroll
+        for (int i = 0; i < KW; ++i) {
+            const uchar4 p = tile[first + j][lx + i];
+#pragma unroll
+            for (int o = 0; o < ROWS; ++o) {
+                if (j - o >= 0 && j - o < KH) add_tap(&s[o], taps, (j - o) * KW + i, p);
+            }
+        }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int x = get_global_id(0);
-    const int y = get_global_id(1);
-    if (x >= width || y >= height) return;
-    sums_t s = no_sums();
-    for (int j = 0; j < KH; ++j) {
-        for (int i = 0; i < KW; ++i) add_tap(&s, taps, j * KW + i, tile[ly + j][lx + i]);
+    const int x = get_group_id(0) * TILE_X + lx;
+    const int y = get_group_id(1) * TILE_Y + first;
+    if (x >= width) return;
+#pragma unroll
+    for (int o = 0; o < ROWS; ++o) {
+        if (y + o < height) dst[(y + o) * width + x] = finish(s[o], divisor, tile[first + o + AY][lx + AX].w);
     }
-    dst[y * width + x] = finish(s, divisor, tile[ly + AY][lx + AX].w);
 }
+
+#if INTEGER
+typedef int3 sum3_t;
+#define to_sum3 convert_int3
+#else
+typedef float3 sum3_t;
+#define to_sum3 convert_float3
 #endif
 
-// separable, pass 1: the row taps along x, sums kept unrounded for pass 2.
-__kernel void convolve_rows(__global const uchar4* src, __global sum_t* partial, int width, int height,
-                            __constant const weight_t* row_taps) {
-    const int x = get_global_id(0);
-    const int y = get_global_id(1);
-    if (x >= width || y >= height) return;
-    const __global uchar4* row = src + y * width;
-    sum_t sum = (sum_t)(0);
-    for (int i = 0; i < KW; ++i) sum += to_sum(row[clamp(x + i - AX, 0, width - 1)]) * row_taps[i];
-    partial[y * width + x] = sum;
+// separable: both 1-D passes on chip. The row pass filters the tile's rows along x into `partial` (R, G, B
+// only: alpha is kept, not filtered), the column pass filters those sums along y, each work-item sliding
+// down its ROWS outputs.
+__kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve_separable(
+    __global const uchar4* src, __global uchar4* dst, int width, int height,
+    __constant const weight_t* row_taps, __constant const weight_t* column_taps, int divisor) {
+    __local uchar4 tile[TILE_H][TILE_W];
+    __local sum3_t partial[TILE_H][TILE_X];
+    load_tile(tile, src, width, height);
+    const int lx = get_local_id(0);
+#pragma unroll
+    for (int pass = 0; pass < ROW_PASSES; ++pass) {
+        const int ty = get_local_id(1) + pass * GROUP_Y;
+        if (ty < TILE_H) {
+            sum3_t sum = (sum3_t)(0);
+#pragma unroll
+            for (int i = 0; i < KW; ++i) sum += to_sum3(tile[ty][lx + i].xyz) * row_taps[i];
+            partial[ty][lx] = sum;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int first = get_local_id(1) * ROWS;
+    sum3_t column[ROWS];
+#pragma unroll
+    for (int o = 0; o < ROWS; ++o) column[o] = (sum3_t)(0);
+#pragma unroll
+    for (int j = 0; j < ROWS + KH - 1; ++j) {
+        const sum3_t p = partial[first + j][lx];
+#pragma unroll
+        for (int o = 0; o < ROWS; ++o) {
+            if (j - o >= 0 && j - o < KH) column[o] += p * column_taps[j - o];
+        }
+    }
+    const int x = get_group_id(0) * TILE_X + lx;
+    const int y = get_group_id(1) * TILE_Y + first;
+    if (x >= width) return;
+#pragma unroll
+    for (int o = 0; o < ROWS; ++o) {
+        if (y + o >= height) break;
+        sums_t s = no_sums();
+        s.a = (sum_t)(column[o].x, column[o].y, column[o].z, 0);
+        dst[(y + o) * width + x] = finish(s, divisor, tile[first + o + AY][lx + AX].w);
+    }
 }
-
-// separable, pass 2: the column taps along y over pass 1's sums, then rounding as in the 2-D kernels.
-__kernel void convolve_columns(__global const sum_t* partial, __global const uchar4* src,
-                               __global uchar4* dst, int width, int height,
-                               __constant const weight_t* column_taps, int divisor) {
-    const int x = get_global_id(0);
-    const int y = get_global_id(1);
-    if (x >= width || y >= height) return;
-    sums_t s = no_sums();
-    for (int j = 0; j < KH; ++j)
-        s.a += partial[clamp(y + j - AY, 0, height - 1) * width + x] * column_taps[j];
-    dst[y * width + x] = finish(s, divisor, src[y * width + x].w);
-}
+#endif

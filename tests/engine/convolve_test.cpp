@@ -236,22 +236,37 @@ TEST(ConvolveChoice, UnsupportedStrategiesFallBackToTheBufferAndSayWhy) {
     const auto sobel = chooseRunnable<Operation>(&device, {64, 64}, sobelFilter(), separable);
     EXPECT_NE(sobel.note.find("not one correlation"), std::string::npos) << sobel.note;
 
+    // The tiled kernels make 4 output rows per work-item: a 32x32 block is 256 work-items, 16x16 is 64.
     const auto& tiled = findStrategy("local-tiled");
-    EXPECT_NE(tiled.kernelBuild(device, boxFilter(3), {})->options.find("-D TILE_X=16 -D TILE_Y=16"),
-              std::string::npos);
+    EXPECT_NE(
+        tiled.kernelBuild(device, boxFilter(3), {})->options.find("-D TILE_X=32 -D TILE_Y=32 -D ROWS=4"),
+        std::string::npos);
     auto small = device;
     small.maxWorkGroupSize = 64;
-    EXPECT_NE(tiled.kernelBuild(small, boxFilter(3), {})->options.find("-D TILE_X=8 -D TILE_Y=8"),
+    EXPECT_NE(tiled.kernelBuild(small, boxFilter(3), {})->options.find("-D TILE_X=16 -D TILE_Y=16 -D ROWS=4"),
               std::string::npos);
-    // A 15x15 filter on a 16x16 tile needs 30 * 30 * 4 = 3600 bytes; with 1 KiB only a 2x2 tile fits
+    // separable also keeps the row pass's sums, 16 bytes per column of each of the block's rows: a 13x13
+    // Gaussian on a 32x32 block needs 44 * 44 * 4 + 32 * 44 * 16 = 30272 bytes, within 32 KiB.
+    EXPECT_NE(
+        separable.kernelBuild(device, gaussianFilter(2.0), {})->options.find("-D TILE_X=32 -D TILE_Y=32"),
+        std::string::npos);
+    auto smallLocal = device;
+    smallLocal.localMemBytes = 16 * 1024;
+    EXPECT_NE(
+        separable.kernelBuild(smallLocal, gaussianFilter(2.0), {})->options.find("-D TILE_X=16 -D TILE_Y=16"),
+        std::string::npos);
+    // A 15x15 filter on a 16x16 block needs 30 * 30 * 4 = 3600 bytes; with 1 KiB only a 2x2 block fits
     // (16 * 16 * 4 = 1024 bytes).
     small.localMemBytes = 1024;
-    EXPECT_NE(tiled.kernelBuild(small, boxFilter(15), {})->options.find("-D TILE_X=2 -D TILE_Y=2"),
+    EXPECT_NE(tiled.kernelBuild(small, boxFilter(15), {})->options.find("-D TILE_X=2 -D TILE_Y=2 -D ROWS=2"),
               std::string::npos);
     small.localMemBytes = 512;
     const auto none = chooseRunnable<Operation>(&small, {64, 64}, boxFilter(15), tiled);
     EXPECT_EQ(none.strategy, &bufferStrategy());
     EXPECT_NE(none.note.find("local memory"), std::string::npos) << none.note;
+    const auto noneSeparable = chooseRunnable<Operation>(&small, {64, 64}, gaussianFilter(2.0), separable);
+    EXPECT_EQ(noneSeparable.strategy, &bufferStrategy());
+    EXPECT_NE(noneSeparable.note.find("local memory"), std::string::npos) << noneSeparable.note;
 }
 
 TEST(ConvolveChoice, UnknownStrategyAndEmptyImageAreUsageErrors) {

@@ -1,5 +1,7 @@
 #include "ops/convolve/convolve_launch.hpp"
 
+#include <array>
+
 #include "ops/pipeline/stage_launch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
@@ -55,7 +57,7 @@ InputBinder bufferInput(DeviceContext& device, PixelSource& pixels) {
 
 Result runTwoDimensional(DeviceContext& device, PixelSource& pixels, const Filter& filter,
                          const Strategy& strategy, const KernelBuild& build, const std::string& kernelName,
-                         const InputBinder& bindInputs, std::optional<cl::NDRange> local) {
+                         const InputBinder& bindInputs, std::optional<Tile> tile) {
     const int width = pixels.width();
     const int height = pixels.height();
     TimingLog log;
@@ -66,8 +68,11 @@ Result runTwoDimensional(DeviceContext& device, PixelSource& pixels, const Filte
         setKernelArgs(k, bindInputs(k, log), output, width, height, taps, kernelDivisor(filter));
         return k;
     });
-    pipeline::launch2d(device, kernel, width, height, local ? *local : pipeline::localSize2d(device, kernel),
-                       log, kernelName);
+    if (tile)
+        launchTiled(device, kernel, width, height, *tile, log, kernelName);
+    else
+        pipeline::launch2d(device, kernel, width, height, pipeline::localSize2d(device, kernel), log,
+                           kernelName);
     return {{&strategy, {}, log.collect(), {build}}, PixelSource(device, std::move(output), width, height)};
 }
 
@@ -75,6 +80,62 @@ Support bufferSupport(const DeviceInfo& device, ImageShape shape) {
     if (auto problem = pipeline::pixelBufferProblem(device, shape.width, shape.height); !problem.empty())
         return Support::no(problem);
     return Support::yes();
+}
+
+std::uint64_t tileBytes(const Tile& tile, const Filter& filter, bool rowSums) {
+    const auto rows = static_cast<std::uint64_t>(tile.y + filter.height - 1);
+    const std::uint64_t input = static_cast<std::uint64_t>(tile.x + filter.width - 1) * rows * 4;
+    return input + (rowSums ? static_cast<std::uint64_t>(tile.x) * rows * 16 : 0);
+}
+
+std::optional<Tile> chooseTile(const DeviceInfo& device, const Filter& filter, std::size_t workGroupLimit,
+                               bool rowSums) {
+    // 32 columns: a warp reads 32 neighbouring pixels of a tile row. 4 rows per work-item share each tile
+    // row they read among up to 4 outputs.
+    static constexpr std::array<Tile, 6> tiles{
+        {{32, 32, 4}, {16, 16, 4}, {8, 8, 4}, {4, 4, 4}, {2, 2, 2}, {1, 1, 1}}};
+    for (const auto& tile : tiles) {
+        if (tile.workItems() <= workGroupLimit && tileBytes(tile, filter, rowSums) <= device.localMemBytes)
+            return tile;
+    }
+    return std::nullopt;
+}
+
+Support tileSupport(const DeviceInfo& device, const Filter& filter, bool rowSums) {
+    if (chooseTile(device, filter, device.maxWorkGroupSize, rowSums)) return Support::yes();
+    return Support::no("even a 1x1 tile with the filter's halo needs " +
+                       std::to_string(tileBytes({1, 1, 1}, filter, rowSums)) +
+                       " bytes of local memory, the device has " + std::to_string(device.localMemBytes));
+}
+
+KernelBuild tiledBuild(const Filter& filter, const Tile& tile) {
+    return {"convolve", filterOptions(filter) + " -D TILE_X=" + std::to_string(tile.x) +
+                            " -D TILE_Y=" + std::to_string(tile.y) + " -D ROWS=" + std::to_string(tile.rows)};
+}
+
+Tile runnableTile(DeviceContext& device, const Filter& filter, bool rowSums, const std::string& kernelName) {
+    std::size_t limit = device.info().maxWorkGroupSize;
+    while (true) {
+        const auto tile = chooseTile(device.info(), filter, limit, rowSums);
+        if (!tile)
+            throw OpenClError("running " + kernelName, 0, "device " + device.info().name + ": no tile fits");
+        const KernelBuild build = tiledBuild(filter, *tile);
+        const auto accepted = withClErrors("device " + device.info().name + ": querying " + kernelName, [&] {
+            cl::Kernel probe(device.program(build.source, build.options), kernelName.c_str());
+            return probe.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device());
+        });
+        if (tile->workItems() <= accepted) return *tile;
+        limit = accepted;
+    }
+}
+
+void launchTiled(DeviceContext& device, const cl::Kernel& kernel, int width, int height, const Tile& tile,
+                 TimingLog& log, const std::string& name) {
+    const int groupsDown = (height + tile.y - 1) / tile.y;
+    pipeline::launch2d(
+        device, kernel, width, groupsDown * (tile.y / tile.rows),
+        cl::NDRange(static_cast<std::size_t>(tile.x), static_cast<std::size_t>(tile.y / tile.rows)), log,
+        name);
 }
 
 }  // namespace hs::convolve::launch

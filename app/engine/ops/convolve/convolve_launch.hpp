@@ -27,11 +27,44 @@ using InputBinder = std::function<cl_uint(cl::Kernel&, TimingLog&)>;
 // The pixels as a buffer, argument 0. The pixel source holds the buffer until the commands finish.
 InputBinder bufferInput(DeviceContext& device, PixelSource& pixels);
 
+// The output block one work-group of a tiled kernel (local-tiled, separable) makes: x by y pixels, `rows` of
+// them per work-item, so the work-group is x by y / rows work-items.
+struct Tile {
+    int x;
+    int y;
+    int rows;
+    std::size_t workItems() const { return static_cast<std::size_t>(x) * static_cast<std::size_t>(y / rows); }
+};
+
+// The local memory of a tiled kernel: the input block with the filter's halo and, with `rowSums`
+// (separable), the row pass's R, G, B sums of each of the block's rows (16 bytes each: an OpenCL 3-vector
+// takes the room of 4).
+std::uint64_t tileBytes(const Tile& tile, const Filter& filter, bool rowSums);
+
+// The largest tile whose work-group is within `workGroupLimit` and whose local memory fits the device.
+std::optional<Tile> chooseTile(const DeviceInfo& device, const Filter& filter, std::size_t workGroupLimit,
+                               bool rowSums);
+
+// Why no tile fits the device's local memory; yes when one does.
+Support tileSupport(const DeviceInfo& device, const Filter& filter, bool rowSums);
+
+// The filter's options plus the tile's (-D TILE_X, TILE_Y, ROWS).
+KernelBuild tiledBuild(const Filter& filter, const Tile& tile);
+
+// The largest tile `kernelName` accepts on this device: a kernel may take fewer work-items than the device
+// (registers, local memory), so the tile shrinks until its work-group fits.
+Tile runnableTile(DeviceContext& device, const Filter& filter, bool rowSums, const std::string& kernelName);
+
 // Runs `strategy`'s 2-D kernel `kernelName` of `build`, whose arguments are (inputs..., dst, width, height,
-// taps, divisor); the local size is `local`, else the largest the kernel accepts.
+// taps, divisor): one work-item per pixel in the largest work-group the kernel accepts, or with `tile`, one
+// work-group per tile.
 Result runTwoDimensional(DeviceContext& device, PixelSource& pixels, const Filter& filter,
                          const Strategy& strategy, const KernelBuild& build, const std::string& kernelName,
-                         const InputBinder& bindInputs, std::optional<cl::NDRange> local = std::nullopt);
+                         const InputBinder& bindInputs, std::optional<Tile> tile = std::nullopt);
+
+// Launches a tiled kernel over a width x height image, one work-group per tile.
+void launchTiled(DeviceContext& device, const cl::Kernel& kernel, int width, int height, const Tile& tile,
+                 TimingLog& log, const std::string& name);
 
 // Why the device cannot hold the image in a buffer; yes when it can.
 Support bufferSupport(const DeviceInfo& device, ImageShape shape);

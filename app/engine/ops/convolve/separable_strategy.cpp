@@ -1,4 +1,4 @@
-// separable: two 1-D passes when the filter has rank 1.
+// separable: two 1-D passes, kept on chip, when the filter has rank 1.
 #include "ops/convolve/convolve_launch.hpp"
 #include "ops/pipeline/stage_launch.hpp"
 #include "runtime/error.hpp"
@@ -8,11 +8,13 @@ namespace hs::convolve::launch {
 
 namespace {
 
-class Separable final : public FilterBuiltStrategy {
+class Separable final : public Strategy {
   public:
+    bool runsOnDevice() const override { return true; }
     std::string_view name() const override { return "separable"; }
     std::string_view description() const override {
-        return "two 1-D passes (rows, then columns) when the filter has rank 1, detected automatically";
+        return "two 1-D passes (rows, then columns) kept in local memory, when the filter has rank 1 "
+               "(detected automatically)";
     }
     Support supported(const DeviceInfo* device, ImageShape shape, const Filter& filter) const override {
         if (filter.isMagnitude())
@@ -20,11 +22,12 @@ class Separable final : public FilterBuiltStrategy {
                 "a gradient magnitude combines two filters by sqrt(a^2 + b^2); it is not one correlation");
         if (!separate(filter))
             return Support::no("the filter " + filter.label + " is not separable (its rank is above 1)");
-        if (auto problem = pipeline::allocationProblem(
-                *device, pipeline::pixelBytes(shape.width, shape.height) * 4, "the intermediate sums");
-            !problem.empty())
-            return Support::no(problem);
+        if (auto support = tileSupport(*device, filter, true); !support.ok) return support;
         return bufferSupport(*device, shape);
+    }
+    std::optional<KernelBuild> kernelBuild(const DeviceInfo& device, const Filter& filter,
+                                           ImageShape) const override {
+        return tiledBuild(filter, *chooseTile(device, filter, device.maxWorkGroupSize, true));
     }
     Result run(DeviceContext* context, PixelSource& pixels, const Filter& filter) const override {
         DeviceContext& device = *context;
@@ -32,31 +35,20 @@ class Separable final : public FilterBuiltStrategy {
         const int height = pixels.height();
         const auto separation = *separate(filter);
         const bool integer = filter.isInteger();
-        const KernelBuild build = *kernelBuild(device.info(), filter, {width, height});
-        const std::string where = "device " + device.info().name + ": separable convolution";
+        const Tile tile = runnableTile(device, filter, true, "convolve_separable");
+        const KernelBuild build = tiledBuild(filter, tile);
 
         TimingLog log;
         cl::Buffer output = pipeline::newPixelBuffer(device, width, height);
         cl::Buffer rowTaps = uploadWeights(device, separation.row, integer, 1.0, log);
         cl::Buffer columnTaps = uploadWeights(device, separation.column, integer, filter.divisor, log);
         cl::Buffer input = pixels.device(device, log);
-        // Held here until the commands finish: a kernel argument does not keep its memory object alive.
-        cl::Buffer partial;
-        auto [rows, columns] = withClErrors(where, [&] {
-            partial =
-                cl::Buffer(device.context(), CL_MEM_READ_WRITE, pipeline::pixelBytes(width, height) * 4);
-            const cl::Program program = device.program(build.source, build.options);
-            cl::Kernel first(program, "convolve_rows");
-            setKernelArgs(first, 0, input, partial, width, height, rowTaps);
-            cl::Kernel second(program, "convolve_columns");
-            setKernelArgs(second, 0, partial, input, output, width, height, columnTaps,
-                          kernelDivisor(filter));
-            return std::pair{first, second};
+        cl::Kernel kernel = withClErrors("device " + device.info().name + ": separable convolution", [&] {
+            cl::Kernel k(device.program(build.source, build.options), "convolve_separable");
+            setKernelArgs(k, 0, input, output, width, height, rowTaps, columnTaps, kernelDivisor(filter));
+            return k;
         });
-        pipeline::launch2d(device, rows, width, height, pipeline::localSize2d(device, rows), log,
-                           "convolve_rows");
-        pipeline::launch2d(device, columns, width, height, pipeline::localSize2d(device, columns), log,
-                           "convolve_columns");
+        launchTiled(device, kernel, width, height, tile, log, "convolve_separable");
         return {{this, {}, log.collect(), {build}}, PixelSource(device, std::move(output), width, height)};
     }
 };

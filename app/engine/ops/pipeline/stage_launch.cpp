@@ -63,7 +63,8 @@ cl::Image2D toImage2D(DeviceContext& device, PixelSource& pixels, const cl::Imag
         const std::array<cl::size_type, 3> region{width, height, 1};
         if (pixels.onDevice(device)) {
             device.queue().enqueueCopyBufferToImage(pixels.device(device, log), image, 0, origin, region,
-                                                    nullptr, log.track(Stage::Other, "copy buffer to image"));
+                                                    nullptr,
+                                                    log.track(Stage::Other, std::string(kCopyToImageName)));
         } else {
             device.queue().enqueueWriteImage(image, CL_FALSE, origin, region, 0, 0, pixels.host(log), nullptr,
                                              log.track(Stage::Upload, "upload pixels to image"));

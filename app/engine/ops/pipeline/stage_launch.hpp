@@ -32,8 +32,11 @@ std::string imageProblem(const DeviceInfo& device, int width, int height);
 // A fresh read-write buffer for width × height RGBA8 pixels.
 cl::Buffer newPixelBuffer(DeviceContext& device, int width, int height);
 
-// The pixels as a read-only 2-D image of `format`: a device-side copy when they already live on `device`,
-// one upload from the host otherwise.
+// The name of toImage2D's device-side copy in the timing log.
+inline constexpr std::string_view kCopyToImageName = "copy buffer to image";
+
+// The pixels as a read-only 2-D image of `format`: a device-side copy (kCopyToImageName) when they already
+// live on `device`, one upload from the host otherwise.
 cl::Image2D toImage2D(DeviceContext& device, PixelSource& pixels, const cl::ImageFormat& format,
                       TimingLog& log);
 
