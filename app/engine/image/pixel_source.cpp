@@ -1,5 +1,7 @@
 #include "image/pixel_source.hpp"
 
+#include <algorithm>
+
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 
@@ -10,6 +12,9 @@ PixelSource::PixelSource(const ImageRGBA8& image)
 
 PixelSource::PixelSource(DeviceContext& device, cl::Buffer buffer, int width, int height)
     : width_(width), height_(height), owner_(&device), buffer_(std::move(buffer)) {}
+
+PixelSource::PixelSource(std::vector<std::uint8_t> pixels, int width, int height)
+    : width_(width), height_(height), readBack_(std::move(pixels)), haveReadBack_(true) {}
 
 bool PixelSource::onDevice(const DeviceContext& device) const {
     return owner_ != nullptr && owner_->context()() == device.context()();
@@ -26,6 +31,18 @@ const std::uint8_t* PixelSource::host(TimingLog& log) {
         haveReadBack_ = true;
     }
     return readBack_.data();
+}
+
+void PixelSource::copyTo(std::uint8_t* destination, TimingLog& log) {
+    if (borrowed_ || haveReadBack_) {
+        const std::uint8_t* pixels = host(log);
+        std::copy(pixels, pixels + byteCount(), destination);
+        return;
+    }
+    withClErrors("device " + owner_->info().name + ": reading pixels back", [&] {
+        owner_->queue().enqueueReadBuffer(buffer_, CL_TRUE, 0, byteCount(), destination, nullptr,
+                                          log.track(Stage::Readback, "read pixels"));
+    });
 }
 
 const cl::Buffer& PixelSource::device(DeviceContext& device, TimingLog& log) {

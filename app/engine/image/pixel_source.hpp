@@ -21,6 +21,8 @@ class PixelSource {
     explicit PixelSource(const ImageRGBA8& image);
     // A buffer of width * height * 4 bytes in `device`'s context.
     PixelSource(DeviceContext& device, cl::Buffer buffer, int width, int height);
+    // Owns width * height * 4 bytes of host pixels: an image put together on the host (a tiled result).
+    PixelSource(std::vector<std::uint8_t> pixels, int width, int height);
 
     int width() const { return width_; }
     int height() const { return height_; }
@@ -32,6 +34,9 @@ class PixelSource {
 
     // Host pixels; read back from the device on first use.
     const std::uint8_t* host(TimingLog& log);
+    // Copies the byteCount() bytes of pixels into `destination`: straight from the device when they live only
+    // there, keeping no host copy of them.
+    void copyTo(std::uint8_t* destination, TimingLog& log);
     // A buffer usable on `device` (same context); uploaded on first use.
     const cl::Buffer& device(DeviceContext& device, TimingLog& log);
 

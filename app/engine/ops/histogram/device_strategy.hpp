@@ -35,6 +35,10 @@ std::size_t rememberedLimit(const DeviceInfo& device, const std::string& kernel,
 void rememberLimit(const DeviceInfo& device, const std::string& kernel, const Params& params,
                    std::size_t limit);
 
+// Why the pixels are counted in bands (uploaded band by band into one buffer, the counts summed on the host):
+// they are on the host and beyond the device's largest allocation. Empty when they are counted at once.
+std::string bandReason(const DeviceContext& device, const PixelSource& pixels);
+
 // The common frame of a device strategy: pixels to the device (once), count, read the histogram back, every
 // command tracked, every program it builds recorded.
 class DeviceStrategy : public Strategy {
@@ -43,6 +47,9 @@ class DeviceStrategy : public Strategy {
     Result run(DeviceContext* device, PixelSource& pixels, const Params& params) const override;
 
   protected:
+    // run() for pixels counted in bands; the note says so and `why`.
+    Result runInBands(DeviceContext& device, PixelSource& pixels, const Params& params,
+                      const std::string& why) const;
     // The counting kernel in kernels/histogram.cl; its arguments are (pixels, pixel count, counters).
     virtual const char* kernelName() const = 0;
     // Enqueues the kernels that leave the histogram of `pixelCount` pixels in `hist` (uninitialised on
