@@ -8,6 +8,7 @@
 
 #include "ops/convolve/convolve.hpp"
 #include "ops/convolve/filter.hpp"
+#include "ops/histogram/device_strategy.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/pipeline/pipeline.hpp"
 #include "ops/rotate/rotate.hpp"
@@ -218,6 +219,42 @@ std::vector<std::string> rotationStrategies() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Every, TiledRotation, ::testing::ValuesIn(rotationStrategies()), testing::paramName);
+
+// On a CPU device the device's memory is the host's: an image over kHostMemoryBandBytes is counted in bands,
+// so that the host does not hold it twice.
+TEST(TiledHistogram, ACpuDeviceCountsImagesBeyondTheBandSizeInBands) {
+    ASSERT_EQ(testDevice().info().type, DeviceType::Cpu);
+    const int width = 4099, height = 4097;  // just over 64 MiB
+    ASSERT_GT(static_cast<std::uint64_t>(width) * height * 4, histogram::device::kHostMemoryBandBytes);
+    const auto image = noiseImage(width, height, 9);
+    PixelSource pixels(image);
+    const auto result = histogram::computeHistogram(&testDevice(), pixels, {256, false},
+                                                    histogram::findStrategy("local-atomic"));
+    EXPECT_EQ(result.values, histogram::referenceHistogram(image.pixels.data(), image.pixelCount(), 256));
+    EXPECT_EQ(countTimings(result.timings, "upload pixels (band)"), 2u);
+    EXPECT_NE(result.note.find("memory is the host's"), std::string::npos) << result.note;
+    EXPECT_FALSE(pixels.onDevice(testDevice())) << "the whole image never went to the device";
+}
+
+// A source owning its host pixels gives them up once uploaded and reads them back when asked again.
+TEST(PixelSourceOwned, GivesUpItsHostPixelsOnceUploadedAndReadsThemBack) {
+    const auto image = noiseImage(33, 17, 4);
+    PixelSource owned(std::vector<std::uint8_t>(image.pixels), image.width, image.height);
+    TimingLog upload;
+    owned.device(testDevice(), upload);
+    EXPECT_EQ(countTimings(upload.collect(), "upload pixels"), 1u);
+    EXPECT_EQ(readBack(owned), image);
+    TimingLog again;
+    owned.host(again);
+    EXPECT_EQ(countTimings(again.collect(), "read pixels"), 0u) << "read back once, then kept";
+
+    PixelSource fresh(std::vector<std::uint8_t>(image.pixels), image.width, image.height);
+    TimingLog first, afterUpload;
+    fresh.device(testDevice(), first);
+    first.collect();
+    fresh.host(afterUpload);
+    EXPECT_EQ(countTimings(afterUpload.collect(), "read pixels"), 1u) << "the host copy went with the upload";
+}
 
 // ---- the pipeline: each stage tiles, the output stays on the host ----
 

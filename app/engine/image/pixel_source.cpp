@@ -48,15 +48,22 @@ void PixelSource::copyTo(std::uint8_t* destination, TimingLog& log) {
 const cl::Buffer& PixelSource::device(DeviceContext& device, TimingLog& log) {
     if (onDevice(device)) return buffer_;
     const std::uint8_t* pixels = host(log);
+    // Host pixels of its own (not a borrowed image's) go once uploaded, so that a big image is held once, on
+    // the device (host() reads them back if asked); their write blocks for that.
+    const bool ownPixels = borrowed_ == nullptr;
     withClErrors("device " + device.info().name + ": uploading pixels", [&] {
         // At least one byte: OpenCL refuses zero-sized buffers, and a 0x0 image never gets this far anyway.
         const std::size_t bytes = std::max<std::size_t>(byteCount(), 4);
         buffer_ = cl::Buffer(device.context(), CL_MEM_READ_ONLY, bytes);
         if (byteCount() > 0)
-            device.queue().enqueueWriteBuffer(buffer_, CL_FALSE, 0, byteCount(), pixels, nullptr,
-                                              log.track(Stage::Upload, "upload pixels"));
+            device.queue().enqueueWriteBuffer(buffer_, ownPixels ? CL_TRUE : CL_FALSE, 0, byteCount(), pixels,
+                                              nullptr, log.track(Stage::Upload, "upload pixels"));
     });
     owner_ = &device;
+    if (ownPixels) {
+        std::vector<std::uint8_t>().swap(readBack_);
+        haveReadBack_ = false;
+    }
     return buffer_;
 }
 

@@ -21,7 +21,8 @@ class PixelSource {
     explicit PixelSource(const ImageRGBA8& image);
     // A buffer of width * height * 4 bytes in `device`'s context.
     PixelSource(DeviceContext& device, cl::Buffer buffer, int width, int height);
-    // Owns width * height * 4 bytes of host pixels: an image put together on the host (a tiled result).
+    // Owns width * height * 4 bytes of host pixels (a decoded image handed over, a tiled result); once
+    // uploaded, only the device holds them.
     PixelSource(std::vector<std::uint8_t> pixels, int width, int height);
 
     int width() const { return width_; }
@@ -37,7 +38,7 @@ class PixelSource {
     // Copies the byteCount() bytes of pixels into `destination`: straight from the device when they live only
     // there, keeping no host copy of them.
     void copyTo(std::uint8_t* destination, TimingLog& log);
-    // A buffer usable on `device` (same context); uploaded on first use.
+    // A buffer usable on `device` (same context); uploaded on first use (then host pixels of its own go).
     const cl::Buffer& device(DeviceContext& device, TimingLog& log);
 
   private:

@@ -135,10 +135,10 @@ std::vector<const Strategy*> candidates(const DeviceInfo& device, ImageShape sha
 
 // The pixels a trial times the candidates on: the whole image when it is small, else kAutoSamplePixels copied
 // from kSampleBands bands, each centred in its eighth of the image; on the device, or on the host for pixels
-// counted in bands (device::bandReason), which never go to the device whole.
+// counted in bands (device::bandsFor), which never go to the device whole.
 PixelSource trialSample(DeviceContext& device, PixelSource& pixels, TimingLog& log) {
     const std::size_t pixelCount = pixels.pixelCount();
-    const bool onHost = !device::bandReason(device, pixels).empty();
+    const bool onHost = device::bandsFor(device, pixels).has_value();
     if (pixelCount <= kAutoSamplePixels) {
         if (!onHost) return PixelSource(device, pixels.device(device, log), static_cast<int>(pixelCount), 1);
         const std::uint8_t* host = pixels.host(log);
@@ -188,7 +188,7 @@ class AutoStrategy final : public Strategy {
         TimingLog log;
         // Uploaded once here (unless counted in bands): the trial's sample is copied from it on the device,
         // and the chosen run uses it.
-        if (device::bandReason(*device, pixels).empty()) pixels.device(*device, log);
+        if (!device::bandsFor(*device, pixels)) pixels.device(*device, log);
         const auto directory = device->programCache().stateDirectory();
         const ChoiceKey key{deviceKey(device->info()), sizeClass(pixels.pixelCount())};
         const ImageShape shape{pixels.width(), pixels.height()};

@@ -85,15 +85,20 @@ void rememberLimit(const DeviceInfo& device, const std::string& kernel, const Pa
     kernelLimits().set(device, kernel, params, limit);
 }
 
-std::string bandReason(const DeviceContext& device, const PixelSource& pixels) {
-    if (pixels.onDevice(device)) return {};
-    return pipeline::allocationProblem(device.info(), pixels.byteCount(), "the image");
+std::optional<Bands> bandsFor(const DeviceContext& device, const PixelSource& pixels) {
+    if (pixels.onDevice(device)) return std::nullopt;
+    const DeviceInfo& info = device.info();
+    if (auto problem = pipeline::allocationProblem(info, pixels.byteCount(), "the image"); !problem.empty())
+        return Bands{info.maxAllocBytes, std::move(problem)};
+    if (info.type == DeviceType::Cpu && pixels.byteCount() > kHostMemoryBandBytes)
+        return Bands{kHostMemoryBandBytes,
+                     "the device's memory is the host's, which would hold the whole image twice"};
+    return std::nullopt;
 }
 
 Result DeviceStrategy::run(DeviceContext* device, PixelSource& pixels, const Params& params) const {
     const std::string where = "device " + device->info().name + ": histogram strategy " + std::string(name());
-    if (const auto why = bandReason(*device, pixels); !why.empty())
-        return runInBands(*device, pixels, params, why);
+    if (const auto bands = bandsFor(*device, pixels)) return runInBands(*device, pixels, params, *bands);
     if (pixels.pixelCount() > std::numeric_limits<cl_uint>::max())
         throw OpenClError("running " + std::string(name()), 0,
                           where + ": more than 2^32-1 pixels overflow the device's 32-bit counters");
@@ -114,11 +119,10 @@ Result DeviceStrategy::run(DeviceContext* device, PixelSource& pixels, const Par
 }
 
 Result DeviceStrategy::runInBands(DeviceContext& device, PixelSource& pixels, const Params& params,
-                                  const std::string& why) const {
+                                  const Bands& bands) const {
     const std::string where = "device " + device.info().name + ": histogram strategy " + std::string(name());
     // Whole uint4 loads per band, and few enough pixels for the device's 32-bit counters.
-    const std::uint64_t fit =
-        std::min<std::uint64_t>(device.info().maxAllocBytes / 4, std::numeric_limits<cl_uint>::max());
+    const std::uint64_t fit = std::min<std::uint64_t>(bands.bytes / 4, std::numeric_limits<cl_uint>::max());
     const std::size_t bandPixels = std::max<std::uint64_t>(fit / 4 * 4, 4);
     const std::size_t total = pixels.pixelCount();
     TimingLog log;
@@ -147,7 +151,7 @@ Result DeviceStrategy::runInBands(DeviceContext& device, PixelSource& pixels, co
         return sum;
     });
     const std::string note = "counted in " + std::to_string(ceilDiv(total, bandPixels)) +
-                             " bands of at most " + std::to_string(bandPixels) + " pixels: " + why;
+                             " bands of at most " + std::to_string(bandPixels) + " pixels: " + bands.why;
     return Result::counted(std::move(values), params, {this, note, log.collect(), std::move(builds)});
 }
 
