@@ -132,12 +132,15 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
     DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
     // Big images: the host holds as few copies as it can. The decoded pixels move into the input, which gives
     // them up once uploaded, and its device copy goes once the stages ran (`image` keeps the size for the
-    // report); the output is read back straight into the image that is written.
+    // report); the output is read back straight into the image that is written, and its device copy goes
+    // before that is encoded.
     pipeline::Result result = [&] {
         PixelSource pixels(std::move(image.pixels), image.width, image.height);
         return pipeline::runPipeline(device, pixels, spec);
     }();
-    io::saveImage(out, result.readBack());
+    const ImageRGBA8 processed = result.readBack();
+    result.image = PixelSource(processed);
+    io::saveImage(out, processed);
 
     if (!parser.isSet("json")) {
         printText(summary(path, image, out, device.info(), result, spec));
