@@ -23,6 +23,7 @@ QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& de
               const ProgramCache::Stats& cache) {
     QString out = imageAndDeviceLines(path, image, device);
     out += "strategy  " + text(result.strategy->name()) + "\n";
+    if (!result.note.empty()) out += "note      " + text(result.note) + "\n";
     out += QString("bins      %1\n").arg(result.histogram.bins);
     if (params.ignoreTransparent) out += "pixels of alpha 0 left out of r, g, b and luma\n";
     out += '\n';
@@ -57,6 +58,7 @@ void writeJson(JsonWriter& json, const QString& path, const ImageRGBA8& image, c
     json.key("device");
     writeDeviceJson(json, device);
     json.field("strategy", result.strategy->name()).field("requested_strategy", requested.name());
+    if (!result.note.empty()) json.field("note", result.note);
     json.field("bins", result.histogram.bins).field("ignore_transparent", params.ignoreTransparent);
     json.key("histograms");
     io::writeHistogramJson(json, result.histogram);
@@ -93,10 +95,12 @@ int run(const QStringList& arguments) {
         histogram::findStrategy(parser.value(options::kStrategy).toStdString());
     const QString path = parser.positional(0);
 
-    const ImageRGBA8 image = io::loadImage(path);
+    ImageRGBA8 image = io::loadImage(path);
     Runtime runtime;
     DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
-    PixelSource pixels(image);
+    // The decoded pixels move into the source, which gives them up once uploaded: a big image is held once
+    // (`image` keeps the size for the report).
+    PixelSource pixels(std::move(image.pixels), image.width, image.height);
     histogram::Result result;
     // No warm-up: every run is reported, the first one with its program build (or cache hit).
     const Runs runs = measure::measure({measure::Clock::Kernel, 0, repeat, image.byteCount()}, [&] {

@@ -129,12 +129,20 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
     const QString out = parser.required("out", "OUT");
     io::checkImageOutput(out);  // before any work, so none is wasted on an output that cannot be written
     const QString path = parser.positional(0);
-    const ImageRGBA8 image = io::loadImage(path);
+    ImageRGBA8 image = io::loadImage(path);
     Runtime runtime;
     DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
-    PixelSource pixels(image);
-    pipeline::Result result = pipeline::runPipeline(device, pixels, spec);
-    io::saveImage(out, result.readBack());
+    // Big images: the host holds as few copies as it can. The decoded pixels move into the input, which gives
+    // them up once uploaded, and its device copy goes once the stages ran (`image` keeps the size for the
+    // report); the output is read back straight into the image that is written, and its device copy goes
+    // before that is encoded.
+    pipeline::Result result = [&] {
+        PixelSource pixels(std::move(image.pixels), image.width, image.height);
+        return pipeline::runPipeline(device, pixels, spec);
+    }();
+    const ImageRGBA8 processed = result.readBack();
+    result.image = PixelSource(processed);
+    io::saveImage(out, processed);
 
     if (!parser.isSet("json")) {
         printText(summary(path, image, out, device.info(), result, spec));

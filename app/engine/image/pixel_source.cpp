@@ -1,5 +1,7 @@
 #include "image/pixel_source.hpp"
 
+#include <algorithm>
+
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 
@@ -35,6 +37,9 @@ void PixelSource::waitForUpload() noexcept {
     upload_ = cl::Event();
 }
 
+PixelSource::PixelSource(std::vector<std::uint8_t> pixels, int width, int height)
+    : width_(width), height_(height), readBack_(std::move(pixels)), haveReadBack_(true) {}
+
 bool PixelSource::onDevice(const DeviceContext& device) const {
     return owner_ != nullptr && owner_->context()() == device.context()();
 }
@@ -52,20 +57,41 @@ const std::uint8_t* PixelSource::host(TimingLog& log) {
     return readBack_.data();
 }
 
+void PixelSource::copyTo(std::uint8_t* destination, TimingLog& log) {
+    if (borrowed_ || haveReadBack_) {
+        const std::uint8_t* pixels = host(log);
+        std::copy(pixels, pixels + byteCount(), destination);
+        return;
+    }
+    withClErrors("device " + owner_->info().name + ": reading pixels back", [&] {
+        owner_->queue().enqueueReadBuffer(buffer_, CL_TRUE, 0, byteCount(), destination, nullptr,
+                                          log.track(Stage::Readback, "read pixels"));
+    });
+}
+
 const cl::Buffer& PixelSource::device(DeviceContext& device, TimingLog& log) {
     if (onDevice(device)) return buffer_;
     const std::uint8_t* pixels = host(log);
+    // Host pixels of its own (not a borrowed image's) go once uploaded, so that a big image is held once, on
+    // the device (host() reads them back if asked); their write blocks for that.
+    const bool ownPixels = borrowed_ == nullptr;
     withClErrors("device " + device.info().name + ": uploading pixels", [&] {
         // At least one byte: OpenCL refuses zero-sized buffers, and a 0x0 image never gets this far anyway.
         const std::size_t bytes = std::max<std::size_t>(byteCount(), 4);
         buffer_ = cl::Buffer(device.context(), CL_MEM_READ_ONLY, bytes);
         if (byteCount() > 0) {
+            // An owned copy is dropped right after, so its upload blocks; a borrowed one is waited for later.
             cl::Event* uploaded = log.track(Stage::Upload, "upload pixels");
-            device.queue().enqueueWriteBuffer(buffer_, CL_FALSE, 0, byteCount(), pixels, nullptr, uploaded);
-            upload_ = *uploaded;
+            device.queue().enqueueWriteBuffer(buffer_, ownPixels ? CL_TRUE : CL_FALSE, 0, byteCount(), pixels,
+                                              nullptr, uploaded);
+            if (!ownPixels) upload_ = *uploaded;
         }
     });
     owner_ = &device;
+    if (ownPixels) {
+        std::vector<std::uint8_t>().swap(readBack_);
+        haveReadBack_ = false;
+    }
     return buffer_;
 }
 

@@ -28,6 +28,9 @@ class PixelSource {
     PixelSource(const PixelSource&) = default;
     PixelSource(PixelSource&&) noexcept = default;
     PixelSource& operator=(PixelSource other) noexcept;
+    // Owns width * height * 4 bytes of host pixels (a decoded image handed over, a tiled result); once
+    // uploaded, only the device holds them.
+    PixelSource(std::vector<std::uint8_t> pixels, int width, int height);
 
     int width() const { return width_; }
     int height() const { return height_; }
@@ -39,7 +42,10 @@ class PixelSource {
 
     // Host pixels; read back from the device on first use.
     const std::uint8_t* host(TimingLog& log);
-    // A buffer usable on `device` (same context); uploaded on first use.
+    // Copies the byteCount() bytes of pixels into `destination`: straight from the device when they live only
+    // there, keeping no host copy of them.
+    void copyTo(std::uint8_t* destination, TimingLog& log);
+    // A buffer usable on `device` (same context); uploaded on first use (then host pixels of its own go).
     const cl::Buffer& device(DeviceContext& device, TimingLog& log);
 
   private:

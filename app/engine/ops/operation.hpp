@@ -198,15 +198,16 @@ Choice<Op> chooseRunnable(const DeviceInfo* device, typename ShapeOf<Op>::type s
     return {fallback, why + "; used " + std::string(fallback->name())};
 }
 
-// Chooses (chooseRunnable) and runs; the result's note says why another strategy ran. The operation's entry
-// point validates its params first.
+// Chooses (chooseRunnable) and runs; the result's note says why another strategy ran, then what the strategy
+// itself noted (a run in bands). The operation's entry point validates its params first.
 template <class Op>
 typename Op::Result runChosen(DeviceContext* device, typename Op::Input& input,
                               typename ShapeOf<Op>::type shape, const typename Op::Params& params,
                               const Strategy<Op>& requested) {
     auto choice = chooseRunnable<Op>(device ? &device->info() : nullptr, shape, params, requested);
     auto result = choice.strategy->run(device, input, params);
-    result.note = std::move(choice.note);
+    // The strategy's own note (a run in tiles) follows the choice's.
+    if (!choice.note.empty()) result.note = choice.note + (result.note.empty() ? "" : "; " + result.note);
     return result;
 }
 

@@ -56,6 +56,19 @@ bool pipesSupported(const cl::Device& device, const std::string& version) {
     return supported == CL_TRUE;
 }
 
+// HISTOSCOPE_MAX_ALLOC_BYTES lowers every device's largest allocation (never raises it): tests and
+// measurements make an ordinary image too big for the device that way, so that it runs in tiles.
+std::uint64_t allocationLimit(std::uint64_t deviceLimit) {
+    const char* env = std::getenv("HISTOSCOPE_MAX_ALLOC_BYTES");
+    if (env == nullptr || *env == '\0') return deviceLimit;
+    const std::string text(env);
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value == 0)
+        throw UsageError("HISTOSCOPE_MAX_ALLOC_BYTES='" + text + "': expected a positive number of bytes");
+    return std::min(deviceLimit, value);
+}
+
 DeviceInfo describe(const cl::Platform& platform, const cl::Device& device, int platformIndex,
                     int deviceIndex) {
     DeviceInfo info;
@@ -73,7 +86,7 @@ DeviceInfo describe(const cl::Platform& platform, const cl::Device& device, int 
     info.computeUnits = device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
     info.maxClockMHz = device.getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>();
     info.globalMemBytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
-    info.maxAllocBytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    info.maxAllocBytes = allocationLimit(device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>());
     info.localMemBytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
     info.constantMemBytes = device.getInfo<CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE>();
     info.maxWorkGroupSize = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "ops/pipeline/stage_launch.hpp"
+#include "ops/tiling.hpp"
 #include "runtime/runtime.hpp"
 
 namespace hs::convolve {
@@ -79,10 +80,63 @@ ImageRGBA8 referenceConvolve(const ImageRGBA8& image, const Filter& filter) {
     return out;
 }
 
+namespace {
+
+// The input an output rectangle reads: the filter's reach around it, within the image. Convolving that part
+// alone gives the rectangle exactly: its border clamps where the image's does, and nowhere else.
+tiling::Rect inputRegion(const tiling::Rect& out, const Filter& filter, ImageShape image) {
+    const int left = std::max(0, out.x - filter.anchorX());
+    const int top = std::max(0, out.y - filter.anchorY());
+    const int right = std::min(image.width, out.x + out.width + filter.width - 1 - filter.anchorX());
+    const int bottom = std::min(image.height, out.y + out.height + filter.height - 1 - filter.anchorY());
+    return {left, top, right - left, bottom - top};
+}
+
+Result runTiled(DeviceContext& device, PixelSource& pixels, const Filter& filter, const Strategy& strategy,
+                ImageShape tile, std::string note) {
+    const ImageShape whole{pixels.width(), pixels.height()};
+    TimingLog log;
+    const std::uint8_t* source = pixels.host(log);
+    std::vector<Timing> timings = log.collect();
+    std::vector<KernelBuild> builds;
+    std::vector<std::uint8_t> output(pixels.byteCount());
+    for (const tiling::Rect& rect : tiling::cover(whole, tile)) {
+        const tiling::Rect in = inputRegion(rect, filter, whole);
+        PixelSource part(tiling::cut(source, whole.width, in), in.width, in.height);
+        Result result = strategy.run(&device, part, filter);
+        const std::uint8_t* convolved = result.image.host(log);
+        const tiling::Rect inside{rect.x - in.x, rect.y - in.y, rect.width, rect.height};
+        tiling::paste(tiling::cut(convolved, in.width, inside).data(), rect, output.data(), whole.width);
+        timings.insert(timings.end(), result.timings.begin(), result.timings.end());
+        for (auto& timing : log.collect()) timings.push_back(std::move(timing));
+        for (auto& build : result.builds) {
+            if (std::find(builds.begin(), builds.end(), build) == builds.end())
+                builds.push_back(std::move(build));
+        }
+    }
+    return {{&strategy, std::move(note), std::move(timings), std::move(builds)},
+            PixelSource(std::move(output), whole.width, whole.height)};
+}
+
+}  // namespace
+
 Result convolve(DeviceContext& device, PixelSource& pixels, const Filter& filter, const Strategy& requested) {
     validate(filter);
     pipeline::requirePixels(pixels.width(), pixels.height(), "convolve");
-    return runChosen<Operation>(&device, pixels, {pixels.width(), pixels.height()}, filter, requested);
+    const DeviceInfo& info = device.info();
+    const ImageShape whole{pixels.width(), pixels.height()};
+    const auto plan = tiling::plan<Operation>(
+        info, whole, requested, [&](const Strategy& s) { return s.supported(&info, whole, filter); },
+        [&](const Strategy& s, ImageShape tile) {
+            // An inner tile reads the most: the tile and the whole halo.
+            const tiling::Rect in =
+                inputRegion({filter.anchorX(), filter.anchorY(), tile.width, tile.height}, filter, whole);
+            return s.supported(&info, {in.width, in.height}, filter).ok;
+        });
+    if (plan.tile) return runTiled(device, pixels, filter, *plan.strategy, *plan.tile, plan.note);
+    Result result = plan.strategy->run(&device, pixels, filter);
+    result.note = plan.note;
+    return result;
 }
 
 }  // namespace hs::convolve

@@ -14,6 +14,7 @@
 #include <optional>
 #include <utility>
 
+#include "ops/histogram/device_strategy.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
@@ -133,17 +134,33 @@ std::vector<const Strategy*> candidates(const DeviceInfo& device, ImageShape sha
 }
 
 // The pixels a trial times the candidates on: the whole image when it is small, else kAutoSamplePixels copied
-// on the device from kSampleBands bands, each centred in its eighth of the image.
-PixelSource trialSample(DeviceContext& device, const cl::Buffer& image, std::size_t pixelCount) {
-    if (pixelCount <= kAutoSamplePixels) return PixelSource(device, image, static_cast<int>(pixelCount), 1);
+// from kSampleBands bands, each centred in its eighth of the image; on the device, or on the host for pixels
+// counted in bands (device::bandsFor), which never go to the device whole.
+PixelSource trialSample(DeviceContext& device, PixelSource& pixels, TimingLog& log) {
+    const std::size_t pixelCount = pixels.pixelCount();
+    const bool onHost = device::bandsFor(device, pixels).has_value();
+    if (pixelCount <= kAutoSamplePixels) {
+        if (!onHost) return PixelSource(device, pixels.device(device, log), static_cast<int>(pixelCount), 1);
+        const std::uint8_t* host = pixels.host(log);
+        return PixelSource(std::vector<std::uint8_t>(host, host + pixelCount * 4),
+                           static_cast<int>(pixelCount), 1);
+    }
     constexpr std::size_t band = kAutoSamplePixels / kSampleBands;
     const std::size_t slice = pixelCount / kSampleBands;
+    const auto bandStart = [&](std::size_t b) { return b * slice + (slice - band) / 2; };
+    if (onHost) {
+        const std::uint8_t* host = pixels.host(log);
+        std::vector<std::uint8_t> sample(kAutoSamplePixels * 4);
+        for (std::size_t b = 0; b < kSampleBands; ++b)
+            std::copy_n(host + bandStart(b) * 4, band * 4,
+                        sample.begin() + static_cast<std::ptrdiff_t>(b * band * 4));
+        return PixelSource(std::move(sample), static_cast<int>(band), static_cast<int>(kSampleBands));
+    }
+    const cl::Buffer& image = pixels.device(device, log);
     return withClErrors("device " + device.info().name + ": copying the auto trial's sample", [&] {
         cl::Buffer sample(device.context(), CL_MEM_READ_WRITE, kAutoSamplePixels * 4);
-        for (std::size_t b = 0; b < kSampleBands; ++b) {
-            const std::size_t from = b * slice + (slice - band) / 2;
-            device.queue().enqueueCopyBuffer(image, sample, from * 4, b * band * 4, band * 4);
-        }
+        for (std::size_t b = 0; b < kSampleBands; ++b)
+            device.queue().enqueueCopyBuffer(image, sample, bandStart(b) * 4, b * band * 4, band * 4);
         return PixelSource(device, std::move(sample), static_cast<int>(band), static_cast<int>(kSampleBands));
     });
 }
@@ -169,8 +186,9 @@ class AutoStrategy final : public Strategy {
 
     Result run(DeviceContext* device, PixelSource& pixels, const Params& params) const override {
         TimingLog log;
-        // Uploaded once here: the trial's sample is copied from it on the device, and the chosen run uses it.
-        const cl::Buffer& image = pixels.device(*device, log);
+        // Uploaded once here (unless counted in bands): the trial's sample is copied from it on the device,
+        // and the chosen run uses it.
+        if (!device::bandsFor(*device, pixels)) pixels.device(*device, log);
         const auto directory = device->programCache().stateDirectory();
         const ChoiceKey key{deviceKey(device->info()), sizeClass(pixels.pixelCount())};
         const ImageShape shape{pixels.width(), pixels.height()};
@@ -178,7 +196,7 @@ class AutoStrategy final : public Strategy {
         const Strategy* chosen = remembered(list, directory, key);
         if (chosen == nullptr) {
             const auto start = std::chrono::steady_clock::now();
-            chosen = trial(*device, image, pixels.pixelCount(), params, list);
+            chosen = trial(*device, pixels, params, list);
             log.addHost(Stage::Other, "auto: trial", start, std::chrono::steady_clock::now());
             memory().remember(directory, key, std::string(chosen->name()));
         }
@@ -205,11 +223,11 @@ class AutoStrategy final : public Strategy {
 
     // Each candidate in turn: built and warmed up untimed on a few pixels, then timed on the sample until it
     // has had kTrialRuns runs or is clearly slower than the best so far.
-    static const Strategy* trial(DeviceContext& device, const cl::Buffer& image, std::size_t pixelCount,
-                                 const Params& params, const std::vector<const Strategy*>& list) {
+    static const Strategy* trial(DeviceContext& device, PixelSource& pixels, const Params& params,
+                                 const std::vector<const Strategy*>& list) {
         ++trialCount;
-        PixelSource sample = trialSample(device, image, pixelCount);
         TimingLog unused;
+        PixelSource sample = trialSample(device, pixels, unused);
         PixelSource warmUp(device, sample.device(device, unused),
                            static_cast<int>(std::min(kWarmUpPixels, sample.pixelCount())), 1);
         TrialRace race;

@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 
+#include "ops/pipeline/stage_launch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 
@@ -84,8 +85,20 @@ void rememberLimit(const DeviceInfo& device, const std::string& kernel, const Pa
     kernelLimits().set(device, kernel, params, limit);
 }
 
+std::optional<Bands> bandsFor(const DeviceContext& device, const PixelSource& pixels) {
+    if (pixels.onDevice(device)) return std::nullopt;
+    const DeviceInfo& info = device.info();
+    if (auto problem = pipeline::allocationProblem(info, pixels.byteCount(), "the image"); !problem.empty())
+        return Bands{info.maxAllocBytes, std::move(problem)};
+    if (info.type == DeviceType::Cpu && pixels.byteCount() > kHostMemoryBandBytes)
+        return Bands{kHostMemoryBandBytes,
+                     "the device's memory is the host's, which would hold the whole image twice"};
+    return std::nullopt;
+}
+
 Result DeviceStrategy::run(DeviceContext* device, PixelSource& pixels, const Params& params) const {
     const std::string where = "device " + device->info().name + ": histogram strategy " + std::string(name());
+    if (const auto bands = bandsFor(*device, pixels)) return runInBands(*device, pixels, params, *bands);
     if (pixels.pixelCount() > std::numeric_limits<cl_uint>::max())
         throw OpenClError("running " + std::string(name()), 0,
                           where + ": more than 2^32-1 pixels overflow the device's 32-bit counters");
@@ -103,6 +116,43 @@ Result DeviceStrategy::run(DeviceContext* device, PixelSource& pixels, const Par
         return Histogram::fromFlat(flat, kMaxBins);
     });
     return Result::counted(std::move(values), params, {this, {}, log.collect(), std::move(builds)});
+}
+
+Result DeviceStrategy::runInBands(DeviceContext& device, PixelSource& pixels, const Params& params,
+                                  const Bands& bands) const {
+    const std::string where = "device " + device.info().name + ": histogram strategy " + std::string(name());
+    // Whole uint4 loads per band, and few enough pixels for the device's 32-bit counters.
+    const std::uint64_t fit = std::min<std::uint64_t>(bands.bytes / 4, std::numeric_limits<cl_uint>::max());
+    const std::size_t bandPixels = std::max<std::uint64_t>(fit / 4 * 4, 4);
+    const std::size_t total = pixels.pixelCount();
+    TimingLog log;
+    std::vector<KernelBuild> builds;
+    const std::uint8_t* host = pixels.host(log);
+    Histogram values = withClErrors(where, [&] {
+        cl::Buffer band(device.context(), CL_MEM_READ_ONLY, bandPixels * 4);
+        cl::Buffer hist(device.context(), CL_MEM_READ_WRITE, histogramBytes(params) + kTicketBytes);
+        std::vector<cl_uint> flat(histogramSize(params));
+        Histogram sum(kMaxBins);
+        // Every band builds what the first one did.
+        std::vector<KernelBuild> sameBuilds;
+        for (std::size_t first = 0; first < total; first += bandPixels) {
+            const std::size_t count = std::min(bandPixels, total - first);
+            device.queue().enqueueWriteBuffer(band, CL_FALSE, 0, count * 4, host + first * 4, nullptr,
+                                              log.track(Stage::Upload, "upload pixels (band)"));
+            this->count(device, band, static_cast<cl_uint>(count), params, hist, log,
+                        first == 0 ? builds : sameBuilds);
+            // Blocking: the band buffer and `flat` are reused by the next band.
+            device.queue().enqueueReadBuffer(hist, CL_TRUE, 0, histogramBytes(params), flat.data(), nullptr,
+                                             log.track(Stage::Readback, "read histogram (band)"));
+            for (std::size_t c = 0; c < kChannelCount; ++c) {
+                for (std::size_t v = 0; v < kMaxBins; ++v) sum.counts[c][v] += flat[c * kMaxBins + v];
+            }
+        }
+        return sum;
+    });
+    const std::string note = "counted in " + std::to_string(ceilDiv(total, bandPixels)) +
+                             " bands of at most " + std::to_string(bandPixels) + " pixels: " + bands.why;
+    return Result::counted(std::move(values), params, {this, note, log.collect(), std::move(builds)});
 }
 
 cl::Program DeviceStrategy::program(DeviceContext& device, const KernelBuild& build,

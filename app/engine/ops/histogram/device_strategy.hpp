@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -35,6 +36,17 @@ std::size_t rememberedLimit(const DeviceInfo& device, const std::string& kernel,
 void rememberLimit(const DeviceInfo& device, const std::string& kernel, const Params& params,
                    std::size_t limit);
 
+// Pixels on the host are counted in bands (uploaded band by band into one buffer, the counts summed on the
+// host) when the whole image exceeds the device's largest allocation, and on a CPU device when it exceeds
+// kHostMemoryBandBytes: its memory is the host's, so an upload of the whole image would hold it there twice.
+inline constexpr std::uint64_t kHostMemoryBandBytes = std::uint64_t{64} << 20;
+struct Bands {
+    std::uint64_t bytes = 0;  // at most, per band
+    std::string why;
+};
+// The bands `pixels` are counted in on `device`; none when they are counted at once.
+std::optional<Bands> bandsFor(const DeviceContext& device, const PixelSource& pixels);
+
 // The common frame of a device strategy: pixels to the device (once), count, read the histogram back, every
 // command tracked, every program it builds recorded.
 class DeviceStrategy : public Strategy {
@@ -43,6 +55,9 @@ class DeviceStrategy : public Strategy {
     Result run(DeviceContext* device, PixelSource& pixels, const Params& params) const override;
 
   protected:
+    // run() for pixels counted in `bands`; the note says so and why.
+    Result runInBands(DeviceContext& device, PixelSource& pixels, const Params& params,
+                      const Bands& bands) const;
     // The counting kernel in kernels/histogram.cl; its arguments are (pixels, pixel count, counters).
     virtual const char* kernelName() const = 0;
     // Enqueues the kernels that leave the histogram of `pixelCount` pixels in `hist` (uninitialised on

@@ -93,9 +93,8 @@ std::vector<Timing> Result::timings() const {
 
 ImageRGBA8 Result::readBack() {
     TimingLog log;
-    const std::uint8_t* pixels = image.host(log);
     ImageRGBA8 out(image.width(), image.height());
-    std::copy(pixels, pixels + out.byteCount(), out.pixels.begin());
+    image.copyTo(out.pixels.data(), log);
     stages.push_back(transfer(StageKind::Readback, log.collect()));
     return out;
 }
@@ -126,6 +125,12 @@ Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec) 
         stages.push_back(ran(std::move(result)));
         counts = std::move(result.histogram);
         values = std::move(result.values);
+    }
+    if (!processed && !input.onDevice(device) &&
+        !pixelBufferProblem(device.info(), input.width(), input.height()).empty()) {
+        // No image stage, and an input too big for the device: the output stays on the host with it (the
+        // histogram counted it in bands).
+        processed.emplace(input);
     }
     if (!processed) {
         // No image stage: the input itself is the output, and it belongs on the device like any stage's

@@ -64,11 +64,17 @@ std::optional<KernelBuild> DeviceRotation::kernelBuild(const DeviceInfo& device,
     return KernelBuild{"rotate", buildOptions(params, chooseTile(device, device.maxWorkGroupSize))};
 }
 
-Result DeviceRotation::run(DeviceContext* context, PixelSource& pixels, const Params& params) const {
-    DeviceContext& device = *context;
+Result DeviceRotation::run(DeviceContext* device, PixelSource& pixels, const Params& params) const {
     const int width = pixels.width();
     const int height = pixels.height();
-    const CanvasSize out = outputSize(params, width, height);
+    return runMapped(*device, pixels, params, inverseMap(params, width, height),
+                     outputSize(params, width, height));
+}
+
+Result DeviceRotation::runMapped(DeviceContext& device, PixelSource& pixels, const Params& params,
+                                 const std::array<double, 6>& m, CanvasSize out) const {
+    const int width = pixels.width();
+    const int height = pixels.height();
     KernelBuild build = *kernelBuild(device.info(), params, {width, height});
     std::optional<Tile> tile;
     if (!usesImage_) {
@@ -87,7 +93,6 @@ Result DeviceRotation::run(DeviceContext* context, PixelSource& pixels, const Pa
         }
         build = {"rotate", buildOptions(params, tile)};
     }
-    const auto m = inverseMap(params, width, height);
     const cl_float4 rowX{
         {static_cast<float>(m[0]), static_cast<float>(m[1]), static_cast<float>(m[2]), 0.0f}};
     const cl_float4 rowY{

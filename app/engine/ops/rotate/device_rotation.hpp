@@ -19,6 +19,10 @@ class DeviceRotation final : public Strategy {
     std::optional<KernelBuild> kernelBuild(const DeviceInfo& device, const Params& params,
                                            ImageShape shape) const override;
     Result run(DeviceContext* device, PixelSource& pixels, const Params& params) const override;
+    // `pixels` sampled through the inverse map `map` onto an `out` canvas: run() is the whole rotation; a
+    // tile of one is the tile's map into its source box, which `pixels` then holds.
+    Result runMapped(DeviceContext& device, PixelSource& pixels, const Params& params,
+                     const std::array<double, 6>& map, CanvasSize out) const;
 
   private:
     std::string_view name_;

@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "ops/pipeline/stage_launch.hpp"
+#include "ops/rotate/device_rotation.hpp"
+#include "ops/tiling.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 
@@ -122,23 +124,106 @@ ImageRGBA8 referenceRotate(const ImageRGBA8& image, const Params& params) {
     return out;
 }
 
+namespace {
+
+// The input pixels an output rectangle samples: the bounding box of its corners' source points (the map is
+// affine), widened for the bilinear neighbours and float rounding, within the image; empty when the rectangle
+// samples only the transparent outside.
+constexpr int kBoxMargin = 2;
+
+tiling::Rect sourceBox(const std::array<double, 6>& m, const tiling::Rect& out, ImageShape image) {
+    double minX = 1e300, maxX = -1e300, minY = 1e300, maxY = -1e300;
+    for (const int x : {out.x, out.x + out.width - 1}) {
+        for (const int y : {out.y, out.y + out.height - 1}) {
+            const double sx = m[0] * x + m[1] * y + m[2];
+            const double sy = m[3] * x + m[4] * y + m[5];
+            minX = std::min(minX, sx), maxX = std::max(maxX, sx);
+            minY = std::min(minY, sy), maxY = std::max(maxY, sy);
+        }
+    }
+    const auto clampTo = [](double v, int limit) {
+        return static_cast<int>(std::clamp(v, 0.0, double(limit)));
+    };
+    const int left = clampTo(std::floor(minX) - kBoxMargin, image.width);
+    const int top = clampTo(std::floor(minY) - kBoxMargin, image.height);
+    const int right = clampTo(std::ceil(maxX) + kBoxMargin + 1, image.width);
+    const int bottom = clampTo(std::ceil(maxY) + kBoxMargin + 1, image.height);
+    return {left, top, std::max(0, right - left), std::max(0, bottom - top)};
+}
+
+Result runTiled(DeviceContext& device, PixelSource& pixels, const Params& params,
+                const DeviceRotation& strategy, ImageShape tile, std::string note) {
+    const ImageShape input{pixels.width(), pixels.height()};
+    const CanvasSize canvas = outputSize(params, input.width, input.height);
+    const auto m = inverseMap(params, input.width, input.height);
+    TimingLog log;
+    const std::uint8_t* source = pixels.host(log);
+    std::vector<Timing> timings = log.collect();
+    std::vector<KernelBuild> builds;
+    // Transparent black: a tile whose box is empty samples only the outside.
+    std::vector<std::uint8_t> output(pipeline::pixelBytes(canvas.width, canvas.height), 0);
+    for (const tiling::Rect& rect : tiling::cover({canvas.width, canvas.height}, tile)) {
+        const tiling::Rect box = sourceBox(m, rect, input);
+        if (box.width == 0 || box.height == 0) continue;
+        // Output (x, y) of the tile is (rect.x + x, rect.y + y) of the canvas; its source point, less the
+        // box's corner, is in the box's pixels.
+        const std::array<double, 6> tileMap{m[0], m[1], m[0] * rect.x + m[1] * rect.y + m[2] - box.x,
+                                            m[3], m[4], m[3] * rect.x + m[4] * rect.y + m[5] - box.y};
+        PixelSource part(tiling::cut(source, input.width, box), box.width, box.height);
+        Result result = strategy.runMapped(device, part, params, tileMap, {rect.width, rect.height});
+        tiling::paste(result.image.host(log), rect, output.data(), canvas.width);
+        timings.insert(timings.end(), result.timings.begin(), result.timings.end());
+        for (auto& timing : log.collect()) timings.push_back(std::move(timing));
+        for (auto& build : result.builds) {
+            if (std::find(builds.begin(), builds.end(), build) == builds.end())
+                builds.push_back(std::move(build));
+        }
+    }
+    return {{&strategy, std::move(note), std::move(timings), std::move(builds)},
+            PixelSource(std::move(output), canvas.width, canvas.height)};
+}
+
+}  // namespace
+
 Result rotate(DeviceContext& device, PixelSource& pixels, const Params& params, const Strategy& requested) {
     validate(params);
     pipeline::requirePixels(pixels.width(), pixels.height(), "rotate");
-    auto choice =
-        chooseRunnable<Operation>(&device.info(), {pixels.width(), pixels.height()}, params, requested);
-    if (params.fitCanvas) {
-        // The strategies were judged by the input's size; the enlarged output may not fit where it did.
-        const CanvasSize out = outputSize(params, pixels.width(), pixels.height());
-        const std::string what =
-            "the fitted canvas (" + std::to_string(out.width) + "x" + std::to_string(out.height) + ")";
-        if (auto problem =
-                pipeline::allocationProblem(device.info(), pipeline::pixelBytes(out.width, out.height), what);
-            !problem.empty())
-            throw OpenClError("running rotate", 0, "device " + device.info().name + ": " + problem);
-    }
-    Result result = choice.strategy->run(&device, pixels, params);
-    result.note = std::move(choice.note);
+    const DeviceInfo& info = device.info();
+    const ImageShape input{pixels.width(), pixels.height()};
+    const CanvasSize canvas = outputSize(params, input.width, input.height);
+    const auto m = inverseMap(params, input.width, input.height);
+    const auto plan = tiling::plan<Operation>(
+        info, {canvas.width, canvas.height}, requested,
+        [&](const Strategy& s) {
+            if (auto support = s.supported(&info, input, params); !support.ok) return support;
+            // The strategies judge the input's size; a fitted canvas may be larger.
+            const std::string what =
+                "the canvas (" + std::to_string(canvas.width) + "x" + std::to_string(canvas.height) + ")";
+            if (auto problem = pipeline::allocationProblem(
+                    info, pipeline::pixelBytes(canvas.width, canvas.height), what);
+                !problem.empty())
+                return Support::no(problem);
+            return Support::yes();
+        },
+        [&](const Strategy& s, ImageShape tile) {
+            // The largest box of a tile: its source points span |m0| (w - 1) + |m1| (h - 1) columns (rows
+            // likewise), plus what sourceBox adds.
+            const auto span = [&](double a, double b) {
+                return static_cast<int>(
+                           std::ceil(std::abs(a) * (tile.width - 1) + std::abs(b) * (tile.height - 1))) +
+                       2 * kBoxMargin + 3;
+            };
+            const ImageShape boxShape{std::min(span(m[0], m[1]), input.width),
+                                      std::min(span(m[3], m[4]), input.height)};
+            return dynamic_cast<const DeviceRotation*>(&s) != nullptr &&
+                   s.supported(&info, boxShape, params).ok &&
+                   pipeline::pixelBufferProblem(info, tile.width, tile.height).empty();
+        });
+    if (plan.tile)
+        return runTiled(device, pixels, params, dynamic_cast<const DeviceRotation&>(*plan.strategy),
+                        *plan.tile, plan.note);
+    Result result = plan.strategy->run(&device, pixels, params);
+    result.note = plan.note;
     return result;
 }
 
