@@ -418,15 +418,15 @@ bool VisualWordsView::setStrategy(const QString& name) {
 void VisualWordsView::updateStrategySupport() {
     const bow::Grid grid =
         image_ ? bow::descriptorGrid(image_->width, image_->height, descriptorParams()) : bow::Grid{};
-    const bow::Problem problem{std::max<std::size_t>(grid.count(), 1),
+    const bow::Shape shape{std::max<std::size_t>(grid.count(), 1),
                                vocabulary_ ? vocabulary_->rows() : static_cast<std::size_t>(k_->value())};
     auto* model = qobject_cast<QStandardItemModel*>(strategy_->model());
     const auto& strategies = bow::strategies();
     for (int i = 0; i < strategy_->count(); ++i) {
         const bow::Strategy& strategy = *strategies[static_cast<std::size_t>(i)];
-        const Support support = strategy.runsOnDevice() && !device_
-                                    ? Support::no("runs on an OpenCL device, and none is selected")
-                                    : strategy.supported(device_ ? &*device_ : nullptr, problem);
+        // The support rules read the shape only; the centroids themselves are not needed to ask.
+        const Support support =
+            supportOn<bow::Operation>(device_ ? &*device_ : nullptr, shape, bow::Matrix{}, strategy);
         model->item(i)->setEnabled(support.ok);
         model->item(i)->setToolTip(support.ok ? QString::fromUtf8(strategy.description())
                                               : QString::fromStdString(support.reason));

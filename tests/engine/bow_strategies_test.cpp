@@ -43,6 +43,11 @@ TEST_P(EveryBowStrategy, EqualsSerialWithoutNearTies) {
     const Strategy& strategy = findStrategy(GetParam());
     for (const std::size_t k : {1u, 3u, 64u, 257u, 300u}) {
         const Matrix centroids = test_data::uniformRows(k, 11 + k);
+        // A device whose constant buffer is smaller than PoCL's (the H100's 64 KiB) refuses gpu5 past 256
+        // centroids; that refusal is tested on its own below.
+        if (strategy.runsOnDevice() &&
+            !strategy.supported(&deviceFor(strategy)->info(), Shape{4099, k}, centroids).ok)
+            continue;
         for (const std::size_t count : {1u, 63u, 65u, 1000u, 4099u}) {
             SCOPED_TRACE(std::to_string(count) + " descriptors, k = " + std::to_string(k));
             const Matrix descriptors = test_data::around(centroids, count, 0.05f, count);

@@ -260,7 +260,7 @@ class MainWindowTest : public QObject {
         const int startedBefore = controller.startedRequests();
         RunRequest request{
             big, test::part<DevicePanel>(*window_)->currentSelector(), histogram::strategies().front(), 1, {},
-            {}};
+            {}, false, {}};
         // The first run is held on the worker until the other nine requests are made, as on a slow device.
         test::WorkerProbe worker(controller);
         worker.hold();

@@ -349,10 +349,10 @@ class VisualWordsViewTest : public QObject {
         const DeviceInfo& device = runtime.devices().front();
         view.setSource(image, {}, device);
         QCOMPARE(view.strategy(), QString::fromUtf8(bow::kDefaultStrategy));
-        const bow::Problem problem{bow::descriptorGrid(first_.width, first_.height, {}).count(), 64};
+        const bow::Shape shape{bow::descriptorGrid(first_.width, first_.height, {}).count(), 64};
         for (int i = 0; i < box->count(); ++i)
             QCOMPARE(model->item(i)->isEnabled(),
-                     bow::strategies()[static_cast<std::size_t>(i)]->supported(&device, problem).ok);
+                     bow::strategies()[static_cast<std::size_t>(i)]->supported(&device, shape, bow::Matrix{}).ok);
     }
 
     // Through the window: the Load button's dialog, a message box's report, and the vocabulary kept.

@@ -10,7 +10,7 @@ class TiledStrategy final : public DeviceStrategy {
   public:
     std::string_view name() const override { return "bow-tiled"; }
     std::string_view description() const override {
-        return "ours: distances as a tiled matrix product |c|^2 - 2 x.c (4 x 4 per work-item), argmin and a "
+        return "ours: distances as a tiled matrix product |c|^2 - 2 x.c (4 x 16 per work-item), argmin and a "
                "local histogram fused; only memberships and counts leave the chip";
     }
     Support supported(const DeviceInfo* device, Shape shape, const Matrix&) const override {
@@ -27,8 +27,9 @@ class TiledStrategy final : public DeviceStrategy {
 
   protected:
     static constexpr std::size_t kSide = 16, kGroup = kSide * kSide, kDescriptorsPerGroup = 64;
-    // xs, cs (16 x 64 floats each), candidate scores and indices (16 x 64 each).
-    static constexpr std::uint64_t kTileBytes = 4 * 16 * 64 * 4;
+    // The kernel's fixed local arrays (kernels/bow.cl, REG_D 4, REG_C 16, CHUNK 16): xs[16][64/4 + 1] and
+    // cs[16][256/4 + 1] float4s (a padding float4 per row), candidate scores and indices [16][64] each.
+    static constexpr std::uint64_t kTileBytes = (16 * 17 + 16 * 65) * 16 + 2 * 16 * 64 * 4;
 
     std::string options(const DeviceInfo&, Shape) const override { return "-D TILE"; }
     void assign(DeviceContext& device, const cl::Program& program, const Buffers& buffers,
