@@ -419,7 +419,7 @@ void VisualWordsView::updateStrategySupport() {
     const bow::Grid grid =
         image_ ? bow::descriptorGrid(image_->width, image_->height, descriptorParams()) : bow::Grid{};
     const bow::Shape shape{std::max<std::size_t>(grid.count(), 1),
-                               vocabulary_ ? vocabulary_->rows() : static_cast<std::size_t>(k_->value())};
+                           vocabulary_ ? vocabulary_->rows() : static_cast<std::size_t>(k_->value())};
     auto* model = qobject_cast<QStandardItemModel*>(strategy_->model());
     const auto& strategies = bow::strategies();
     for (int i = 0; i < strategy_->count(); ++i) {

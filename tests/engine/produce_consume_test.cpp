@@ -1,8 +1,8 @@
 // The two-device pipeline on POCL_DEVICES="pthread pthread": its histogram against histogram(convolve(image))
 // on one device and against the CPU references, for every chunk count; the pair and mode rules; the overlap
 // and span arithmetic on hand-made records.
-#include <algorithm>
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include <string>
 #include <tuple>
@@ -66,7 +66,8 @@ using Case = std::tuple<int, int, int, int>;
 // lent H100, skips with that reason instead of failing to open 0:1.
 void skipWithoutTwoDevices() {
     const auto& devices = twoDeviceRuntime().devices();
-    if (std::count_if(devices.begin(), devices.end(), [](const DeviceInfo& d) { return d.platformIndex == 0; }) < 2)
+    if (std::count_if(devices.begin(), devices.end(),
+                      [](const DeviceInfo& d) { return d.platformIndex == 0; }) < 2)
         GTEST_SKIP() << "needs two OpenCL devices of platform 0 (PoCL: POCL_DEVICES=\"pthread pthread\")";
 }
 

@@ -405,31 +405,6 @@ TEST(RotateChoice, ImagesBeyondTheDeviceLimitsUseTheBufferVariantAndSayWhy) {
     }
 }
 
-// The buffer kernel's output block adapts to the device: 32x32 (256 work-items) where it can, smaller within
-// a lower work-group limit or less local memory. Its local box is (tile - 1) * sqrt(2) + 4 pixels a side,
-// rounded up: 48 for 32, 26 for 16, 14 for 8.
-TEST(RotateChoice, TheBufferBlockFitsTheDevice) {
-    const auto& buffer = bufferStrategy();
-    auto device = deviceWithImages(100, 100);
-    device.maxWorkGroupSize = 1024;
-    device.localMemBytes = 48 * 1024;
-    const Params linear{33.3, FilterMode::Linear};
-    EXPECT_EQ(buffer.kernelBuild(device, linear, {})->options,
-              "-D NEAREST=0 -D TILE=32 -D ROWS=4 -D SPAN=48");
-    device.maxWorkGroupSize = 255;
-    EXPECT_EQ(buffer.kernelBuild(device, {33.3, FilterMode::Nearest}, {})->options,
-              "-D NEAREST=1 -D TILE=16 -D ROWS=4 -D SPAN=26");
-    // 48 * 48 * 4 = 9216 bytes do not fit 8 KiB; 26 * 26 * 4 = 2704 do.
-    device.maxWorkGroupSize = 1024;
-    device.localMemBytes = 8 * 1024;
-    EXPECT_EQ(buffer.kernelBuild(device, linear, {})->options,
-              "-D NEAREST=0 -D TILE=16 -D ROWS=4 -D SPAN=26");
-    device.localMemBytes = 1024;
-    EXPECT_EQ(buffer.kernelBuild(device, linear, {})->options, "-D NEAREST=0 -D TILE=8 -D ROWS=4 -D SPAN=14");
-    // The image kernel has no block.
-    EXPECT_EQ(findStrategy("image-sampler").kernelBuild(device, linear, {})->options, "-D NEAREST=0");
-}
-
 TEST(RotateChoice, AnImageWiderThanThePoclLimitRunsOnTheBufferVariant) {
     auto& device = testDevice();
     ASSERT_TRUE(device.info().imageSupport);

@@ -223,7 +223,9 @@ INSTANTIATE_TEST_SUITE_P(Every, TiledRotation, ::testing::ValuesIn(rotationStrat
 // On a CPU device the device's memory is the host's: an image over kHostMemoryBandBytes is counted in bands,
 // so that the host does not hold it twice.
 TEST(TiledHistogram, ACpuDeviceCountsImagesBeyondTheBandSizeInBands) {
-    ASSERT_EQ(testDevice().info().type, DeviceType::Cpu);
+    if (testDevice().info().type != DeviceType::Cpu)
+        GTEST_SKIP() << "bands for host memory are a CPU device's rule; " << testDevice().info().name
+                     << " is not one";
     const int width = 4099, height = 4097;  // just over 64 MiB
     ASSERT_GT(static_cast<std::uint64_t>(width) * height * 4, histogram::device::kHostMemoryBandBytes);
     const auto image = noiseImage(width, height, 9);

@@ -258,9 +258,14 @@ class MainWindowTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
         QSignalSpy results(&controller, &Controller::histogramReady);
         const int startedBefore = controller.startedRequests();
-        RunRequest request{
-            big, test::part<DevicePanel>(*window_)->currentSelector(), histogram::strategies().front(), 1, {},
-            {}, false, {}};
+        RunRequest request{big,
+                           test::part<DevicePanel>(*window_)->currentSelector(),
+                           histogram::strategies().front(),
+                           1,
+                           {},
+                           {},
+                           false,
+                           {}};
         // The first run is held on the worker until the other nine requests are made, as on a slow device.
         test::WorkerProbe worker(controller);
         worker.hold();

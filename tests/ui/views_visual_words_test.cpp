@@ -351,8 +351,9 @@ class VisualWordsViewTest : public QObject {
         QCOMPARE(view.strategy(), QString::fromUtf8(bow::kDefaultStrategy));
         const bow::Shape shape{bow::descriptorGrid(first_.width, first_.height, {}).count(), 64};
         for (int i = 0; i < box->count(); ++i)
-            QCOMPARE(model->item(i)->isEnabled(),
-                     bow::strategies()[static_cast<std::size_t>(i)]->supported(&device, shape, bow::Matrix{}).ok);
+            QCOMPARE(
+                model->item(i)->isEnabled(),
+                bow::strategies()[static_cast<std::size_t>(i)]->supported(&device, shape, bow::Matrix{}).ok);
     }
 
     // Through the window: the Load button's dialog, a message box's report, and the vocabulary kept.
