@@ -67,9 +67,11 @@ struct Registry {
     std::map<cl_command_queue, std::int64_t> offsets;
 };
 
+// Never destroyed: a Runtime of static storage (a test's, a tool's) forgets its queues at exit, possibly after
+// a registry of static storage would already be gone.
 Registry& registry() {
-    static Registry r;
-    return r;
+    static auto* r = new Registry;
+    return *r;
 }
 
 }  // namespace
