@@ -49,4 +49,13 @@ void paste(const std::uint8_t* tile, const Rect& rect, std::uint8_t* pixels, int
                     tile + static_cast<std::size_t>(row) * rowBytes, rowBytes);
 }
 
+void absorbTile(RunRecord& whole, const RunRecord& tile, TimingLog& log) {
+    whole.timings.insert(whole.timings.end(), tile.timings.begin(), tile.timings.end());
+    for (auto& timing : log.collect()) whole.timings.push_back(std::move(timing));
+    for (const auto& build : tile.builds) {
+        if (std::find(whole.builds.begin(), whole.builds.end(), build) == whole.builds.end())
+            whole.builds.push_back(build);
+    }
+}
+
 }  // namespace hs::tiling

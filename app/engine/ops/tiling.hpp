@@ -34,6 +34,9 @@ std::string note(ImageShape whole, ImageShape tile, const std::string& why);
 std::vector<std::uint8_t> cut(const std::uint8_t* pixels, int width, const Rect& rect);
 // Writes packed `tile` rows into `rect` of a `width`-pixel-wide RGBA8 image.
 void paste(const std::uint8_t* tile, const Rect& rect, std::uint8_t* pixels, int width);
+// Adds a tile's run to the whole image's record: its timings, then the host commands `log` holds (the tile's
+// read-back), and the builds the record does not list yet.
+void absorbTile(RunRecord& whole, const RunRecord& tile, TimingLog& log);
 
 // How an operation runs on an output of `output`: the strategy, its note, and the tile when it runs in tiles.
 template <class Op>

@@ -67,8 +67,8 @@ struct Registry {
     std::map<cl_command_queue, std::int64_t> offsets;
 };
 
-// Never destroyed: a Runtime of static storage (a test's, a tool's) forgets its queues at exit, possibly after
-// a registry of static storage would already be gone.
+// Never destroyed: a Runtime of static storage (a test's, a tool's) forgets its queues at exit, possibly
+// after a registry of static storage would already be gone.
 Registry& registry() {
     static auto* r = new Registry;
     return *r;

@@ -97,8 +97,7 @@ Result runTiled(DeviceContext& device, PixelSource& pixels, const Filter& filter
     const ImageShape whole{pixels.width(), pixels.height()};
     TimingLog log;
     const std::uint8_t* source = pixels.host(log);
-    std::vector<Timing> timings = log.collect();
-    std::vector<KernelBuild> builds;
+    RunRecord record{&strategy, std::move(note), log.collect(), {}};
     std::vector<std::uint8_t> output(pixels.byteCount());
     for (const tiling::Rect& rect : tiling::cover(whole, tile)) {
         const tiling::Rect in = inputRegion(rect, filter, whole);
@@ -107,15 +106,9 @@ Result runTiled(DeviceContext& device, PixelSource& pixels, const Filter& filter
         const std::uint8_t* convolved = result.image.host(log);
         const tiling::Rect inside{rect.x - in.x, rect.y - in.y, rect.width, rect.height};
         tiling::paste(tiling::cut(convolved, in.width, inside).data(), rect, output.data(), whole.width);
-        timings.insert(timings.end(), result.timings.begin(), result.timings.end());
-        for (auto& timing : log.collect()) timings.push_back(std::move(timing));
-        for (auto& build : result.builds) {
-            if (std::find(builds.begin(), builds.end(), build) == builds.end())
-                builds.push_back(std::move(build));
-        }
+        tiling::absorbTile(record, result, log);
     }
-    return {{&strategy, std::move(note), std::move(timings), std::move(builds)},
-            PixelSource(std::move(output), whole.width, whole.height)};
+    return {std::move(record), PixelSource(std::move(output), whole.width, whole.height)};
 }
 
 }  // namespace

@@ -158,8 +158,7 @@ Result runTiled(DeviceContext& device, PixelSource& pixels, const Params& params
     const auto m = inverseMap(params, input.width, input.height);
     TimingLog log;
     const std::uint8_t* source = pixels.host(log);
-    std::vector<Timing> timings = log.collect();
-    std::vector<KernelBuild> builds;
+    RunRecord record{&strategy, std::move(note), log.collect(), {}};
     // Transparent black: a tile whose box is empty samples only the outside.
     std::vector<std::uint8_t> output(pipeline::pixelBytes(canvas.width, canvas.height), 0);
     for (const tiling::Rect& rect : tiling::cover({canvas.width, canvas.height}, tile)) {
@@ -172,15 +171,9 @@ Result runTiled(DeviceContext& device, PixelSource& pixels, const Params& params
         PixelSource part(tiling::cut(source, input.width, box), box.width, box.height);
         Result result = strategy.runMapped(device, part, params, tileMap, {rect.width, rect.height});
         tiling::paste(result.image.host(log), rect, output.data(), canvas.width);
-        timings.insert(timings.end(), result.timings.begin(), result.timings.end());
-        for (auto& timing : log.collect()) timings.push_back(std::move(timing));
-        for (auto& build : result.builds) {
-            if (std::find(builds.begin(), builds.end(), build) == builds.end())
-                builds.push_back(std::move(build));
-        }
+        tiling::absorbTile(record, result, log);
     }
-    return {{&strategy, std::move(note), std::move(timings), std::move(builds)},
-            PixelSource(std::move(output), canvas.width, canvas.height)};
+    return {std::move(record), PixelSource(std::move(output), canvas.width, canvas.height)};
 }
 
 }  // namespace
