@@ -5,30 +5,16 @@
 #include <algorithm>
 #include <limits>
 
-#ifdef __linux__
-#include <sys/resource.h>
-#include <unistd.h>
-#endif
-
 #include "image/pixel_source.hpp"
 #include "measure/compare.hpp"
 #include "ops/histogram/auto_strategy.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/timing.hpp"
+#include "ui/worker_thread.hpp"
 
 namespace hs::ui {
 
 namespace {
-
-// The worker, and the OpenCL runtime's threads it starts (PoCL creates its pool in the thread that first
-// touches the platform, and threads inherit their creator's niceness), run below the GUI thread: when the
-// device is the CPU itself, its kernels then cannot starve the event loop.
-void runBelowInteractivePriority() {
-#ifdef __linux__
-    constexpr int kWorkerNiceness = 10;
-    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kWorkerNiceness);
-#endif
-}
 
 DeviceContext& requireDevice(DeviceContext* device) {
     if (!device) throw UsageError("rotation and convolution run on an OpenCL device, and none is selected");
@@ -48,10 +34,7 @@ pipeline::Spec imageStages(const RunRequest& request) {
 
 Controller::Controller(QObject* parent)
     : QObject(parent), thread_(new QThread(this)), workerContext_(new QObject) {
-    thread_->setObjectName(QStringLiteral("histoscope-worker"));
-    workerContext_->moveToThread(thread_);
-    thread_->start();
-    QMetaObject::invokeMethod(workerContext_, &runBelowInteractivePriority, Qt::QueuedConnection);
+    startWorkerThread(*thread_, *workerContext_, QStringLiteral("histoscope-worker"));
 }
 
 Controller::~Controller() {

@@ -7,6 +7,7 @@
 #include "io/image_io.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
+#include "ui/worker_thread.hpp"
 
 namespace hs::ui {
 
@@ -33,9 +34,7 @@ std::string tooSmall(const std::string& what, const bow::DescriptorParams& param
 
 VisualWordsWorker::VisualWordsWorker(QObject* parent)
     : QObject(parent), thread_(new QThread(this)), workerContext_(new QObject) {
-    thread_->setObjectName(QStringLiteral("histoscope-visual-words"));
-    workerContext_->moveToThread(thread_);
-    thread_->start();
+    startWorkerThread(*thread_, *workerContext_, QStringLiteral("histoscope-visual-words"));
 }
 
 VisualWordsWorker::~VisualWordsWorker() {
