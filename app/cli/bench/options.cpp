@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "bench/suite.hpp"
 #include "ops/shared_options.hpp"
 #include "ops/strategy.hpp"
 #include "runtime/error.hpp"
@@ -50,6 +51,13 @@ std::string sharedLine(const options::Spec& spec, std::string_view shownDefault)
     return helpLine("--" + std::string(spec.name) + " " + std::string(spec.valueName), text);
 }
 
+// The registered suites, so that the help names every one.
+std::string suiteNames() {
+    std::string names;
+    for (const auto& suite : suites()) names += (names.empty() ? "" : ", ") + suite.name;
+    return names;
+}
+
 std::string usage() {
     return "Usage: histoscope-bench [options]\n"
            "Measures the histogram strategies, rotation and convolution on generated or given pixels.\n\n"
@@ -59,7 +67,10 @@ std::string usage() {
                     "Input sizes in MiB, comma-separated, fractions allowed. Default: 1,16,64,256.") +
            helpLine("--patterns LIST", "uniform, all-equal, gaussian, gradient. Default: all.") +
            helpLine("--strategies LIST", "Strategies to measure, in any case. Default: all.") +
-           helpLine("--suites LIST", "histogram, rotate, convolve, frame, live. Default: all.") +
+           helpLine("--suites LIST",
+                    suiteNames() +
+                        ". Default: all. The bow suite measures the book's descriptor counts "
+                        "whose matrix fits the largest size (16: all three).") +
            sharedLine(options::kBins, options::kBins.defaultValue) + sharedLine(options::kAngle, "33.3") +
            sharedLine(options::kSampling, "both") +
            helpLine("--repetitions N", "Timed repetitions after one untimed warm-up. Default: 10.") +
