@@ -11,7 +11,8 @@
 #   default: this tree. Without ROOT/.gpu/xvfb-nvidia.sh (the development machine) it starts its own Xvfb and
 #   runs build/bin/histoscope of this tree on PoCL.
 # Environment: LIVEGUI_FRAMES (default 50), LIVEGUI_SIZES (default 1920x1080,3840x2160), LIVEGUI_DEVICE (a
-# device selector, default the first device), LIVEGUI_APP_FRAMES (default LIVEGUI_FRAMES).
+# device selector, default the first device), LIVEGUI_APP_FRAMES (default LIVEGUI_FRAMES), LIVEGUI_SECONDS
+# (the time the whole script may take, default 170).
 set -uo pipefail
 out=${1:?usage: livegui.sh OUT [ROOT]}
 root=${2:-$PWD}
@@ -25,10 +26,19 @@ device=${LIVEGUI_DEVICE:-}
 build=build-gpu-livegui
 export HISTOSCOPE_CACHE_DIR=$tree/$build/cache
 status=0
+# The whole script stays under 3 minutes on the GPU machine: each step's time limit is what is left, at most
+# its own.
+deadline=$((SECONDS + ${LIVEGUI_SECONDS:-170}))
+limit() {
+    local left=$((deadline - SECONDS))
+    echo $((left < $1 ? (left > 5 ? left : 5) : $1))
+}
 log() { echo "livegui: $*" | tee -a "$out/summary.txt"; }
 
 # ---- the X server: NVIDIA's GLX on the GPU machine, our own Xvfb (Mesa) elsewhere
-if [ -f "$root/.gpu/xvfb-nvidia.sh" ]; then
+if [ "${DISPLAY:-}" = ":99" ] && [ -S /tmp/.X11-unix/X99 ] && [ -n "${__GLX_VENDOR_LIBRARY_NAME:-}" ]; then
+    expect=shared  # xvfb-nvidia.sh ran already
+elif [ -f "$root/.gpu/xvfb-nvidia.sh" ]; then
     pushd "$root" >/dev/null && source .gpu/xvfb-nvidia.sh && popd >/dev/null
     expect=shared
 else
@@ -44,7 +54,7 @@ log "DISPLAY=$DISPLAY, expecting the $expect path"
 
 # ---- 1. the Qt-free live bench and the interop harness
 found_glx=
-for include in ${CPATH//:/ } /usr/include; do [ -f "$include/GL/glx.h" ] && found_glx=1; done
+for include in ${CPATH:+${CPATH//:/ }} /usr/include; do [ -f "$include/GL/glx.h" ] && found_glx=1; done
 if [ -z "$found_glx" ]; then
     log "GL/glx.h not found: no live bench (add the GL/X11 .debs to .gpu/, see scripts/gpu-interop-test.sh)"
     status=1
@@ -54,12 +64,12 @@ else
         cmake --build $build -j"$(nproc)" --target histoscope-live-bench interop_tests; } >"$out/build.log" 2>&1 ||
         { tail -30 "$out/build.log"; status=1; }
     if [ -x $build/bin/histoscope-live-bench ]; then
-        HISTOSCOPE_EXPECT_INTEROP=$expect timeout 120 $build/bin/interop_tests >"$out/interop-tests.txt" 2>&1
+        HISTOSCOPE_EXPECT_INTEROP=$expect timeout "$(limit 60)" $build/bin/interop_tests >"$out/interop-tests.txt" 2>&1
         rc=$?
         log "interop_tests (expecting $expect): exit $rc, $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$out/interop-tests.txt" | tr '\n' ' ')"
         [ $rc -eq 0 ] || status=1
         require=; [ $expect = shared ] && require=--require-shared
-        timeout 150 $build/bin/histoscope-live-bench --sizes "$sizes" --frames "$frames" ${device:+--device "$device"} \
+        timeout "$(limit 60)" $build/bin/histoscope-live-bench --sizes "$sizes" --frames "$frames" ${device:+--device "$device"} \
             $require --json "$out/live-bench.json" >"$out/live-bench.txt" 2>&1
         rc=$?
         cat "$out/live-bench.txt"
@@ -67,7 +77,7 @@ else
         [ $rc -eq 0 ] || status=1
         # The same with the convolution strategy the bench's live suite uses (the default is the
         # registry's first, buffer-naive, as in a fresh app).
-        timeout 100 $build/bin/histoscope-live-bench --sizes "${sizes##*,}" --frames "$frames" \
+        timeout "$(limit 30)" $build/bin/histoscope-live-bench --sizes "${sizes##*,}" --frames "$frames" \
             --convolve local-tiled ${device:+--device "$device"} $require --json "$out/live-bench-local-tiled.json" \
             >"$out/live-bench-local-tiled.txt" 2>&1
         rc=$?
@@ -88,22 +98,25 @@ if [ ! -x "$app" ]; then
     log "no app at $app: skipped"
     exit 1
 fi
-# The frames as 24-bit BMP (which the app reads without plugins), made without image libraries: gradients
-# (red) and a row of noise shifted on every row (green, blue), so rotation and filter change every pixel.
+# The frames as 24-bit BMP (which the app reads without plugins), made without image libraries: a vertical
+# gradient (red), diagonal ramps (green) and a 64-pixel checkerboard (blue), so rotation and filter change every
+# pixel while the screenshots stay small PNGs.
 frames_dir=$(mktemp -d)
 python3 - "$frames_dir" "$sizes" <<'PY'
-import random, struct, sys
+import struct, sys
 folder, sizes = sys.argv[1], sys.argv[2]
 for size in sizes.split(","):
     width, height = (int(v) for v in size.split("x"))
-    noise = random.Random(11).randbytes(width * 3 + 1024)
+    ramp = bytes((3 * i) & 255 for i in range(width + height))
+    checker = [bytes(((x // 64 + band) % 2) * 200 for x in range(width)) for band in (0, 1)]
     row_bytes = (width * 3 + 3) & ~3
     rows = []
-    for y in range(height - 1, -1, -1):  # BMP rows go bottom-up
-        shift = (y * 37) % 1024
-        row = bytearray(noise[shift:shift + width * 3])
-        row[2::3] = bytes([(y * 255) // max(height - 1, 1)]) * width  # red: a vertical gradient
-        rows.append(bytes(row) + b"\0" * (row_bytes - width * 3))
+    for y in range(height - 1, -1, -1):  # BMP rows go bottom-up, blue green red
+        row = bytearray(row_bytes)
+        row[0:width * 3:3] = checker[(y // 64) % 2]
+        row[1:width * 3:3] = ramp[y:y + width]
+        row[2:width * 3:3] = bytes([(y * 255) // max(height - 1, 1)]) * width
+        rows.append(bytes(row))
     data = b"".join(rows)
     header = struct.pack("<2sIHHI", b"BM", 54 + len(data), 0, 0, 54)
     info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 24, 0, len(data), 2835, 2835, 0, 0)
@@ -113,7 +126,7 @@ PY
 for size in ${sizes//,/ }; do
     for display in auto copy; do
         name=app-$size-$display
-        timeout 150 "$app" --open "$frames_dir/frame-$size.bmp" ${device:+--device "$device"} --strategy local-atomic \
+        timeout "$(limit 40)" "$app" --open "$frames_dir/frame-$size.bmp" ${device:+--device "$device"} --strategy local-atomic \
             --angle 33 --filter gaussian:1:5 --display-path $display --measure-frames "$app_frames" \
             --measure-json "$out/$name.json" --screenshot "$out/$name.png" --quit >"$out/$name.log" 2>&1
         rc=$?
