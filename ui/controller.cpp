@@ -3,9 +3,11 @@
 #include <QMetaObject>
 #include <QThread>
 #include <algorithm>
+#include <chrono>
 #include <limits>
 
 #include "image/pixel_source.hpp"
+#include "interop/texture_sink.hpp"
 #include "measure/compare.hpp"
 #include "ops/histogram/auto_strategy.hpp"
 #include "runtime/runtime.hpp"
@@ -235,6 +237,15 @@ DeviceContext* Controller::openDevice(const QString& selector) {
 }
 
 RunOutcome Controller::measure(const Job& job) {
+    const auto start = std::chrono::steady_clock::now();
+    RunOutcome outcome = runJob(job);
+    outcome.workerNs = static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+            .count());
+    return outcome;
+}
+
+RunOutcome Controller::runJob(const Job& job) {
     const RunRequest& request = job.request;
     DeviceContext* device = openDevice(request.device);
     RunOutcome outcome;
@@ -242,12 +253,14 @@ RunOutcome Controller::measure(const Job& job) {
     outcome.request = request;
     if (device) {
         outcome.device = device->info();
-        outcome.display = display_
-                              ? display_->prepare(*device, runtime_->programCache())
-                              : DisplayStatus{QStringLiteral("host"),
-                                              tr("no display link to the image view's OpenGL (it draws "
-                                                 "without, or is not shown yet); processed images are read "
-                                                 "back to the host")};
+        outcome.display =
+            display_ ? display_->prepare(*device, runtime_->programCache(),
+                                         request.forceCopyDisplay ? interop::PathPreference::ForceCopy
+                                                                  : interop::PathPreference::Auto)
+                     : DisplayStatus{QStringLiteral("host"),
+                                     tr("no display link to the image view's OpenGL (it draws "
+                                        "without, or is not shown yet); processed images are read "
+                                        "back to the host")};
     }
     if (request.twoDevices) {
         runTwoDevices(requireDevice(device), request, outcome);

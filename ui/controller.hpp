@@ -49,6 +49,9 @@ struct RunRequest {
     // Set: pipeline mode, which runs `convolution` (required) then the histogram over two devices; no
     // rotation.
     std::optional<TwoDeviceStage> twoDevices;
+    // Processed images go through the host even where OpenCL could write the view's texture itself (to
+    // compare the display paths, or to work around a driver).
+    bool forceCopyDisplay = false;
 
     histogram::Params histogramParams() const { return {bins, ignoreTransparent}; }
     bool processesImage() const { return rotation || convolution; }
@@ -79,6 +82,8 @@ struct RunOutcome {
     // the consumer; `device` is the producer.
     std::optional<produce_consume::Result> twoDevices;
     std::optional<DeviceInfo> consumer;
+    // Wall time of the run on the worker thread: its stages and the hand-off to the display.
+    std::uint64_t workerNs = 0;
 };
 
 // A failure in words: the one-line message names the device or step; a kernel build failure carries the log.
@@ -163,7 +168,9 @@ class Controller : public QObject {
     void drain();
     void execute(const Job& job);
     void executeCompare(const Job& job);
+    // runJob(), timed on the worker thread (RunOutcome::workerNs).
     RunOutcome measure(const Job& job);
+    RunOutcome runJob(const Job& job);
     void runImageStages(DeviceContext& device, const RunRequest& request, RunOutcome& outcome);
     void runTwoDevices(DeviceContext& producer, const RunRequest& request, RunOutcome& outcome);
     // The request's image after its image stages, on the host (Compare measures histograms of it).

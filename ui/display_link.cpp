@@ -78,10 +78,12 @@ void DisplayLink::moveToThread(QThread* worker) {
     context_->moveToThread(worker);
 }
 
-DisplayStatus DisplayLink::prepare(DeviceContext& engine, ProgramCache& cache) {
-    if (sinkDevice_ == &engine) return status_;
+DisplayStatus DisplayLink::prepare(DeviceContext& engine, ProgramCache& cache,
+                                   interop::PathPreference preference) {
+    if (sinkDevice_ == &engine && sinkPreference_ == preference) return status_;
     release();
     sinkDevice_ = &engine;
+    sinkPreference_ = preference;
     if (!withoutSink_.isEmpty()) {
         status_ = {QStringLiteral("host"), withoutSink_};
         return status_;
@@ -89,7 +91,7 @@ DisplayStatus DisplayLink::prepare(DeviceContext& engine, ProgramCache& cache) {
     try {
         CurrentScope current(*context_, *surface_);
         context_->functions()->glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTextureSide_);
-        sink_ = std::make_unique<interop::TextureSink>(gl_, engine, cache);
+        sink_ = std::make_unique<interop::TextureSink>(gl_, engine, cache, preference);
     } catch (const Error& e) {
         // Without a texture the view still shows every processed image, uploaded from the host.
         status_ = {QStringLiteral("host"), tr("no display texture (%1); processed images go through the host")

@@ -41,7 +41,8 @@ struct Result;
 }
 namespace interop {
 class TextureSink;
-}
+enum class PathPreference;
+}  // namespace interop
 }  // namespace hs
 
 namespace hs::ui {
@@ -76,8 +77,8 @@ class DisplayLink {
     // GUI thread, once: the worker thread that will use the link from now on.
     void moveToThread(QThread* worker);
 
-    // Worker thread. The sink for `engine` (made when the device changed) and its decision.
-    DisplayStatus prepare(DeviceContext& engine, ProgramCache& cache);
+    // Worker thread. The sink for `engine` and `preference` (made when either changed) and its decision.
+    DisplayStatus prepare(DeviceContext& engine, ProgramCache& cache, interop::PathPreference preference);
     // Where the pipeline should run so that present() stays on the device: the sink's GL-sharing context on
     // the shared path, else the device prepare() was given.
     DeviceContext& pipelineDevice();
@@ -101,6 +102,7 @@ class DisplayLink {
     QString withoutSink_;  // why there is no sink (not GLX); empty when there can be one
     std::unique_ptr<interop::TextureSink> sink_;
     DeviceContext* sinkDevice_ = nullptr;  // the engine device the sink was made for
+    interop::PathPreference sinkPreference_{};
     DisplayStatus status_;
     int maxTextureSide_ = 0;
     std::mutex textureMutex_;

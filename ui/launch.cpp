@@ -9,12 +9,14 @@
 #include <iostream>
 
 #include "io/command_line.hpp"
+#include "io/export.hpp"
 #include "io/files/filter_file.hpp"
 #include "io/image_io.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/shared_options.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/export_actions.hpp"
+#include "ui/frame_measurement.hpp"
 #include "ui/main_window.hpp"
 
 namespace hs::ui {
@@ -61,8 +63,25 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
         QStringLiteral("quit"),
         QStringLiteral("Exit after the first result (and the screenshot); problems go "
                        "to stderr and set the exit code."));
+    const QCommandLineOption display(
+        QStringLiteral("display-path"),
+        QStringLiteral(
+            "How processed images reach the view: auto (OpenCL writes the view's texture where the "
+            "driver shares it with OpenGL, else through the host) or copy (always through the "
+            "host)."),
+        QStringLiteral("PATH"), QStringLiteral("auto"));
+    const QCommandLineOption measureFrames(
+        QStringLiteral("measure-frames"),
+        QStringLiteral("After the first result, run the pipeline N more times as Run ×N does and write the "
+                       "per-frame figures (wall clock on the GUI thread and on the worker, the timing view's "
+                       "totals; min / median / max) to --measure-json, then take the screenshot."),
+        QStringLiteral("N"));
+    const QCommandLineOption measureJson(QStringLiteral("measure-json"),
+                                         QStringLiteral("Where --measure-frames writes its figures (JSON)."),
+                                         QStringLiteral("FILE"));
     parser.addOptions({helpOption, versionOption, open, device, strategy, bins, ignoreTransparent, angle,
-                       sampling, fitCanvas, filter, screenshot, histogramExport, quit});
+                       sampling, fitCanvas, filter, display, screenshot, histogramExport, measureFrames,
+                       measureJson, quit});
     parser.addPositionalArgument(QStringLiteral("IMAGE"), QStringLiteral("Image to open."),
                                  QStringLiteral("[IMAGE]"));
 
@@ -114,6 +133,21 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
         throw UsageError("--export-histogram writes .csv or .json files: '" +
                          options.histogramExport.toStdString() + "' ends in neither");
     options.quit = parser.isSet(quit);
+    const QString path = parser.value(display).toLower();
+    if (path != QLatin1String("auto") && path != QLatin1String("copy"))
+        throw UsageError("--display-path takes auto or copy, not '" + parser.value(display).toStdString() +
+                         "'");
+    options.forceCopyDisplay = path == QLatin1String("copy");
+    if (parser.isSet(measureFrames)) {
+        bool number = false;
+        options.measureFrames = parser.value(measureFrames).toInt(&number);
+        if (!number || options.measureFrames < 1 || options.measureFrames > 10000)
+            throw UsageError("--measure-frames takes a count from 1 to 10000, not '" +
+                             parser.value(measureFrames).toStdString() + "'");
+    }
+    options.measureJson = parser.value(measureJson);
+    if ((options.measureFrames > 0) != !options.measureJson.isEmpty())
+        throw UsageError("--measure-frames and --measure-json go together");
     return options;
 }
 
@@ -133,10 +167,13 @@ Launcher::Launcher(MainWindow& window, LaunchOptions options, QObject* parent)
     if (!options_.strategy.isEmpty()) window_.chooseStrategy(options_.strategy);
     if (options_.bins) window_.setBins(*options_.bins);
     if (options_.ignoreTransparent) window_.setIgnoreTransparent(true);
+    window_.setForceCopyDisplay(options_.forceCopyDisplay);
     connect(&window_, &MainWindow::devicesShown, this, &Launcher::checkStrategy);
     connect(&window_, &MainWindow::resultShown, this, &Launcher::firstResult);
     connect(&window_, &MainWindow::imageOnScreenChanged, this, &Launcher::firstResult);
 }
+
+Launcher::~Launcher() = default;
 
 void Launcher::start(const QString& image) {
     if (options_.rotation) window_.setRotation(*options_.rotation, options_.sampling, options_.fitCanvas);
@@ -174,6 +211,35 @@ void Launcher::firstResult() {
     // The first result and the image on screen, in either order.
     if (done_ || shot_ || !window_.lastOutcome() || !window_.imageOnScreen()) return;
     shot_ = true;
+    if (options_.measureFrames > 0) {
+        // The first result was the warm-up (program builds, the display's texture and sharing context).
+        measurement_ =
+            std::make_unique<FrameMeasurement>(options_.measureFrames, FrameMeasurement::Clock::now());
+        connect(&window_, &MainWindow::resultShown, this, &Launcher::measuredFrame);
+        measuredRequest_ = window_.runRepeated(options_.measureFrames);
+        if (measuredRequest_ == 0)
+            fail(ErrorKind::Usage, tr("Nothing measured"), tr("--measure-frames: the window cannot run now"));
+        return;
+    }
+    afterResults();
+}
+
+void Launcher::measuredFrame() {
+    // A result of an earlier request still in flight is shown too (the view follows a drag): not a frame.
+    if (done_ || !measurement_ || window_.lastOutcome()->requestId != measuredRequest_) return;
+    if (!measurement_->add(*window_.lastOutcome(), FrameMeasurement::Clock::now())) return;
+    disconnect(&window_, &MainWindow::resultShown, this, &Launcher::measuredFrame);
+    try {
+        io::writeFileAtomically(options_.measureJson,
+                                QByteArray::fromStdString(measurement_->json(window_.imagePath())));
+    } catch (const Error& e) {
+        return fail(e.kind(), tr("Measurement not saved"), QString::fromUtf8(e.what()));
+    }
+    measurement_.reset();
+    afterResults();
+}
+
+void Launcher::afterResults() {
     if (!options_.histogramExport.isEmpty()) {
         try {
             window_.exports().exportHistogram(options_.histogramExport);

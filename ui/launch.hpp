@@ -3,6 +3,7 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <optional>
 
 #include "ops/rotate/rotate.hpp"
@@ -11,12 +12,16 @@
 namespace hs::ui {
 
 class AppSettings;
+class FrameMeasurement;
 class MainWindow;
 
 // What the command line asks for. `histoscope IMAGE` opens a file; the scripted mode
 // `histoscope --open IMG --device SEL --strategy NAME --bins N [--ignore-transparent] [--angle DEG
 // [--sampling MODE] [--fit-canvas]] [--filter SPEC] [--export-histogram OUT.csv|json] --screenshot OUT.png
-// --quit` renders the window after the first result, exports the histogram, saves the window, and exits. It
+// --quit` renders the window after the first result, exports the histogram, saves the window, and exits. With
+// `--measure-frames N --measure-json OUT.json` it first runs the pipeline N more times as Run ×N does (the
+// same requests, stages and display hand-off; `--display-path copy` forces the copy path) and writes the per-frame
+// figures (ui/frame_measurement.hpp) before the screenshot. It
 // drives the window through the requests and exports a user's actions make (MainWindow), nothing else. The
 // options histoscope-cli also takes follow the same rules (ops/shared_options.hpp).
 struct LaunchOptions {
@@ -32,6 +37,9 @@ struct LaunchOptions {
     QString screenshot;
     QString histogramExport;  // .csv or .json, written as File ▸ Export ▸ Histogram writes it
     bool quit = false;
+    bool forceCopyDisplay = false;  // --display-path copy
+    int measureFrames = 0;          // 0: no measurement
+    QString measureJson;
 };
 
 // Throws hs::UsageError with a one-line reason. Returns nullopt after printing --help or --version (which
@@ -51,6 +59,7 @@ class Launcher : public QObject {
 
   public:
     Launcher(MainWindow& window, LaunchOptions options, QObject* parent = nullptr);
+    ~Launcher() override;
     // Sets the transforms the options name and opens the image (which may come from startupImage() when the
     // options name none).
     void start(const QString& image);
@@ -62,6 +71,10 @@ class Launcher : public QObject {
   private:
     void checkStrategy();
     void firstResult();
+    // --measure-frames: one of the measured runs is shown.
+    void measuredFrame();
+    // Exports, screenshot and quit, once the results (and the measurement) are in.
+    void afterResults();
     void saveScreenshot();
     void fail(ErrorKind kind, const QString& title, const QString& message);
     void finish(int exitCode, const QString& problem = {});
@@ -70,6 +83,8 @@ class Launcher : public QObject {
     LaunchOptions options_;
     bool done_ = false;
     bool shot_ = false;
+    std::unique_ptr<FrameMeasurement> measurement_;  // while --measure-frames runs
+    quint64 measuredRequest_ = 0;                    // its Run ×N
 };
 
 }  // namespace hs::ui

@@ -657,7 +657,12 @@ RunRequest MainWindow::currentRequest() const {
                       transformPanel_->rotation(),
                       transformPanel_->convolution(),
                       ignoreTransparent_->isChecked(),
-                      transformPanel_->twoDevices()};
+                      transformPanel_->twoDevices(),
+                      forceCopyDisplay_};
+}
+
+void MainWindow::setForceCopyDisplay(bool force) {
+    forceCopyDisplay_ = force;
 }
 
 void MainWindow::runHistogram() {
@@ -666,12 +671,13 @@ void MainWindow::runHistogram() {
     if (!previousSettingsDelay_->isActive()) previousSettingsDelay_->start();
 }
 
-void MainWindow::runRepeated(int count) {
-    if (!canRun()) return;
+quint64 MainWindow::runRepeated(int count) {
+    if (!canRun()) return 0;
     progressTarget_ = ProgressTarget::Timings;
     timingView_->setProgress(0, count);
     requestedHistogramId_ = controller_->runRepeated(currentRequest(), count);
     if (!previousSettingsDelay_->isActive()) previousSettingsDelay_->start();
+    return requestedHistogramId_;
 }
 
 void MainWindow::runCompare(int repetitions) {

@@ -108,9 +108,13 @@ class MainWindow : public QMainWindow {
     // Switches convolution on with a convolve::filterFromSpec spec; throws UsageError or InputError as that
     // does.
     void setFilter(const QString& spec);
+    // Processed images go through the host even where OpenCL could write the view's texture (the launch
+    // option --display-path copy; the next run uses it).
+    void setForceCopyDisplay(bool force);
 
     void runHistogram();
-    void runRepeated(int count);
+    // The request's id (RunOutcome::requestId of its results), 0 when nothing can run yet.
+    quint64 runRepeated(int count);
     void runCompare(int repetitions);
 
     // ---- What the window shows (read-only).
@@ -186,7 +190,8 @@ class MainWindow : public QMainWindow {
     quint64 loadGeneration_ = 0;
     QString preferredDevice_;
     std::optional<RunOutcome> lastOutcome_;
-    bool showsProcessed_ = false;       // the view shows a processed image rather than image_
+    bool showsProcessed_ = false;  // the view shows a processed image rather than image_
+    bool forceCopyDisplay_ = false;
     quint64 requestedHistogramId_ = 0;  // the newest request whose result the histogram view is to show
     QTimer* previousSettingsDelay_ = nullptr;  // "a moment": quick runs never mark the histogram
     bool showsPreviousSettings_ = false;

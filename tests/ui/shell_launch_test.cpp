@@ -3,6 +3,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGroupBox>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -22,6 +24,7 @@
 #include "ui/launch.hpp"
 #include "ui/main_window.hpp"
 #include "ui/strategy_box.hpp"
+#include "ui/timing_view.hpp"
 #include "ui/transform_panel.hpp"
 #include "ui_test_support.hpp"
 
@@ -108,6 +111,13 @@ class LaunchTest : public QObject {
         QCOMPARE(parse({"--angle", "400"}).rotation, std::optional<double>(40));
         QCOMPARE(parse({"--angle=-180", "--sampling", "NEAREST"}).rotation, std::optional<double>(180));
         QCOMPARE(parse({"--strategy", strategy.toUpper()}).strategy, strategy);
+
+        QVERIFY(!transforms.forceCopyDisplay && transforms.measureFrames == 0);
+        QVERIFY(parse({"--display-path", "COPY"}).forceCopyDisplay);
+        QVERIFY(!parse({"--display-path", "auto"}).forceCopyDisplay);
+        const auto measured = parse({"--measure-frames", "7", "--measure-json", "m.json"});
+        QCOMPARE(measured.measureFrames, 7);
+        QCOMPARE(measured.measureJson, QStringLiteral("m.json"));
     }
 
     void refusesBadOptions_data() {
@@ -137,6 +147,14 @@ class LaunchTest : public QObject {
                                        << "--sampling must be linear or nearest, got 'cubic'";
         QTest::newRow("filter name") << QStringList{"--filter", "blur"} << "unknown filter 'blur'";
         QTest::newRow("filter parameters") << QStringList{"--filter", "box:99"} << "within 1..15";
+        QTest::newRow("display") << QStringList{"--display-path", "shared"}
+                                 << "--display-path takes auto or copy";
+        QTest::newRow("frames zero") << QStringList{"--measure-frames", "0", "--measure-json", "m.json"}
+                                     << "--measure-frames takes a count from 1 to 10000, not '0'";
+        QTest::newRow("frames alone")
+            << QStringList{"--measure-frames", "5"} << "--measure-frames and --measure-json go together";
+        QTest::newRow("json alone") << QStringList{"--measure-json", "m.json"}
+                                    << "--measure-frames and --measure-json go together";
     }
 
     void refusesBadOptions() {
@@ -225,6 +243,51 @@ class LaunchTest : public QObject {
         const auto everyPixel = test::referenceOf(expected, 100);
         QVERIFY(everyPixel[histogram::Channel::Luma][0] - ignoring[histogram::Channel::Luma][0] >=
                 2 * 20 * 80);
+    }
+
+    // --measure-frames runs the pipeline N more times after the first result, through the display path asked
+    // for, and writes one figure per frame; the timing view holds the first run and the N measured ones.
+    void scriptedMeasurementRunsTheFramesThroughTheDisplay_data() {
+        QTest::addColumn<bool>("forceCopy");
+        QTest::newRow("auto") << false;
+        QTest::newRow("copy") << true;
+    }
+    void scriptedMeasurementRunsTheFramesThroughTheDisplay() {
+        QFETCH(bool, forceCopy);
+        AppSettings settings(dir_.filePath(QStringLiteral("measure.ini")));
+        MainWindow window(settings);
+        LaunchOptions options = parse({"--angle", "33", "--filter", "box:5", "--quit"});
+        options.forceCopyDisplay = forceCopy;
+        options.measureFrames = 3;
+        options.measureJson = dir_.filePath(QStringLiteral("measure.json"));
+        options.screenshot = dir_.filePath(QStringLiteral("measure.png"));
+        QFile::remove(options.measureJson);
+        QCOMPARE(runScripted(window, options, imagePath_), 0);
+        QVERIFY(!QImage(options.screenshot).isNull());
+        QCOMPARE(test::part<TimingView>(window)->runs().size(), std::size_t(1 + 3));
+
+        QFile file(options.measureJson);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(json["frames"].toInt(), 3);
+        QCOMPARE(json["width"].toInt(), 120);
+        QCOMPARE(json["height"].toInt(), 80);
+        QCOMPARE(json["image"].toString(), imagePath_);
+        QVERIFY2(json["strategies"].toString().startsWith(QStringLiteral("rotate ")),
+                 qPrintable(json["strategies"].toString()));
+        // The GL view's link draws every processed frame from its texture, by the path asked for.
+        QCOMPARE(json["display"].toString(), QStringLiteral("copy"));
+        QCOMPARE(json["display_reason"].toString() == QStringLiteral("copy path requested"), forceCopy);
+        for (const char* name : {"wall_ms", "worker_ms"}) {
+            const QJsonObject figures = json[QLatin1String(name)].toObject();
+            QVERIFY2(figures["min"].toDouble() > 0, name);
+            QVERIFY2(figures["min"].toDouble() <= figures["median"].toDouble(), name);
+            QVERIFY2(figures["median"].toDouble() <= figures["max"].toDouble(), name);
+        }
+        // The timing view's totals: the kernels, the upload of each frame, and the hand-off to the texture.
+        const QJsonObject totals = json["timing_totals_ms"].toObject();
+        for (const char* stage : {"kernel", "upload", "readback", "interop"})
+            QVERIFY2(totals[QLatin1String(stage)].toObject()["median"].toDouble() > 0, stage);
     }
 
     // What docs and people look at: the app as shipped, on its bundled sample (opened on first start, as the
@@ -351,7 +414,8 @@ class LaunchTest : public QObject {
         for (const char* mention :
              {"-h, --help", "--angle <DEG>", "reduced into (-180, 180]", "--sampling <MODE>",
               "Default: linear.", "--strategy <NAME>", "--bins <N>", "as last used", "--device <SEL>",
-              "$HISTOSCOPE_DEVICE", "--filter <SPEC>"})
+              "$HISTOSCOPE_DEVICE", "--filter <SPEC>", "--display-path <PATH>", "--measure-frames <N>",
+              "--measure-json <FILE>"})
             QVERIFY2(text.simplified().contains(QLatin1String(mention)), mention);  // Qt wraps the lines
         QVERIFY(!text.contains(QStringLiteral("--rotate")));
     }
