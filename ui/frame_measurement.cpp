@@ -52,6 +52,7 @@ std::string FrameMeasurement::json(const QString& imagePath) const {
         last_.frame ? last_.frame->width : (last_.request.image ? last_.request.image->width : 0);
     const int height =
         last_.frame ? last_.frame->height : (last_.request.image ? last_.request.image->height : 0);
+    const double totalMs = std::chrono::duration<double, std::milli>(previous_ - start_).count();
     return jsonDocument([&](JsonWriter& json) {
         json.beginObject();
         json.field("image", imagePath.toStdString())
@@ -62,8 +63,9 @@ std::string FrameMeasurement::json(const QString& imagePath) const {
             .field("display_reason", last_.display ? last_.display->reason.toStdString() : std::string())
             .field("strategies", stages.join(QStringLiteral(" → ")).toStdString())
             .field("frames", frames())
-            .field("wall_total_ms", std::chrono::duration<double, std::milli>(previous_ - start_).count());
-        writeFigures(json, "wall_ms", wallMs_);
+            .field("wall_total_ms", totalMs)
+            .field("wall_per_frame_ms", totalMs / frames());
+        writeFigures(json, "shown_interval_ms", wallMs_);
         writeFigures(json, "worker_ms", workerMs_);
         json.key("timing_totals_ms").beginObject();
         for (const auto& [stage, samples] : totalsMs_) writeFigures(json, stageName(stage), samples);

@@ -1,9 +1,14 @@
 #pragma once
-// The app's own per-frame time as a user sees it (--measure-frames, ui/launch.cpp): for each result of a
-// Run ×N that the window shows, the wall time on the GUI thread since the previous one was shown (the first
-// since the Run ×N started), the worker's time for the run (its stages and the hand-off to the display), and
-// the timing view's totals of that run (its records summed per Stage, as the view's "Totals:" line). The
-// figures are min / median / max over the frames, written as JSON.
+// The app's own per-frame time as a user sees it (--measure-frames, ui/launch.cpp), three clocks:
+//  - wall per frame: from the Run ×N request until its last result is shown, divided by the frames: the rate
+//    at which a user sees new frames, the figure to quote;
+//  - shown intervals: the GUI thread's time between two results shown. The worker does not wait for the GUI
+//    thread: while that thread paints, the next results queue up and are then shown back to back, so single
+//    intervals scatter around the rate (a short one follows a long one) and only their sum means something;
+//  - worker: the worker thread's time for one run (upload, stages, hand-off to the view's texture, glFinish);
+//    with the GUI thread keeping up, wall per frame is this plus the wait for the next request.
+// Beside them the timing view's totals of each run (its records summed per Stage, as the view's "Totals:"
+// line). Each figure but the rate is min / median / max over the frames; written as JSON.
 
 #include <QString>
 #include <chrono>
@@ -28,10 +33,9 @@ class FrameMeasurement {
     int frames() const { return static_cast<int>(wallMs_.size()); }
 
     // {"image", "width", "height", "device", "display", "display_reason", "strategies", "frames",
-    //  "wall_total_ms", "wall_ms", "worker_ms", "timing_totals_ms": {"upload", "kernel", ...}} with each
-    //  figure but the total {"median", "min", "max"}; the context comes from the last result. Needs at least
-    //  one frame. The worker runs ahead of the GUI thread, so single wall intervals can be short where two
-    //  results were shown back to back: wall_total_ms / frames is the rate a user sees.
+    //  "wall_total_ms", "wall_per_frame_ms", "shown_interval_ms", "worker_ms",
+    //  "timing_totals_ms": {"upload", "kernel", ...}}, each figure but the total and the rate
+    //  {"median", "min", "max"}; the context comes from the last result. Needs at least one frame.
     std::string json(const QString& imagePath) const;
 
   private:

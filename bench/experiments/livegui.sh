@@ -131,7 +131,7 @@ for size in ${sizes//,/ }; do
             --measure-json "$out/$name.json" --screenshot "$out/$name.png" --quit >"$out/$name.log" 2>&1
         rc=$?
         if [ $rc -eq 0 ]; then
-            log "$name: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("display %s, wall %.2f ms (%.2f-%.2f), worker %.2f ms, kernel %.3f ms, device %s" % (d["display"], d["wall_ms"]["median"], d["wall_ms"]["min"], d["wall_ms"]["max"], d["worker_ms"]["median"], d["timing_totals_ms"].get("kernel", {}).get("median", 0), d["device"]))' "$out/$name.json")"
+            log "$name: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("display %s, wall per frame %.2f ms, worker %.2f ms (%.2f-%.2f), kernel %.3f ms, device %s" % (d["display"], d["wall_per_frame_ms"], d["worker_ms"]["median"], d["worker_ms"]["min"], d["worker_ms"]["max"], d["timing_totals_ms"].get("kernel", {}).get("median", 0), d["device"]))' "$out/$name.json")"
         else
             log "$name: exit $rc: $(tail -3 "$out/$name.log" | tr '\n' ' ')"
             status=1

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/device_clock.hpp"
+#include "runtime/device_timing.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/timing.hpp"
@@ -282,6 +283,37 @@ TEST(TimingLog, RecordsCarryTheirQueuesClockOffset) {
               static_cast<std::uint64_t>(static_cast<std::int64_t>(timings[1].startNs) + kOffset));
     EXPECT_EQ(timings[1].durationNs(), timings[1].hostEndNs() - timings[1].hostStartNs());
     EXPECT_EQ(runOriginNs(timings), std::min(timings[0].hostQueuedNs(), timings[1].hostQueuedNs()));
+}
+
+// Issue 11: NVIDIA reports QUEUED = SUBMIT = 0 for the GL acquire and release commands. Mapped as they came,
+// those records sat decades before the run on the host clock (the Last-run table showed 1.7e16 µs for them).
+TEST(TimingLog, MissingQueuedAndSubmitTimesTakeTheStart) {
+    constexpr std::int64_t kOffset = -1'795'000'000'000'000'000;  // a clock counting from 1970
+    constexpr std::uint64_t kStart = 1'795'000'000'000'100'000;
+    const Timing kernel = deviceTiming(Stage::Kernel, "kernel", kStart - 50'000, kStart - 40'000,
+                                       kStart - 30'000, kStart - 20'000, kOffset);
+    const Timing acquire = deviceTiming(Stage::Interop, "acquire", 0, 0, kStart, kStart + 2'000, kOffset);
+    EXPECT_EQ(acquire.queuedNs, kStart);
+    EXPECT_EQ(acquire.submitNs, kStart);
+    EXPECT_EQ(acquire.hostQueuedNs(), 100'000u);
+    EXPECT_EQ(acquire.hostSubmitNs(), 100'000u);
+    EXPECT_EQ(acquire.durationNs(), 2'000u);
+    // The run's origin stays the kernel's queued time, and the acquire counts 50 µs from it.
+    EXPECT_EQ(runOriginNs({kernel, acquire}), 50'000u);
+    EXPECT_EQ(acquire.hostQueuedNs() - runOriginNs({kernel, acquire}), 50'000u);
+
+    // Only the missing one is filled; one later than the next takes the next's value.
+    const Timing onlySubmitMissing =
+        deviceTiming(Stage::Interop, "release", kStart - 10, 0, kStart, kStart, 0);
+    EXPECT_EQ(onlySubmitMissing.queuedNs, kStart - 10);
+    EXPECT_EQ(onlySubmitMissing.submitNs, kStart);
+    const Timing unordered =
+        deviceTiming(Stage::Upload, "upload", kStart + 7, kStart + 5, kStart, kStart + 1, 0);
+    EXPECT_EQ(unordered.submitNs, kStart);
+    EXPECT_EQ(unordered.queuedNs, kStart);
+    // Reported times in order stay as they are.
+    EXPECT_EQ(kernel.queuedNs, kStart - 50'000);
+    EXPECT_EQ(kernel.submitNs, kStart - 40'000);
 }
 
 }  // namespace

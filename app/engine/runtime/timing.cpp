@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "runtime/device_clock.hpp"
+#include "runtime/device_timing.hpp"
 #include "runtime/error.hpp"
 
 namespace hs {
@@ -45,15 +46,13 @@ std::vector<Timing> TimingLog::collect() {
     withClErrors("collecting profiling events", [&] {
         for (auto& item : pending_) {
             item.event.wait();
-            Timing timing{item.stage,
-                          std::move(item.name),
-                          item.event.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>(),
-                          item.event.getProfilingInfo<CL_PROFILING_COMMAND_SUBMIT>(),
-                          item.event.getProfilingInfo<CL_PROFILING_COMMAND_START>(),
-                          item.event.getProfilingInfo<CL_PROFILING_COMMAND_END>(),
-                          false,
-                          queueClockOffset(item.event.getInfo<CL_EVENT_COMMAND_QUEUE>()())};
-            ordered.emplace_back(item.order, std::move(timing));
+            ordered.emplace_back(
+                item.order, deviceTiming(item.stage, std::move(item.name),
+                                         item.event.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>(),
+                                         item.event.getProfilingInfo<CL_PROFILING_COMMAND_SUBMIT>(),
+                                         item.event.getProfilingInfo<CL_PROFILING_COMMAND_START>(),
+                                         item.event.getProfilingInfo<CL_PROFILING_COMMAND_END>(),
+                                         queueClockOffset(item.event.getInfo<CL_EVENT_COMMAND_QUEUE>()())));
         }
     });
     for (auto& item : host_) ordered.emplace_back(item.order, std::move(item.timing));
@@ -64,6 +63,13 @@ std::vector<Timing> TimingLog::collect() {
     timings.reserve(ordered.size());
     for (auto& item : ordered) timings.push_back(std::move(item.second));
     return timings;
+}
+
+Timing deviceTiming(Stage stage, std::string name, std::uint64_t queuedNs, std::uint64_t submitNs,
+                    std::uint64_t startNs, std::uint64_t endNs, std::int64_t hostOffsetNs) {
+    if (submitNs == 0 || submitNs > startNs) submitNs = startNs;
+    if (queuedNs == 0 || queuedNs > submitNs) queuedNs = submitNs;
+    return Timing{stage, std::move(name), queuedNs, submitNs, startNs, endNs, false, hostOffsetNs};
 }
 
 std::uint64_t runOriginNs(const std::vector<Timing>& timings) {
