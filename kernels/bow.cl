@@ -151,18 +151,27 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void assign_staged(
 #define CANDIDATES (2 * LY * TILE_D)
 #define POOL (STAGED > CANDIDATES ? STAGED : CANDIDATES)
 
-// Stages dimensions d0 .. d0 + CHUNK - 1 of rows FIRST .. FIRST + TILE - 1 (zeros from ROWS on) into
-// STAGED[d * TILE + row]. Neighbouring work-items take neighbouring rows of one float4 column, so the
-// scalar stores of a warp fall into 32 different banks.
-#define STAGE(STAGED, SOURCE, FIRST, ROWS, TILE)                                                        \
-    for (uint e = lid; e < (TILE) * (CHUNK / 4); e += ITEMS) {                                             \
-        const uint row = e % (TILE), dq = e / (TILE);                                                   \
-        const float4 v =                                                                                \
-            (FIRST) + row < (ROWS) ? (SOURCE)[((FIRST) + row) * QUADS + d0 / 4 + dq] : (float4)(0.0f); \
-        (STAGED)[(4 * dq + 0) * (TILE) + row] = v.x;                                                    \
-        (STAGED)[(4 * dq + 1) * (TILE) + row] = v.y;                                                    \
-        (STAGED)[(4 * dq + 2) * (TILE) + row] = v.z;                                                    \
-        (STAGED)[(4 * dq + 3) * (TILE) + row] = v.w;                                                    \
+// Staging dimensions D0 .. D0 + CHUNK - 1 of rows FIRST .. FIRST + TILE - 1 (zeros from ROWS on) into
+// STAGED[d * TILE + row], in two steps: LOAD into the private float4 REGS[SLOTS(TILE)], STORE from there.
+// Neighbouring work-items take neighbouring rows of one float4 column, so the scalar stores of a warp fall
+// into 32 different banks. Each macro is one loop, for a #pragma unroll before it (REGS stays in registers).
+#define SLOTS(TILE) (((TILE) * (CHUNK / 4) + ITEMS - 1) / ITEMS)
+#define LOAD(REGS, SOURCE, FIRST, ROWS, TILE, D0)                                                  \
+    for (uint j = 0; j < SLOTS(TILE); ++j) {                                                       \
+        const uint e = lid + j * ITEMS, row = e % (TILE), dq = e / (TILE);                         \
+        (REGS)[j] = e < (TILE) * (CHUNK / 4) && (FIRST) + row < (ROWS)                             \
+                        ? (SOURCE)[((FIRST) + row) * QUADS + (D0) / 4 + dq]                        \
+                        : (float4)(0.0f);                                                          \
+    }
+#define STORE(STAGED, REGS, TILE)                                                                  \
+    for (uint j = 0; j < SLOTS(TILE); ++j) {                                                       \
+        const uint e = lid + j * ITEMS, row = e % (TILE), dq = e / (TILE);                         \
+        if (e < (TILE) * (CHUNK / 4)) {                                                            \
+            (STAGED)[(4 * dq + 0) * (TILE) + row] = (REGS)[j].x;                                   \
+            (STAGED)[(4 * dq + 1) * (TILE) + row] = (REGS)[j].y;                                   \
+            (STAGED)[(4 * dq + 2) * (TILE) + row] = (REGS)[j].z;                                   \
+            (STAGED)[(4 * dq + 3) * (TILE) + row] = (REGS)[j].w;                                   \
+        }                                                                                          \
     }
 
 // ARRAY[4 Q .. 4 Q + 3] = the float4 V, element by element (a private array stays in registers only if no
@@ -218,6 +227,19 @@ __kernel __attribute__((reqd_work_group_size(ITEMS, 1, 1))) void assign_tiled(
         bestIndex[r] = 0;
     }
 
+    // The chunk about to be staged (with PREFETCH loaded one chunk ahead).
+    float4 nextX[SLOTS(TILE_D)];
+    float4 nextC[SLOTS(TILE_C)];
+#ifdef PREFETCH
+    {
+        const uint d0 = 0, block = 0;
+#pragma unroll
+        LOAD(nextX, descriptors, first, count, TILE_D, d0)
+#pragma unroll
+        LOAD(nextC, centroids, block, k, TILE_C, d0)
+    }
+#endif
+
     for (uint block = 0; block < k; block += TILE_C) {
         // Arrays indexed only in fully unrolled loops, so they stay in registers.
         float acc[REG_D][REG_C];
@@ -232,10 +254,31 @@ __kernel __attribute__((reqd_work_group_size(ITEMS, 1, 1))) void assign_tiled(
         for (uint j = 0; j < (TILE_C + ITEMS - 1) / ITEMS; ++j) norm[j] = 0.0f;
 
         for (uint d0 = 0; d0 < DIM; d0 += CHUNK) {
+#ifndef PREFETCH
+#pragma unroll
+            LOAD(nextX, descriptors, first, count, TILE_D, d0)
+#pragma unroll
+            LOAD(nextC, centroids, block, k, TILE_C, d0)
+#endif
             barrier(CLK_LOCAL_MEM_FENCE);
-            STAGE(xs, descriptors, first, count, TILE_D)
-            STAGE(cs, centroids, block, k, TILE_C)
+#pragma unroll
+            STORE(xs, nextX, TILE_D)
+#pragma unroll
+            STORE(cs, nextC, TILE_C)
             barrier(CLK_LOCAL_MEM_FENCE);
+#ifdef PREFETCH
+            // The next chunk's loads are in flight while this one is multiplied.
+            {
+                const bool lastChunk = d0 + CHUNK == DIM;
+                const uint nextBlock = lastChunk ? block + TILE_C : block, nextD0 = lastChunk ? 0 : d0 + CHUNK;
+                if (nextBlock < k) {
+#pragma unroll
+                    LOAD(nextX, descriptors, first, count, TILE_D, nextD0)
+#pragma unroll
+                    LOAD(nextC, centroids, nextBlock, k, TILE_C, nextD0)
+                }
+            }
+#endif
 #pragma unroll
             for (uint j = 0; j < (TILE_C + ITEMS - 1) / ITEMS; ++j) {
                 if (j * ITEMS + lid < TILE_C) {

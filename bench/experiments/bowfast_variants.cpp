@@ -6,8 +6,8 @@
 // data with exact ties (duplicated centroids) the lowest index must win. The programs' binaries (PTX on
 // NVIDIA) are written to OUT/ptx for ptxas -v.
 //   bowfast_variants OUT KERNEL_DIR COUNT K REPS VARIANT...
-// VARIANT: name:LX,LY,REG_D,REG_C,CHUNK (the new kernel) or name:before (the previous kernel, from
-// bench/experiments/bowfast-before.cl, with its centroid_norms kernel).
+// VARIANT: name:LX,LY,REG_D,REG_C,CHUNK[,PREFETCH 0/1] (the new kernel) or name:before (the previous kernel,
+// from bench/experiments/bowfast-before.cl, with its centroid_norms kernel).
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
@@ -15,7 +15,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -43,7 +45,7 @@ std::string readFile(const std::string& path) {
 struct Variant {
     std::string name;
     bool before = false;  // the previous kernel
-    int lx = 16, ly = 16, regD = 8, regC = 8, chunk = 16;
+    int lx = 16, ly = 16, regD = 8, regC = 8, chunk = 16, prefetch = 0;
     int descriptorsPerGroup() const { return before ? 64 : lx * regD; }
     int centroidsPerBlock() const { return before ? 256 : ly * regC; }
     std::string options(int k) const {
@@ -51,6 +53,7 @@ struct Variant {
         std::string o = "-D TILE -D LX=" + std::to_string(lx) + " -D LY=" + std::to_string(ly) +
                         " -D REG_D=" + std::to_string(regD) + " -D REG_C=" + std::to_string(regC) +
                         " -D CHUNK=" + std::to_string(chunk);
+        if (prefetch) o += " -D PREFETCH";
         if (k % centroidsPerBlock() == 0) o += " -D FULL_BLOCKS";
         return o;
     }
@@ -112,6 +115,7 @@ struct Device {
     cl_context context;
     cl_command_queue queue;
     cl_device_id device;
+    bool nvidia = false;  // cl_nv_compiler_options
 };
 
 struct Run {
@@ -124,13 +128,21 @@ cl_program build(Device& dev, const std::string& source, const std::string& opti
     cl_int status;
     cl_program program = clCreateProgramWithSource(dev.context, 1, &text, nullptr, &status);
     check(status, "create program");
-    if (clBuildProgram(program, 1, &dev.device, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
-        std::size_t size = 0;
-        clGetProgramBuildInfo(program, dev.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-        std::string log(size, '\0');
-        clGetProgramBuildInfo(program, dev.device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+    // NVIDIA's compiler reports registers and spills in the build log with -cl-nv-verbose.
+    const std::string all = options + (dev.nvidia ? " -cl-nv-verbose" : "");
+    const bool built = clBuildProgram(program, 1, &dev.device, all.c_str(), nullptr, nullptr) == CL_SUCCESS;
+    std::size_t size = 0;
+    clGetProgramBuildInfo(program, dev.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+    std::string log(size, '\0');
+    clGetProgramBuildInfo(program, dev.device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+    if (!built) {
         std::fprintf(stderr, "build failed (%s):\n%s\n", options.c_str(), log.c_str());
         return nullptr;
+    }
+    std::istringstream lines(log);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.find("registers") != std::string::npos || line.find("spill") != std::string::npos)
+            std::printf("    build log [%s]: %s\n", options.c_str(), line.c_str());
     }
     return program;
 }
@@ -158,7 +170,10 @@ Run measure(Device& dev, const std::string& kind, const Variant* variant, const 
     Run run;
     cl_int status;
     const std::string options = variant ? variant->options(data.k) : "";
-    cl_program program = build(dev, source, options);
+    // One build per source and options (the exact-tie data has the main data's k).
+    static std::map<std::string, cl_program> programs;
+    cl_program& program = programs[source + '\0' + options];
+    if (!program) program = build(dev, source, options);
     if (!program) return run;
     if (!binaryPath.empty()) writeBinary(program, binaryPath);
     const auto buffer = [&](std::size_t bytes, const void* host) {
@@ -239,7 +254,6 @@ Run measure(Device& dev, const std::string& kind, const Variant* variant, const 
     for (cl_mem m : {descriptors, centroids, memberships, histogram, norms}) clReleaseMemObject(m);
     if (normKernel) clReleaseKernel(normKernel);
     clReleaseKernel(kernel);
-    clReleaseProgram(program);
     return run;
 }
 
@@ -311,8 +325,8 @@ int main(int argc, char** argv) {
         const std::string spec = arg.substr(arg.find(':') + 1);
         if (spec == "before") {
             v.before = true;
-        } else if (std::sscanf(spec.c_str(), "%d,%d,%d,%d,%d", &v.lx, &v.ly, &v.regD, &v.regC, &v.chunk) !=
-                   5) {
+        } else if (std::sscanf(spec.c_str(), "%d,%d,%d,%d,%d,%d", &v.lx, &v.ly, &v.regD, &v.regC, &v.chunk,
+                               &v.prefetch) < 5) {
             std::fprintf(stderr, "bad variant %s\n", arg.c_str());
             return 2;
         }
@@ -328,6 +342,9 @@ int main(int argc, char** argv) {
     check(clGetDeviceIDs(platforms[0], CL_DEVICE_TYPE_ALL, 1, &dev.device, nullptr), "device");
     char name[256] = {};
     clGetDeviceInfo(dev.device, CL_DEVICE_NAME, sizeof name, name, nullptr);
+    char extensions[8192] = {};
+    clGetDeviceInfo(dev.device, CL_DEVICE_EXTENSIONS, sizeof extensions - 1, extensions, nullptr);
+    dev.nvidia = std::strstr(extensions, "cl_nv_compiler_options") != nullptr;
     cl_int status;
     dev.context = clCreateContext(nullptr, 1, &dev.device, nullptr, nullptr, &status);
     check(status, "context");
