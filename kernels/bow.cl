@@ -156,22 +156,22 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void assign_staged(
 // Neighbouring work-items take neighbouring rows of one float4 column, so the scalar stores of a warp fall
 // into 32 different banks. Each macro is one loop, for a #pragma unroll before it (REGS stays in registers).
 #define SLOTS(TILE) (((TILE) * (CHUNK / 4) + ITEMS - 1) / ITEMS)
-#define LOAD(REGS, SOURCE, FIRST, ROWS, TILE, D0)                                                  \
-    for (uint j = 0; j < SLOTS(TILE); ++j) {                                                       \
-        const uint e = lid + j * ITEMS, row = e % (TILE), dq = e / (TILE);                         \
-        (REGS)[j] = e < (TILE) * (CHUNK / 4) && (FIRST) + row < (ROWS)                             \
-                        ? (SOURCE)[((FIRST) + row) * QUADS + (D0) / 4 + dq]                        \
-                        : (float4)(0.0f);                                                          \
+#define LOAD(REGS, SOURCE, FIRST, ROWS, TILE, D0)                           \
+    for (uint j = 0; j < SLOTS(TILE); ++j) {                                \
+        const uint e = lid + j * ITEMS, row = e % (TILE), dq = e / (TILE);  \
+        (REGS)[j] = e < (TILE) * (CHUNK / 4) && (FIRST) + row < (ROWS)      \
+                        ? (SOURCE)[((FIRST) + row) * QUADS + (D0) / 4 + dq] \
+                        : (float4)(0.0f);                                   \
     }
-#define STORE(STAGED, REGS, TILE)                                                                  \
-    for (uint j = 0; j < SLOTS(TILE); ++j) {                                                       \
-        const uint e = lid + j * ITEMS, row = e % (TILE), dq = e / (TILE);                         \
-        if (e < (TILE) * (CHUNK / 4)) {                                                            \
-            (STAGED)[(4 * dq + 0) * (TILE) + row] = (REGS)[j].x;                                   \
-            (STAGED)[(4 * dq + 1) * (TILE) + row] = (REGS)[j].y;                                   \
-            (STAGED)[(4 * dq + 2) * (TILE) + row] = (REGS)[j].z;                                   \
-            (STAGED)[(4 * dq + 3) * (TILE) + row] = (REGS)[j].w;                                   \
-        }                                                                                          \
+#define STORE(STAGED, REGS, TILE)                                          \
+    for (uint j = 0; j < SLOTS(TILE); ++j) {                               \
+        const uint e = lid + j * ITEMS, row = e % (TILE), dq = e / (TILE); \
+        if (e < (TILE) * (CHUNK / 4)) {                                    \
+            (STAGED)[(4 * dq + 0) * (TILE) + row] = (REGS)[j].x;           \
+            (STAGED)[(4 * dq + 1) * (TILE) + row] = (REGS)[j].y;           \
+            (STAGED)[(4 * dq + 2) * (TILE) + row] = (REGS)[j].z;           \
+            (STAGED)[(4 * dq + 3) * (TILE) + row] = (REGS)[j].w;           \
+        }                                                                  \
     }
 
 // ARRAY[4 Q .. 4 Q + 3] = the float4 V, element by element (a private array stays in registers only if no
@@ -192,7 +192,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void assign_staged(
 #define GROUP_BELOW_K(q) true
 #define BELOW_K(c) true
 #else
-#define GROUP_BELOW_K(q) (block + 4 * (q) * LY < k)
+#define GROUP_BELOW_K(q) (block + 4 * (q)*LY < k)
 #define BELOW_K(c) ((c) < k)
 #endif
 
@@ -270,7 +270,8 @@ __kernel __attribute__((reqd_work_group_size(ITEMS, 1, 1))) void assign_tiled(
             // The next chunk's loads are in flight while this one is multiplied.
             {
                 const bool lastChunk = d0 + CHUNK == DIM;
-                const uint nextBlock = lastChunk ? block + TILE_C : block, nextD0 = lastChunk ? 0 : d0 + CHUNK;
+                const uint nextBlock = lastChunk ? block + TILE_C : block,
+                           nextD0 = lastChunk ? 0 : d0 + CHUNK;
                 if (nextBlock < k) {
 #pragma unroll
                     LOAD(nextX, descriptors, first, count, TILE_D, nextD0)
