@@ -31,16 +31,19 @@ builder=$!
 variants=(
     before:before               # the kernel of HEAD~: 4 x 16 per work-item, 64 x 256, a norms kernel
     d4c16:16,16,4,16,16         # that tile in the new kernel (norms fused, one candidate merge)
+    d4c16-p:16,16,4,16,16,1
     d8c8:16,16,8,8,16           # 128 x 128 per group (the product's default now), two blocks for k = 256
     d8c8-p:16,16,8,8,16,1
     d8c8-ch8:16,16,8,8,8
     d8c8-ch32:16,16,8,8,32
     d8c8-ch32-p:16,16,8,8,32,1
     d8c8-64x256:8,32,8,8,16     # one block for k = 256
+    d8c8-64x256-p:8,32,8,8,16,1
     d8c8-256x64:32,8,8,8,16
     d4c8:16,16,4,8,16           # fewer registers, more groups per compute unit
     d8c16:16,16,8,16,16         # 128 x 256, 128 accumulators
     d8c16-p:16,16,8,16,16,1
+    d8c16-ch8-p:16,16,8,16,8,1
     d8c16-wg128:16,8,8,16,16    # 128 x 128 by 128 work-items
     d8c16-wg128-p:16,8,8,16,16,1
     d8c16-64x256:8,16,8,16,16
