@@ -420,6 +420,7 @@ int main(int argc, char** argv) {
                      v.name.c_str(), v.options(k).c_str(), sorted.front(), median, sorted.back(),
                      gpu1Median / median, ok ? "true" : "false");
         std::fflush(stdout);
+        std::fflush(json);
     }
     std::fprintf(json, "\n]}\n");
     std::fclose(json);
