@@ -29,7 +29,7 @@ builder=$!
 # group owns LX REG_D descriptors and sweeps the centroids LY REG_C at a time; CHUNK dimensions staged per
 # barrier pair; PREFETCH 1: the next chunk's global loads in flight during this chunk's multiply-adds.
 variants=(  # most telling first, in case the time limit stops the run
-    before:before               # the kernel of HEAD~3: 4 x 16 per work-item, 64 x 256, a norms kernel
+    before:before               # the kernel of 14936bf: 4 x 16 per work-item, 64 x 256, a norms kernel
     d8c8:16,16,8,8,16           # 128 x 128 per group (the product's default now), two blocks for k = 256
     d8c8-p:16,16,8,8,16,1
     d8c16-p:16,16,8,16,16,1     # 128 x 256, 128 accumulators
