@@ -6,7 +6,8 @@
 // data with exact ties (duplicated centroids) the lowest index must win. The programs' binaries (PTX on
 // NVIDIA) are written to OUT/ptx for ptxas -v.
 //   bowfast_variants OUT KERNEL_DIR COUNT K REPS VARIANT...
-// VARIANT: name:LX,LY,REG_D,REG_C,CHUNK[,PREFETCH 0/1] (the new kernel) or name:before (the previous kernel,
+// VARIANT: name:LX,LY,REG_D,REG_C,CHUNK[,PREFETCH 0/1[,MAXREG]] (the new kernel; MAXREG: NVIDIA's
+// -cl-nv-maxrregcount, on NVIDIA only) or name:before (the previous kernel,
 // from bench/experiments/bowfast-before.cl, with its centroid_norms kernel).
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -42,10 +43,12 @@ std::string readFile(const std::string& path) {
     return s.str();
 }
 
+bool nvidiaCompiler = false;  // the device takes NVIDIA's compiler options (cl_nv_compiler_options)
+
 struct Variant {
     std::string name;
     bool before = false;  // the previous kernel
-    int lx = 16, ly = 16, regD = 8, regC = 8, chunk = 16, prefetch = 0;
+    int lx = 16, ly = 16, regD = 8, regC = 8, chunk = 16, prefetch = 0, maxRegisters = 0;
     int descriptorsPerGroup() const { return before ? 64 : lx * regD; }
     int centroidsPerBlock() const { return before ? 256 : ly * regC; }
     std::string options(int k) const {
@@ -54,6 +57,7 @@ struct Variant {
                         " -D REG_D=" + std::to_string(regD) + " -D REG_C=" + std::to_string(regC) +
                         " -D CHUNK=" + std::to_string(chunk);
         if (prefetch) o += " -D PREFETCH";
+        if (maxRegisters && nvidiaCompiler) o += " -cl-nv-maxrregcount=" + std::to_string(maxRegisters);
         if (k % centroidsPerBlock() == 0) o += " -D FULL_BLOCKS";
         return o;
     }
@@ -325,8 +329,8 @@ int main(int argc, char** argv) {
         const std::string spec = arg.substr(arg.find(':') + 1);
         if (spec == "before") {
             v.before = true;
-        } else if (std::sscanf(spec.c_str(), "%d,%d,%d,%d,%d,%d", &v.lx, &v.ly, &v.regD, &v.regC, &v.chunk,
-                               &v.prefetch) < 5) {
+        } else if (std::sscanf(spec.c_str(), "%d,%d,%d,%d,%d,%d,%d", &v.lx, &v.ly, &v.regD, &v.regC, &v.chunk,
+                               &v.prefetch, &v.maxRegisters) < 5) {
             std::fprintf(stderr, "bad variant %s\n", arg.c_str());
             return 2;
         }
@@ -334,6 +338,7 @@ int main(int argc, char** argv) {
     }
     const std::string source = readFile(kernels + "/bow.cl");
     const std::string before = readFile("bench/experiments/bowfast-before.cl");
+    const std::string round1 = readFile("bench/experiments/bowfast-round1.cl");
 
     cl_platform_id platforms[8];
     cl_uint platformCount = 0;
@@ -345,6 +350,7 @@ int main(int argc, char** argv) {
     char extensions[8192] = {};
     clGetDeviceInfo(dev.device, CL_DEVICE_EXTENSIONS, sizeof extensions - 1, extensions, nullptr);
     dev.nvidia = std::strstr(extensions, "cl_nv_compiler_options") != nullptr;
+    nvidiaCompiler = dev.nvidia;
     cl_int status;
     dev.context = clCreateContext(nullptr, 1, &dev.device, nullptr, nullptr, &status);
     check(status, "context");
@@ -389,7 +395,7 @@ int main(int argc, char** argv) {
                  gpu1Verdict.wrong);
     int failures = gpu1Verdict.wrong + !gpu1Verdict.histogramOk;
     for (const Variant& v : variants) {
-        const std::string& text = v.before ? before : source;
+        const std::string& text = v.before ? before : v.name.rfind("r1-", 0) == 0 ? round1 : source;
         const Run run = measure(dev, "tiled", &v, text, main, repetitions, out + "/ptx/" + v.name + ".bin");
         if (run.ms.empty()) {
             std::printf("%-14s BUILD FAILED (%s)\n", v.name.c_str(), v.options(k).c_str());
