@@ -121,15 +121,14 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void assign_staged(
 // Ours: distances as a register-blocked matrix product, |x|^2 dropped (the same for every centroid of a
 // descriptor), so the argmin compares |c|^2 - 2 x.c. A work-group of LX x LY work-items owns
 // TILE_D = LX REG_D descriptors and sweeps the centroids in blocks of TILE_C = LY REG_C; work-item (tx, ty)
-// accumulates the dot products of descriptors tx, tx + LX, ... (REG_D of them) with centroids ty, ty + LY,
-// ... (REG_C). CHUNK dimensions of those rows at a time are staged in local memory as they lie in global
-// memory (coalesced loads, float4 stores), each row padded to an odd number of float4; per 4 dimensions a
-// work-item reads REG_D + REG_C float4 and makes 4 REG_D REG_C multiply-adds. Each warp of 32 is 8 tx by 4
-// ty: its float4 reads touch 8 (or 4) neighbouring rows, which the odd pitch puts in different banks, the
-// rest are broadcasts. |c|^2 is summed from the staged copy. Each work-item keeps its descriptors' best
-// (score, index) over all blocks; the LY candidates of a descriptor are compared once at the end, the lowest
-// index winning a tie; the group counts its descriptors in a local histogram (`localHistogram`, k counters)
-// added to the global one once per bin.
+// accumulates the REG_D x REG_C dot products of its descriptors (float4 groups tx, tx + LX, ... of the
+// group's) and centroids (groups ty, ty + LY, ...). CHUNK dimensions at a time are staged in local memory
+// dimension-major, so each step d reads REG_D / 4 + REG_C / 4 float4 and makes REG_D REG_C multiply-adds.
+// Each warp of 32 is 8 tx by 4 ty, so its float4 reads of a step touch 8 and 4 distinct float4 (one
+// local-memory transaction each, the rest broadcasts). |c|^2 is summed from the staged copy. Each work-item
+// keeps its descriptors' best (score, index) over all blocks; the LY candidates of a descriptor are compared
+// once at the end, the lowest index winning a tie; the group counts its descriptors in a local histogram
+// (`localHistogram`, k counters) added to the global one once per bin.
 #ifndef LX
 #define LX 16
 #endif
@@ -148,37 +147,52 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void assign_staged(
 #define ITEMS (LX * LY)
 #define TILE_D (LX * REG_D)
 #define TILE_C (LY * REG_C)
-#define PITCH (CHUNK / 4 + 1)  // float4 per staged row
-#define STAGED (4 * PITCH * (TILE_D + TILE_C))
+#define STAGED (CHUNK * (TILE_D + TILE_C))
 #define CANDIDATES (2 * LY * TILE_D)
 #define POOL (STAGED > CANDIDATES ? STAGED : CANDIDATES)
 
 // Staging dimensions D0 .. D0 + CHUNK - 1 of rows FIRST .. FIRST + TILE - 1 (zeros from ROWS on) into
-// STAGED[row * PITCH + dq] (float4), in two steps: LOAD into the private float4 REGS[SLOTS(TILE)], STORE from
-// there. Neighbouring work-items read neighbouring float4 of a row. Each macro is one loop, for a
-// #pragma unroll before it (REGS stays in registers).
+// STAGED[d * TILE + row], in two steps: LOAD into the private float4 REGS[SLOTS(TILE)], STORE from there.
+// Neighbouring work-items take neighbouring rows of one float4 column, so the scalar stores of a warp fall
+// into 32 different banks. Each macro is one loop, for a #pragma unroll before it (REGS stays in registers).
 #define SLOTS(TILE) (((TILE) * (CHUNK / 4) + ITEMS - 1) / ITEMS)
-#define LOAD(REGS, SOURCE, FIRST, ROWS, TILE, D0)                                    \
-    for (uint j = 0; j < SLOTS(TILE); ++j) {                                         \
-        const uint e = lid + j * ITEMS, row = e / (CHUNK / 4), dq = e % (CHUNK / 4); \
-        (REGS)[j] = e < (TILE) * (CHUNK / 4) && (FIRST) + row < (ROWS)               \
-                        ? (SOURCE)[((FIRST) + row) * QUADS + (D0) / 4 + dq]          \
-                        : (float4)(0.0f);                                            \
+#define LOAD(REGS, SOURCE, FIRST, ROWS, TILE, D0)                           \
+    for (uint j = 0; j < SLOTS(TILE); ++j) {                                \
+        const uint e = lid + j * ITEMS, row = e % (TILE), dq = e / (TILE);  \
+        (REGS)[j] = e < (TILE) * (CHUNK / 4) && (FIRST) + row < (ROWS)      \
+                        ? (SOURCE)[((FIRST) + row) * QUADS + (D0) / 4 + dq] \
+                        : (float4)(0.0f);                                   \
     }
-#define STORE(STAGED, REGS, TILE)                                                    \
-    for (uint j = 0; j < SLOTS(TILE); ++j) {                                         \
-        const uint e = lid + j * ITEMS, row = e / (CHUNK / 4), dq = e % (CHUNK / 4); \
-        if (e < (TILE) * (CHUNK / 4)) (STAGED)[row * PITCH + dq] = (REGS)[j];        \
+#define STORE(STAGED, REGS, TILE)                                          \
+    for (uint j = 0; j < SLOTS(TILE); ++j) {                               \
+        const uint e = lid + j * ITEMS, row = e % (TILE), dq = e / (TILE); \
+        if (e < (TILE) * (CHUNK / 4)) {                                    \
+            (STAGED)[(4 * dq + 0) * (TILE) + row] = (REGS)[j].x;           \
+            (STAGED)[(4 * dq + 1) * (TILE) + row] = (REGS)[j].y;           \
+            (STAGED)[(4 * dq + 2) * (TILE) + row] = (REGS)[j].z;           \
+            (STAGED)[(4 * dq + 3) * (TILE) + row] = (REGS)[j].w;           \
+        }                                                                  \
     }
 
-// With FULL_BLOCKS (k a multiple of TILE_C) no centroid index is checked against k; without, a work-item's
-// centroid s of the last block is skipped where the group's (LY centroids from block + s LY) are all beyond k
-// (the same branch for the whole group), and scores of centroids beyond k are ignored.
+// ARRAY[4 Q .. 4 Q + 3] = the float4 V, element by element (a private array stays in registers only if no
+// pointer to it escapes, as one passed to vstore4 would).
+#define UNPACK(ARRAY, Q, V)          \
+    do {                             \
+        const float4 v_ = (V);       \
+        (ARRAY)[4 * (Q) + 0] = v_.x; \
+        (ARRAY)[4 * (Q) + 1] = v_.y; \
+        (ARRAY)[4 * (Q) + 2] = v_.z; \
+        (ARRAY)[4 * (Q) + 3] = v_.w; \
+    } while (0)
+
+// With FULL_BLOCKS (k a multiple of TILE_C) no centroid index is checked against k; without, centroid
+// groups wholly beyond k in the last block are skipped (the same branch for the whole group) and their
+// scores ignored.
 #ifdef FULL_BLOCKS
-#define GROUP_BELOW_K(s) true
+#define GROUP_BELOW_K(q) true
 #define BELOW_K(c) true
 #else
-#define GROUP_BELOW_K(s) (block + (s)*LY < k)
+#define GROUP_BELOW_K(q) (block + 4 * (q)*LY < k)
 #define BELOW_K(c) ((c) < k)
 #endif
 
@@ -190,11 +204,12 @@ inline bool better(float score, uint index, float best, uint bestIndex) {
 __kernel __attribute__((reqd_work_group_size(ITEMS, 1, 1))) void assign_tiled(
     __global const float4* descriptors, uint count, __global const float4* centroids, uint k,
     __global uint* memberships, __global uint* histogram, __local uint* localHistogram) {
-    // The staged chunks, then (after the last block) the candidates.
+    // The staged chunks, then (after the last block) the candidates; float4 for the alignment of the reads.
     __local float4 pool[POOL / 4];
-    __local float norms[TILE_C];
-    __local float4* xs = pool;
-    __local float4* cs = pool + PITCH * TILE_D;
+    __local float4 norms4[TILE_C / 4];
+    __local float* norms = (__local float*)norms4;
+    __local float* xs = (__local float*)pool;
+    __local float* cs = xs + CHUNK * TILE_D;
 
     const uint lid = get_local_id(0);
     const uint lane = lid % 32, warp = lid / 32;
@@ -211,18 +226,10 @@ __kernel __attribute__((reqd_work_group_size(ITEMS, 1, 1))) void assign_tiled(
         bestScore[r] = INFINITY;
         bestIndex[r] = 0;
     }
-    // The chunk about to be staged (with PREFETCH loaded one chunk ahead).
+
+    // The chunk being staged: its loads are issued before the barrier that lets the stores begin.
     float4 nextX[SLOTS(TILE_D)];
     float4 nextC[SLOTS(TILE_C)];
-#ifdef PREFETCH
-    {
-        const uint d0 = 0, block = 0;
-#pragma unroll
-        LOAD(nextX, descriptors, first, count, TILE_D, d0)
-#pragma unroll
-        LOAD(nextC, centroids, block, k, TILE_C, d0)
-    }
-#endif
 
     for (uint block = 0; block < k; block += TILE_C) {
         // Arrays indexed only in fully unrolled loops, so they stay in registers.
@@ -238,59 +245,42 @@ __kernel __attribute__((reqd_work_group_size(ITEMS, 1, 1))) void assign_tiled(
         for (uint j = 0; j < (TILE_C + ITEMS - 1) / ITEMS; ++j) norm[j] = 0.0f;
 
         for (uint d0 = 0; d0 < DIM; d0 += CHUNK) {
-#ifndef PREFETCH
 #pragma unroll
             LOAD(nextX, descriptors, first, count, TILE_D, d0)
 #pragma unroll
             LOAD(nextC, centroids, block, k, TILE_C, d0)
-#endif
             barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
             STORE(xs, nextX, TILE_D)
 #pragma unroll
             STORE(cs, nextC, TILE_C)
             barrier(CLK_LOCAL_MEM_FENCE);
-#ifdef PREFETCH
-            // The next chunk's loads are in flight while this one is multiplied.
-            {
-                const bool lastChunk = d0 + CHUNK == DIM;
-                const uint nextBlock = lastChunk ? block + TILE_C : block;
-                const uint nextD0 = lastChunk ? 0 : d0 + CHUNK;
-                if (nextBlock < k) {
-#pragma unroll
-                    LOAD(nextX, descriptors, first, count, TILE_D, nextD0)
-#pragma unroll
-                    LOAD(nextC, centroids, nextBlock, k, TILE_C, nextD0)
-                }
-            }
-#endif
 #pragma unroll
             for (uint j = 0; j < (TILE_C + ITEMS - 1) / ITEMS; ++j) {
                 if (j * ITEMS + lid < TILE_C) {
-                    for (uint dq = 0; dq < CHUNK / 4; ++dq) {
-                        const float4 v = cs[(j * ITEMS + lid) * PITCH + dq];
-                        norm[j] = mad(v.x, v.x, norm[j]);
-                        norm[j] = mad(v.y, v.y, norm[j]);
-                        norm[j] = mad(v.z, v.z, norm[j]);
-                        norm[j] = mad(v.w, v.w, norm[j]);
+                    for (uint d = 0; d < CHUNK; ++d) {
+                        const float v = cs[d * TILE_C + j * ITEMS + lid];
+                        norm[j] = mad(v, v, norm[j]);
                     }
                 }
             }
 #pragma unroll
-            for (uint dq = 0; dq < CHUNK / 4; ++dq) {
-                float4 x[REG_D];
+            for (uint d = 0; d < CHUNK; ++d) {
+                float x[REG_D];
+                float c[REG_C];
 #pragma unroll
-                for (uint r = 0; r < REG_D; ++r) x[r] = xs[(tx + r * LX) * PITCH + dq];
+                for (uint q = 0; q < REG_D / 4; ++q)
+                    UNPACK(x, q, ((__local const float4*)xs)[d * (TILE_D / 4) + q * LX + tx]);
 #pragma unroll
-                for (uint s = 0; s < REG_C; ++s) {
-                    if (GROUP_BELOW_K(s)) {
-                        const float4 c = cs[(ty + s * LY) * PITCH + dq];
+                for (uint q = 0; q < REG_C / 4; ++q)
+                    UNPACK(c, q, ((__local const float4*)cs)[d * (TILE_C / 4) + q * LY + ty]);
+#pragma unroll
+                for (uint q = 0; q < REG_C / 4; ++q) {
+                    if (GROUP_BELOW_K(q)) {
 #pragma unroll
                         for (uint r = 0; r < REG_D; ++r) {
-                            acc[r][s] = mad(x[r].x, c.x, acc[r][s]);
-                            acc[r][s] = mad(x[r].y, c.y, acc[r][s]);
-                            acc[r][s] = mad(x[r].z, c.z, acc[r][s]);
-                            acc[r][s] = mad(x[r].w, c.w, acc[r][s]);
+#pragma unroll
+                            for (uint s = 4 * q; s < 4 * q + 4; ++s) acc[r][s] = mad(x[r], c[s], acc[r][s]);
                         }
                     }
                 }
@@ -303,15 +293,20 @@ __kernel __attribute__((reqd_work_group_size(ITEMS, 1, 1))) void assign_tiled(
         barrier(CLK_LOCAL_MEM_FENCE);
         // This work-item's centroids are visited in increasing order, so the strict < keeps the lowest index.
 #pragma unroll
-        for (uint s = 0; s < REG_C; ++s) {
-            const uint c = block + ty + s * LY;
-            const float n = norms[ty + s * LY];
+        for (uint q = 0; q < REG_C / 4; ++q) {
+            const uint column = 4 * (q * LY + ty);
+            const float4 norm4 = norms4[q * LY + ty];
+            const float n[4] = {norm4.x, norm4.y, norm4.z, norm4.w};
 #pragma unroll
-            for (uint r = 0; r < REG_D; ++r) {
-                const float score = mad(-2.0f, acc[r][s], n);
-                if (score < bestScore[r] && BELOW_K(c)) {
-                    bestScore[r] = score;
-                    bestIndex[r] = c;
+            for (uint i = 0; i < 4; ++i) {
+                const uint c = block + column + i;
+#pragma unroll
+                for (uint r = 0; r < REG_D; ++r) {
+                    const float score = mad(-2.0f, acc[r][4 * q + i], n[i]);
+                    if (score < bestScore[r] && BELOW_K(c)) {
+                        bestScore[r] = score;
+                        bestIndex[r] = c;
+                    }
                 }
             }
         }
@@ -322,8 +317,9 @@ __kernel __attribute__((reqd_work_group_size(ITEMS, 1, 1))) void assign_tiled(
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
     for (uint r = 0; r < REG_D; ++r) {
-        candidateScore[ty * TILE_D + tx + r * LX] = bestScore[r];
-        candidateIndex[ty * TILE_D + tx + r * LX] = bestIndex[r];
+        const uint row = 4 * ((r / 4) * LX + tx) + r % 4;
+        candidateScore[ty * TILE_D + row] = bestScore[r];
+        candidateIndex[ty * TILE_D + row] = bestIndex[r];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint row = lid; row < TILE_D; row += ITEMS) {

@@ -6,8 +6,8 @@
 # 2. measures bow-tiled variants of kernels/bow.cl assign_tiled against bow-gpu1-baseline's kernel in the same
 #    run (bench/experiments/bowfast_variants.cpp: 65536 descriptors x 256 centroids, median of 25 after a
 #    warm-up, each variant checked against a CPU reference, exact ties included): OUT/variants.txt, .json;
-# 3. registers, local memory and spills of each variant from its PTX (ptxas -v): OUT/ptxas.txt (without a
-#    MAXREG; variants.txt has the driver's own report of every build, -cl-nv-verbose);
+# 3. registers, local memory and spills of each variant from its PTX (ptxas -v): OUT/ptxas.txt (variants.txt
+#    has the driver's own report of every build, -cl-nv-verbose);
 # 4. runs the bow engine tests (every builder against bow-serial on this device): OUT/tests.log;
 # 5. the bench's bow suite, every GPU strategy (bow-tiled: the product's kernel): OUT/bow.txt, .json.
 # BOWFAST_COUNT, BOWFAST_REPS and BOWFAST_MIB (the bench's --sizes) shrink the run for a CPU device (PoCL).
@@ -26,28 +26,19 @@ export HISTOSCOPE_CACHE_DIR=$PWD/$build/cache
     cmake --build $build -j12 --target engine_tests histoscope-bench) >"$out/build.log" 2>&1 &
 builder=$!
 
-# name:LX,LY,REG_D,REG_C,CHUNK[,PREFETCH[,MAXREG]]: LX x LY work-items, REG_D descriptors x REG_C centroids
-# each, so a group owns LX REG_D descriptors and sweeps the centroids LY REG_C at a time; CHUNK dimensions
-# staged per barrier pair; PREFETCH 1: the next chunk's global loads in flight during this chunk's
-# multiply-adds; MAXREG: -cl-nv-maxrregcount (128: two groups of 256 per compute unit). Round 2: the kernel
-# stages rows as they lie (coalesced loads); r1-: the first run's kernel (dimension-major staging, whose
-# loads took 32 rows per warp), its best (r1-d8c8, 0.0704 ms) measured again beside them.
-variants=(  # most telling first, in case the time limit stops the run
-    r1-d8c8:16,16,8,8,16
-    d8c8:16,16,8,8,16           # 128 x 128 per group (the product's default now), two blocks for k = 256
-    d8c8-r128:16,16,8,8,16,0,128
-    d8c8-p-r128:16,16,8,8,16,1,128
-    d8c8-ch32-r128:16,16,8,8,32,0,128
-    d8c8-wg128:16,8,8,8,16      # 128 x 64 by 128 work-items, four groups per compute unit
-    d8c8-wg128b:8,16,8,8,16     # 64 x 128 by 128 work-items
-    d8c8-64x256-r128:8,32,8,8,16,0,128
-    d8c16:16,16,8,16,16         # 128 x 256, one group per compute unit
-    d8c16-wg128:16,8,8,16,16
+# name:LX,LY,REG_D,REG_C,CHUNK: LX x LY work-items, REG_D descriptors x REG_C centroids each, so a group owns
+# LX REG_D descriptors and sweeps the centroids LY REG_C at a time; CHUNK dimensions staged per barrier pair.
+# The two H100 runs of 2026-11-23 (bench/README.md) measured these and more; d8c8 was the fastest and is
+# bow-tiled's shape. Loading the next chunk during this one's multiply-adds, staging rows as they lie (coalesced
+# loads) and -cl-nv-maxrregcount=128 were slower or no faster and are not in the kernel.
+variants=(
+    d8c8:16,16,8,8,16           # bow-tiled: 128 x 128 per group, two blocks for k = 256, 127 registers
+    d8c16:16,16,8,16,16         # 128 x 256, 231 registers: one group per compute unit
+    d8c16-wg128:16,8,8,16,16    # 128 x 128 by 128 work-items
     d16c8-wg128:8,16,16,8,16
-    d8c8-ch8:16,16,8,8,8
-    d8c8-p:16,16,8,8,16,1
-    d4c16:16,16,4,16,16
-    r1-d8c8-p-r128:16,16,8,8,16,1,128
+    d4c16:16,16,4,16,16         # the tile of the kernel before (64 x 256)
+    d8c8-ch32:16,16,8,8,32      # 139 registers: one group per compute unit
+    d8c8-64x256:8,32,8,8,16
 )
 g++ -O2 -std=c++17 -o "$build-variants" bench/experiments/bowfast_variants.cpp -lOpenCL >"$out/variants.txt" 2>&1 &&
     timeout 120 "./$build-variants" "$out" kernels "$count" 256 "$reps" "${variants[@]}" >>"$out/variants.txt" 2>&1

@@ -1,14 +1,12 @@
 // Issue 9 experiment (bench/experiments/bowfast.sh): bow-tiled variants of kernels/bow.cl assign_tiled,
 // built with -D options, against bow-gpu1-baseline (assign_scalar) in the same run. Kernel time from
-// profiling events (the sum of a run's kernels), an untimed warm-up, then min / median / max of the
+// the profiling event, an untimed warm-up, then min / median / max of the
 // repetitions. Every variant is checked against a CPU nearest-centroid reference (double precision): a
 // membership may differ only at a near tie (relative 1e-4), the histogram must count the memberships, and on
 // data with exact ties (duplicated centroids) the lowest index must win. The programs' binaries (PTX on
 // NVIDIA) are written to OUT/ptx for ptxas -v.
 //   bowfast_variants OUT KERNEL_DIR COUNT K REPS VARIANT...
-// VARIANT: name:LX,LY,REG_D,REG_C,CHUNK[,PREFETCH 0/1[,MAXREG]] (the new kernel; MAXREG: NVIDIA's
-// -cl-nv-maxrregcount, on NVIDIA only) or name:before (the previous kernel,
-// from bench/experiments/bowfast-before.cl, with its centroid_norms kernel).
+// VARIANT: name:LX,LY,REG_D,REG_C,CHUNK (assign_tiled's -D options).
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
@@ -43,21 +41,15 @@ std::string readFile(const std::string& path) {
     return s.str();
 }
 
-bool nvidiaCompiler = false;  // the device takes NVIDIA's compiler options (cl_nv_compiler_options)
-
 struct Variant {
     std::string name;
-    bool before = false;  // the previous kernel
-    int lx = 16, ly = 16, regD = 8, regC = 8, chunk = 16, prefetch = 0, maxRegisters = 0;
-    int descriptorsPerGroup() const { return before ? 64 : lx * regD; }
-    int centroidsPerBlock() const { return before ? 256 : ly * regC; }
+    int lx = 16, ly = 16, regD = 8, regC = 8, chunk = 16;
+    int descriptorsPerGroup() const { return lx * regD; }
+    int centroidsPerBlock() const { return ly * regC; }
     std::string options(int k) const {
-        if (before) return "-D TILE";
         std::string o = "-D TILE -D LX=" + std::to_string(lx) + " -D LY=" + std::to_string(ly) +
                         " -D REG_D=" + std::to_string(regD) + " -D REG_C=" + std::to_string(regC) +
                         " -D CHUNK=" + std::to_string(chunk);
-        if (prefetch) o += " -D PREFETCH";
-        if (maxRegisters && nvidiaCompiler) o += " -cl-nv-maxrregcount=" + std::to_string(maxRegisters);
         if (k % centroidsPerBlock() == 0) o += " -D FULL_BLOCKS";
         return o;
     }
@@ -190,23 +182,13 @@ Run measure(Device& dev, const std::string& kind, const Variant* variant, const 
     cl_mem centroids = buffer(data.centroids.size() * 4, data.centroids.data());
     cl_mem memberships = buffer(std::size_t(data.count) * 4, nullptr);
     cl_mem histogram = buffer(std::size_t(data.k) * 4, nullptr);
-    cl_mem norms = buffer(std::size_t(data.k) * 4, nullptr);
     const cl_uint count = cl_uint(data.count), k = cl_uint(data.k);
     cl_kernel kernel = clCreateKernel(program, kind == "gpu1" ? "assign_scalar" : "assign_tiled", &status);
     check(status, "kernel");
-    cl_kernel normKernel = nullptr;
     int a = 0;
     clSetKernelArg(kernel, a++, sizeof(cl_mem), &descriptors);
     clSetKernelArg(kernel, a++, sizeof count, &count);
     clSetKernelArg(kernel, a++, sizeof(cl_mem), &centroids);
-    if (variant && variant->before) {
-        clSetKernelArg(kernel, a++, sizeof(cl_mem), &norms);
-        normKernel = clCreateKernel(program, "centroid_norms", &status);
-        check(status, "norm kernel");
-        clSetKernelArg(normKernel, 0, sizeof(cl_mem), &centroids);
-        clSetKernelArg(normKernel, 1, sizeof k, &k);
-        clSetKernelArg(normKernel, 2, sizeof(cl_mem), &norms);
-    }
     clSetKernelArg(kernel, a++, sizeof k, &k);
     clSetKernelArg(kernel, a++, sizeof(cl_mem), &memberships);
     clSetKernelArg(kernel, a++, sizeof(cl_mem), &histogram);
@@ -216,25 +198,11 @@ Run measure(Device& dev, const std::string& kind, const Variant* variant, const 
         const cl_uint zero = 0;
         check(clEnqueueFillBuffer(dev.queue, histogram, &zero, 4, 0, std::size_t(k) * 4, 0, nullptr, nullptr),
               "clear");
-        double ms = 0;
         cl_event event;
-        if (normKernel) {
-            const std::size_t local = 64, global = (k + 63) / 64 * 64;
-            check(clEnqueueNDRangeKernel(dev.queue, normKernel, 1, nullptr, &global, &local, 0, nullptr,
-                                         &event),
-                  "norms");
-            clWaitForEvents(1, &event);
-            ms += eventMs(event);
-        }
         if (!variant) {
             const std::size_t local = 64, global = (count + 63) / 64 * 64;
             check(clEnqueueNDRangeKernel(dev.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, &event),
                   "gpu1");
-        } else if (variant->before) {
-            const std::size_t groups = (count + 63) / 64;
-            const std::size_t global[2] = {groups * 16, 16}, local[2] = {16, 16};
-            check(clEnqueueNDRangeKernel(dev.queue, kernel, 2, nullptr, global, local, 0, nullptr, &event),
-                  "before");
         } else {
             const std::size_t items = std::size_t(variant->lx) * variant->ly;
             const std::size_t groups =
@@ -244,7 +212,7 @@ Run measure(Device& dev, const std::string& kind, const Variant* variant, const 
                   "tiled");
         }
         clWaitForEvents(1, &event);
-        ms += eventMs(event);
+        const double ms = eventMs(event);
         if (repetition >= 0) run.ms.push_back(ms);
     }
     run.memberships.resize(count);
@@ -255,8 +223,7 @@ Run measure(Device& dev, const std::string& kind, const Variant* variant, const 
     check(clEnqueueReadBuffer(dev.queue, histogram, CL_TRUE, 0, std::size_t(k) * 4, run.histogram.data(), 0,
                               nullptr, nullptr),
           "read histogram");
-    for (cl_mem m : {descriptors, centroids, memberships, histogram, norms}) clReleaseMemObject(m);
-    if (normKernel) clReleaseKernel(normKernel);
+    for (cl_mem m : {descriptors, centroids, memberships, histogram}) clReleaseMemObject(m);
     clReleaseKernel(kernel);
     return run;
 }
@@ -327,18 +294,13 @@ int main(int argc, char** argv) {
         Variant v;
         v.name = arg.substr(0, arg.find(':'));
         const std::string spec = arg.substr(arg.find(':') + 1);
-        if (spec == "before") {
-            v.before = true;
-        } else if (std::sscanf(spec.c_str(), "%d,%d,%d,%d,%d,%d,%d", &v.lx, &v.ly, &v.regD, &v.regC, &v.chunk,
-                               &v.prefetch, &v.maxRegisters) < 5) {
+        if (std::sscanf(spec.c_str(), "%d,%d,%d,%d,%d", &v.lx, &v.ly, &v.regD, &v.regC, &v.chunk) != 5) {
             std::fprintf(stderr, "bad variant %s\n", arg.c_str());
             return 2;
         }
         variants.push_back(v);
     }
     const std::string source = readFile(kernels + "/bow.cl");
-    const std::string before = readFile("bench/experiments/bowfast-before.cl");
-    const std::string round1 = readFile("bench/experiments/bowfast-round1.cl");
 
     cl_platform_id platforms[8];
     cl_uint platformCount = 0;
@@ -350,7 +312,6 @@ int main(int argc, char** argv) {
     char extensions[8192] = {};
     clGetDeviceInfo(dev.device, CL_DEVICE_EXTENSIONS, sizeof extensions - 1, extensions, nullptr);
     dev.nvidia = std::strstr(extensions, "cl_nv_compiler_options") != nullptr;
-    nvidiaCompiler = dev.nvidia;
     cl_int status;
     dev.context = clCreateContext(nullptr, 1, &dev.device, nullptr, nullptr, &status);
     check(status, "context");
@@ -395,8 +356,7 @@ int main(int argc, char** argv) {
                  gpu1Verdict.wrong);
     int failures = gpu1Verdict.wrong + !gpu1Verdict.histogramOk;
     for (const Variant& v : variants) {
-        const std::string& text = v.before ? before : v.name.rfind("r1-", 0) == 0 ? round1 : source;
-        const Run run = measure(dev, "tiled", &v, text, main, repetitions, out + "/ptx/" + v.name + ".bin");
+        const Run run = measure(dev, "tiled", &v, source, main, repetitions, out + "/ptx/" + v.name + ".bin");
         if (run.ms.empty()) {
             std::printf("%-14s BUILD FAILED (%s)\n", v.name.c_str(), v.options(k).c_str());
             ++failures;
@@ -406,9 +366,9 @@ int main(int argc, char** argv) {
         std::sort(sorted.begin(), sorted.end());
         const double median = sorted[sorted.size() / 2];
         const Verdict verdict = judge(main, run, nearest, best);
-        const Run oddRun = measure(dev, "tiled", &v, text, odd, 1, "");
+        const Run oddRun = measure(dev, "tiled", &v, source, odd, 1, "");
         const Verdict oddVerdict = judge(odd, oddRun, oddNearest, oddBest);
-        const Run tieRun = measure(dev, "tiled", &v, text, ties, 1, "");
+        const Run tieRun = measure(dev, "tiled", &v, source, ties, 1, "");
         int tieWrong = 0;
         for (const cl_uint m : tieRun.memberships) tieWrong += (m % 2 != 0 || m >= cl_uint(ties.k / 2));
         const bool ok = verdict.wrong == 0 && verdict.histogramOk && oddVerdict.wrong == 0 &&

@@ -94,11 +94,12 @@ TEST_P(EveryBowStrategy, HandMadeNearestCentroidsAndTiesToTheLowestIndex) {
 }
 
 // Exact ties between identical centroids that lie in different groups of a strategy's search: 130 centroids
-// span two of bow-tiled's 128-centroid blocks, and within a block its work-item ty takes centroids ty,
-// ty + 16, ... The unit vector e0 is centroid 0, 5 (another work-item's), 67 (work-item 3's) and 129 (the
-// second block); e1 is centroid 66, 75 and 128, the first of the second block. Every other centroid is 10 e_d
-// (d >= 4), at a squared distance of at least 101 from both. Identical centroids give bit-identical
-// distances, so the rule decides: the lowest index, 0 for e0 and 66 for e1.
+// span two of bow-tiled's 128-centroid blocks, and within a block its work-item ty takes centroids
+// 4 ty .. 4 ty + 3 and 64 + 4 ty .. 64 + 4 ty + 3. The unit vector e0 is centroid 0, 5 (another work-item's),
+// 67 (the first work-item's second four) and 129 (the second block); e1 is centroid 66, 75 and 128, the first
+// of the second block. Every other centroid is 10 e_d (d >= 4), at a squared distance of at least 101 from
+// both. Identical centroids give bit-identical distances, so the rule decides: the lowest index, 0 for e0 and
+// 66 for e1.
 TEST_P(EveryBowStrategy, ExactTiesAcrossWorkItemsAndBlocksGoToTheLowestIndex) {
     const Strategy& strategy = findStrategy(GetParam());
     constexpr std::size_t k = 130;
@@ -156,16 +157,16 @@ TEST(BowStrategies, TransposeIsARecordOfItsOwn) {
 }
 
 // bow-tiled keeps a histogram of k counters in local memory beside its fixed tiles: the staged chunks (16
-// dimensions of 128 descriptors and 128 centroids, rows of 5 float4) or the candidates (16 x 128 scores and
-// indices), whichever is larger, and 128 norms: 20480 + 512 bytes.
+// dimensions of 128 descriptors and 128 centroids) or the candidates (16 x 128 scores and indices), both
+// 16384 bytes, and 128 norms.
 TEST(BowStrategies, TiledStrategyRefusesAHistogramBeyondTheLocalMemory) {
     DeviceInfo device = runtime().open("0:0").info();
-    device.localMemBytes = 20480 + 512 + 1000 * 4;
+    device.localMemBytes = 16384 + 512 + 1000 * 4;
     const Strategy& tiled = findStrategy("bow-tiled");
     EXPECT_TRUE(tiled.supported(&device, {100, 1000}, Matrix{}).ok);
     const Support refused = tiled.supported(&device, {100, 1001}, Matrix{});
     EXPECT_FALSE(refused.ok);
-    EXPECT_TRUE(test::mentions(refused.reason, "1001 centroids need 25 KiB of local memory"))
+    EXPECT_TRUE(test::mentions(refused.reason, "1001 centroids need 21 KiB of local memory"))
         << refused.reason;
     device.maxWorkGroupSize = 128;
     EXPECT_TRUE(test::mentions(tiled.supported(&device, {100, 8}, Matrix{}).reason, "work-groups of 256"));

@@ -32,11 +32,11 @@ class TiledStrategy final : public DeviceStrategy {
     static constexpr std::size_t kItemsX = 16, kItemsY = 16, kRegD = 8, kRegC = 8, kChunk = 16;
     static constexpr std::size_t kGroup = kItemsX * kItemsY;
     static constexpr std::size_t kDescriptorsPerGroup = kItemsX * kRegD, kCentroidsPerBlock = kItemsY * kRegC;
-    // The kernel's fixed local arrays: the larger of the staged chunks (rows of CHUNK / 4 + 1 float4) and the
-    // candidates, and the norms.
+    // The kernel's fixed local arrays: the larger of the staged chunks (CHUNK dimensions of the group's
+    // descriptors and of a block of centroids) and the candidates (LY scores and indices per descriptor), and
+    // the block's norms.
     static constexpr std::uint64_t kTileBytes =
-        std::max((kChunk / 4 + 1) * 4 * (kDescriptorsPerGroup + kCentroidsPerBlock),
-                 2 * kItemsY * kDescriptorsPerGroup) *
+        std::max(kChunk * (kDescriptorsPerGroup + kCentroidsPerBlock), 2 * kItemsY * kDescriptorsPerGroup) *
             sizeof(float) +
         kCentroidsPerBlock * sizeof(float);
 
