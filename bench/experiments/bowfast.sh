@@ -40,8 +40,9 @@ variants=(
     d8c8-ch32:16,16,8,8,32      # 139 registers: one group per compute unit
     d8c8-64x256:8,32,8,8,16
 )
-g++ -O2 -std=c++17 -o "$build-variants" bench/experiments/bowfast_variants.cpp -lOpenCL >"$out/variants.txt" 2>&1 &&
-    timeout 120 "./$build-variants" "$out" kernels "$count" 256 "$reps" "${variants[@]}" >>"$out/variants.txt" 2>&1
+mkdir -p $build && g++ -O2 -std=c++17 -o $build/bowfast_variants bench/experiments/bowfast_variants.cpp -lOpenCL \
+    >"$out/variants.txt" 2>&1 &&
+    timeout 120 $build/bowfast_variants "$out" kernels "$count" 256 "$reps" "${variants[@]}" >>"$out/variants.txt" 2>&1
 echo "variants: exit $?" >>"$out/variants.txt"
 cat "$out/variants.txt"
 
