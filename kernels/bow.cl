@@ -117,52 +117,61 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void assign_staged(
 }
 #endif
 
-// |c|^2 of every centroid, for assign_tiled.
-__kernel void centroid_norms(__global const float4* centroids, uint k, __global float* norms) {
-    const uint c = get_global_id(0);
-    if (c >= k) return;
-    float norm = 0.0f;
-    for (uint q = 0; q < QUADS; ++q) {
-        const float4 v = centroids[c * QUADS + q];
-        norm += dot(v, v);
-    }
-    norms[c] = norm;
-}
-
 #ifdef TILE
-// Ours. A work-group of 16 x 16 work-items owns TILE_D = 16 REG_D descriptors and sweeps the centroids in
-// blocks of TILE_C = 16 REG_C; work-item (tx, ty) computes the REG_D x REG_C dot products of its descriptors
-// (the float4 groups tx, tx + 16, ... of the group's) and centroids (likewise from ty) from CHUNK dimensions
-// at a time staged in local memory, so each value loaded from local memory feeds REG_C (or REG_D)
-// multiply-adds: the product runs on the FMA units, not on local-memory bandwidth. |x|^2 is the same for
-// every centroid of a descriptor, so the argmin compares |c|^2 - 2 x.c. The group counts its descriptors in a
-// local histogram (`localHistogram`, k counters) added to the global one once per group. The host launches
-// one group per 64 descriptors (REG_D 4); REG_C 16 makes a block of 256 centroids, and 64 multiply-adds per 5
-// float4 read from local memory.
+// Ours: distances as a register-blocked matrix product, |x|^2 dropped (the same for every centroid of a
+// descriptor), so the argmin compares |c|^2 - 2 x.c. A work-group of LX x LY work-items owns
+// TILE_D = LX REG_D descriptors and sweeps the centroids in blocks of TILE_C = LY REG_C; work-item (tx, ty)
+// accumulates the REG_D x REG_C dot products of its descriptors (float4 groups tx, tx + LX, ... of the
+// group's) and centroids (groups ty, ty + LY, ...). CHUNK dimensions at a time are staged in local memory
+// dimension-major, so each step d reads REG_D / 4 + REG_C / 4 float4 and makes REG_D REG_C multiply-adds.
+// Each warp of 32 is 8 tx by 4 ty, so its float4 reads of a step touch 8 and 4 distinct float4 (one
+// local-memory transaction each, the rest broadcasts). |c|^2 is summed from the staged copy. Each work-item
+// keeps its descriptors' best (score, index) over all blocks; the LY candidates of a descriptor are compared
+// once at the end, the lowest index winning a tie; the group counts its descriptors in a local histogram
+// (`localHistogram`, k counters) added to the global one once per bin.
+#ifndef LX
+#define LX 16
+#endif
+#ifndef LY
+#define LY 16
+#endif
 #ifndef REG_D
-#define REG_D 4
+#define REG_D 8
 #endif
 #ifndef REG_C
-#define REG_C 16
+#define REG_C 8
 #endif
-#define SIDE 16
-#define TILE_D (SIDE * REG_D)
-#define TILE_C (SIDE * REG_C)
+#ifndef CHUNK
 #define CHUNK 16
+#endif
+#define ITEMS (LX * LY)
+#define TILE_D (LX * REG_D)
+#define TILE_C (LY * REG_C)
+#define STAGED (CHUNK * (TILE_D + TILE_C))
+#define CANDIDATES (2 * LY * TILE_D)
+#define POOL (STAGED > CANDIDATES ? STAGED : CANDIDATES)
 
-// Stages dimensions d0 .. d0 + CHUNK - 1 of rows first .. first + 16 REG - 1 (zeros beyond `rows`) into
-// `staged`, staged[d][r] holding rows 4r .. 4r + 3: each work-item reads a float4 of one row (4 work-items
-// read a row's 64 bytes) and stores it down 4 columns; the padding float4 of each column spreads those stores
-// over the banks.
-#define STAGE(STAGED, SOURCE, FIRST, ROWS, TILE)                                                       \
-    for (uint e = lid; e < (TILE) * (CHUNK / 4); e += SIDE * SIDE) {                                   \
-        const uint row = e / (CHUNK / 4), dq = e % (CHUNK / 4);                                        \
-        const float4 v =                                                                               \
-            (FIRST) + row < (ROWS) ? (SOURCE)[((FIRST) + row) * QUADS + d0 / 4 + dq] : (float4)(0.0f); \
-        ((__local float*)(STAGED)[4 * dq + 0])[row] = v.x;                                             \
-        ((__local float*)(STAGED)[4 * dq + 1])[row] = v.y;                                             \
-        ((__local float*)(STAGED)[4 * dq + 2])[row] = v.z;                                             \
-        ((__local float*)(STAGED)[4 * dq + 3])[row] = v.w;                                             \
+// Staging dimensions D0 .. D0 + CHUNK - 1 of rows FIRST .. FIRST + TILE - 1 (zeros from ROWS on) into
+// STAGED[d * TILE + row], in two steps: LOAD into the private float4 REGS[SLOTS(TILE)], STORE from there.
+// Neighbouring work-items take neighbouring rows of one float4 column, so the scalar stores of a warp fall
+// into 32 different banks. Each macro is one loop, for a #pragma unroll before it (REGS stays in registers).
+#define SLOTS(TILE) (((TILE) * (CHUNK / 4) + ITEMS - 1) / ITEMS)
+#define LOAD(REGS, SOURCE, FIRST, ROWS, TILE, D0)                           \
+    for (uint j = 0; j < SLOTS(TILE); ++j) {                                \
+        const uint e = lid + j * ITEMS, row = e % (TILE), dq = e / (TILE);  \
+        (REGS)[j] = e < (TILE) * (CHUNK / 4) && (FIRST) + row < (ROWS)      \
+                        ? (SOURCE)[((FIRST) + row) * QUADS + (D0) / 4 + dq] \
+                        : (float4)(0.0f);                                   \
+    }
+#define STORE(STAGED, REGS, TILE)                                          \
+    for (uint j = 0; j < SLOTS(TILE); ++j) {                               \
+        const uint e = lid + j * ITEMS, row = e % (TILE), dq = e / (TILE); \
+        if (e < (TILE) * (CHUNK / 4)) {                                    \
+            (STAGED)[(4 * dq + 0) * (TILE) + row] = (REGS)[j].x;           \
+            (STAGED)[(4 * dq + 1) * (TILE) + row] = (REGS)[j].y;           \
+            (STAGED)[(4 * dq + 2) * (TILE) + row] = (REGS)[j].z;           \
+            (STAGED)[(4 * dq + 3) * (TILE) + row] = (REGS)[j].w;           \
+        }                                                                  \
     }
 
 // ARRAY[4 Q .. 4 Q + 3] = the float4 V, element by element (a private array stays in registers only if no
@@ -176,30 +185,51 @@ __kernel void centroid_norms(__global const float4* centroids, uint k, __global 
         (ARRAY)[4 * (Q) + 3] = v_.w; \
     } while (0)
 
+// With FULL_BLOCKS (k a multiple of TILE_C) no centroid index is checked against k; without, centroid
+// groups wholly beyond k in the last block are skipped (the same branch for the whole group) and their
+// scores ignored.
+#ifdef FULL_BLOCKS
+#define GROUP_BELOW_K(q) true
+#define BELOW_K(c) true
+#else
+#define GROUP_BELOW_K(q) (block + 4 * (q)*LY < k)
+#define BELOW_K(c) ((c) < k)
+#endif
+
 // Better of two candidates: the lower score, or the lower index at an equal one.
 inline bool better(float score, uint index, float best, uint bestIndex) {
     return score < best || (score == best && index < bestIndex);
 }
 
-__kernel __attribute__((reqd_work_group_size(SIDE, SIDE, 1))) void assign_tiled(
-    __global const float4* descriptors, uint count, __global const float4* centroids,
-    __global const float* norms, uint k, __global uint* memberships, __global uint* histogram,
-    __local uint* localHistogram) {
-    __local float4 xs[CHUNK][TILE_D / 4 + 1];
-    __local float4 cs[CHUNK][TILE_C / 4 + 1];
-    __local float candidateScore[SIDE][TILE_D];
-    __local uint candidateIndex[SIDE][TILE_D];
+__kernel __attribute__((reqd_work_group_size(ITEMS, 1, 1))) void assign_tiled(
+    __global const float4* descriptors, uint count, __global const float4* centroids, uint k,
+    __global uint* memberships, __global uint* histogram, __local uint* localHistogram) {
+    // The staged chunks, then (after the last block) the candidates; float4 for the alignment of the reads.
+    __local float4 pool[POOL / 4];
+    __local float4 norms4[TILE_C / 4];
+    __local float* norms = (__local float*)norms4;
+    __local float* xs = (__local float*)pool;
+    __local float* cs = xs + CHUNK * TILE_D;
 
-    const uint tx = get_local_id(0);
-    const uint ty = get_local_id(1);
-    const uint lid = ty * SIDE + tx;
+    const uint lid = get_local_id(0);
+    const uint lane = lid % 32, warp = lid / 32;
+    const uint tx = (warp % (LX / 8)) * 8 + lane % 8;
+    const uint ty = (warp / (LX / 8)) * 4 + lane / 8;
     const uint first = get_group_id(0) * TILE_D;
 
-    for (uint b = lid; b < k; b += SIDE * SIDE) localHistogram[b] = 0;
+    for (uint b = lid; b < k; b += ITEMS) localHistogram[b] = 0;
 
-    // Of the group's descriptor lid, for lid < TILE_D.
-    float runningScore = INFINITY;
-    uint runningIndex = 0;
+    float bestScore[REG_D];
+    uint bestIndex[REG_D];
+#pragma unroll
+    for (uint r = 0; r < REG_D; ++r) {
+        bestScore[r] = INFINITY;
+        bestIndex[r] = 0;
+    }
+
+    // The chunk being staged: its loads are issued before the barrier that lets the stores begin.
+    float4 nextX[SLOTS(TILE_D)];
+    float4 nextC[SLOTS(TILE_C)];
 
     for (uint block = 0; block < k; block += TILE_C) {
         // Arrays indexed only in fully unrolled loops, so they stay in registers.
@@ -209,24 +239,44 @@ __kernel __attribute__((reqd_work_group_size(SIDE, SIDE, 1))) void assign_tiled(
 #pragma unroll
             for (uint s = 0; s < REG_C; ++s) acc[r][s] = 0.0f;
         }
+        // |c|^2 of the block's centroids lid, lid + ITEMS, ... in dimension order.
+        float norm[(TILE_C + ITEMS - 1) / ITEMS];
+#pragma unroll
+        for (uint j = 0; j < (TILE_C + ITEMS - 1) / ITEMS; ++j) norm[j] = 0.0f;
+
         for (uint d0 = 0; d0 < DIM; d0 += CHUNK) {
+#pragma unroll
+            LOAD(nextX, descriptors, first, count, TILE_D, d0)
+#pragma unroll
+            LOAD(nextC, centroids, block, k, TILE_C, d0)
             barrier(CLK_LOCAL_MEM_FENCE);
-            STAGE(xs, descriptors, first, count, TILE_D)
-            STAGE(cs, centroids, block, k, TILE_C)
+#pragma unroll
+            STORE(xs, nextX, TILE_D)
+#pragma unroll
+            STORE(cs, nextC, TILE_C)
             barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+            for (uint j = 0; j < (TILE_C + ITEMS - 1) / ITEMS; ++j) {
+                if (j * ITEMS + lid < TILE_C) {
+                    for (uint d = 0; d < CHUNK; ++d) {
+                        const float v = cs[d * TILE_C + j * ITEMS + lid];
+                        norm[j] = mad(v, v, norm[j]);
+                    }
+                }
+            }
 #pragma unroll
             for (uint d = 0; d < CHUNK; ++d) {
                 float x[REG_D];
                 float c[REG_C];
 #pragma unroll
-                for (uint q = 0; q < REG_D / 4; ++q) UNPACK(x, q, xs[d][q * SIDE + tx]);
+                for (uint q = 0; q < REG_D / 4; ++q)
+                    UNPACK(x, q, ((__local const float4*)xs)[d * (TILE_D / 4) + q * LX + tx]);
 #pragma unroll
-                for (uint q = 0; q < REG_C / 4; ++q) UNPACK(c, q, cs[d][q * SIDE + ty]);
-                    // Centroid groups wholly beyond k (a last block of fewer than TILE_C) are skipped: the
-                    // same branch for the whole group.
+                for (uint q = 0; q < REG_C / 4; ++q)
+                    UNPACK(c, q, ((__local const float4*)cs)[d * (TILE_C / 4) + q * LY + ty]);
 #pragma unroll
                 for (uint q = 0; q < REG_C / 4; ++q) {
-                    if (block + q * SIDE * 4 < k) {
+                    if (GROUP_BELOW_K(q)) {
 #pragma unroll
                         for (uint r = 0; r < REG_D; ++r) {
 #pragma unroll
@@ -236,42 +286,58 @@ __kernel __attribute__((reqd_work_group_size(SIDE, SIDE, 1))) void assign_tiled(
                 }
             }
         }
-        // The best of this work-item's centroids (visited in increasing order) for each of its descriptors.
 #pragma unroll
-        for (uint r = 0; r < REG_D; ++r) {
-            float best = INFINITY;
-            uint bestIndex = 0;
-#pragma unroll
-            for (uint s = 0; s < REG_C; ++s) {
-                const uint c = block + ((s / 4) * SIDE + ty) * 4 + s % 4;
-                if (c >= k) continue;
-                const float score = norms[c] - 2.0f * acc[r][s];
-                if (score < best) {
-                    best = score;
-                    bestIndex = c;
-                }
-            }
-            const uint row = ((r / 4) * SIDE + tx) * 4 + r % 4;
-            candidateScore[ty][row] = best;
-            candidateIndex[ty][row] = bestIndex;
+        for (uint j = 0; j < (TILE_C + ITEMS - 1) / ITEMS; ++j) {
+            if (j * ITEMS + lid < TILE_C) norms[j * ITEMS + lid] = norm[j];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < TILE_D) {
-            for (uint y = 0; y < SIDE; ++y) {
-                if (better(candidateScore[y][lid], candidateIndex[y][lid], runningScore, runningIndex)) {
-                    runningScore = candidateScore[y][lid];
-                    runningIndex = candidateIndex[y][lid];
+        // This work-item's centroids are visited in increasing order, so the strict < keeps the lowest index.
+#pragma unroll
+        for (uint q = 0; q < REG_C / 4; ++q) {
+            const uint column = 4 * (q * LY + ty);
+            const float4 norm4 = norms4[q * LY + ty];
+            const float n[4] = {norm4.x, norm4.y, norm4.z, norm4.w};
+#pragma unroll
+            for (uint i = 0; i < 4; ++i) {
+                const uint c = block + column + i;
+#pragma unroll
+                for (uint r = 0; r < REG_D; ++r) {
+                    const float score = mad(-2.0f, acc[r][4 * q + i], n[i]);
+                    if (score < bestScore[r] && BELOW_K(c)) {
+                        bestScore[r] = score;
+                        bestIndex[r] = c;
+                    }
                 }
             }
         }
     }
+    // The LY candidates of each descriptor, candidate y of row at [y * TILE_D + row].
+    __local float* candidateScore = (__local float*)pool;
+    __local uint* candidateIndex = (__local uint*)pool + LY * TILE_D;
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < TILE_D && first + lid < count) {
-        memberships[first + lid] = runningIndex;
-        atomic_inc(&localHistogram[runningIndex]);
+#pragma unroll
+    for (uint r = 0; r < REG_D; ++r) {
+        const uint row = 4 * ((r / 4) * LX + tx) + r % 4;
+        candidateScore[ty * TILE_D + row] = bestScore[r];
+        candidateIndex[ty * TILE_D + row] = bestIndex[r];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint b = lid; b < k; b += SIDE * SIDE) {
+    for (uint row = lid; row < TILE_D; row += ITEMS) {
+        float score = candidateScore[row];
+        uint index = candidateIndex[row];
+        for (uint y = 1; y < LY; ++y) {
+            if (better(candidateScore[y * TILE_D + row], candidateIndex[y * TILE_D + row], score, index)) {
+                score = candidateScore[y * TILE_D + row];
+                index = candidateIndex[y * TILE_D + row];
+            }
+        }
+        if (first + row < count) {
+            memberships[first + row] = index;
+            atomic_inc(&localHistogram[index]);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint b = lid; b < k; b += ITEMS) {
         if (localHistogram[b] != 0) atomic_add(&histogram[b], localHistogram[b]);
     }
 }

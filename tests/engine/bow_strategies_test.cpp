@@ -94,11 +94,12 @@ TEST_P(EveryBowStrategy, HandMadeNearestCentroidsAndTiesToTheLowestIndex) {
 }
 
 // Exact ties between identical centroids that lie in different groups of a strategy's search: 130 centroids
-// span three of bow-tiled's 64-centroid blocks, and within a block its work-items take 4 centroids each. The
-// unit vector e0 is centroid 0, 5 (another work-item's four), 67 (the second block) and 129 (the third); e1
-// is centroid 66, 75 and 128, first in the second block. Every other centroid is 10 e_d (d >= 4), at a
-// squared distance of at least 101 from both. Identical centroids give bit-identical distances, so the rule
-// decides: the lowest index, 0 for e0 and 66 for e1.
+// span two of bow-tiled's 128-centroid blocks, and within a block its work-item ty takes centroids
+// 4 ty .. 4 ty + 3 and 64 + 4 ty .. 64 + 4 ty + 3. The unit vector e0 is centroid 0, 5 (another work-item's),
+// 67 (the first work-item's second four) and 129 (the second block); e1 is centroid 66, 75 and 128, the first
+// of the second block. Every other centroid is 10 e_d (d >= 4), at a squared distance of at least 101 from
+// both. Identical centroids give bit-identical distances, so the rule decides: the lowest index, 0 for e0 and
+// 66 for e1.
 TEST_P(EveryBowStrategy, ExactTiesAcrossWorkItemsAndBlocksGoToTheLowestIndex) {
     const Strategy& strategy = findStrategy(GetParam());
     constexpr std::size_t k = 130;
@@ -153,6 +154,34 @@ TEST(BowStrategies, TransposeIsARecordOfItsOwn) {
                   1)
             << name;
     }
+}
+
+// bow-tiled keeps a histogram of k counters in local memory beside its fixed tiles: the staged chunks (16
+// dimensions of 128 descriptors and 128 centroids) or the candidates (16 x 128 scores and indices), both
+// 16384 bytes, and 128 norms.
+TEST(BowStrategies, TiledStrategyRefusesAHistogramBeyondTheLocalMemory) {
+    DeviceInfo device = runtime().open("0:0").info();
+    device.localMemBytes = 16384 + 512 + 1000 * 4;
+    const Strategy& tiled = findStrategy("bow-tiled");
+    EXPECT_TRUE(tiled.supported(&device, {100, 1000}, Matrix{}).ok);
+    const Support refused = tiled.supported(&device, {100, 1001}, Matrix{});
+    EXPECT_FALSE(refused.ok);
+    EXPECT_TRUE(test::mentions(refused.reason, "1001 centroids need 21 KiB of local memory"))
+        << refused.reason;
+    device.maxWorkGroupSize = 128;
+    EXPECT_TRUE(test::mentions(tiled.supported(&device, {100, 8}, Matrix{}).reason, "work-groups of 256"));
+}
+
+// Whole blocks of 128 centroids need no check against k in the kernel.
+TEST(BowStrategies, TiledStrategyDropsTheCentroidChecksForWholeBlocks) {
+    const DeviceInfo& device = runtime().open("0:0").info();
+    const Strategy& tiled = findStrategy("bow-tiled");
+    for (const std::size_t k : {128u, 256u, 1024u})
+        EXPECT_TRUE(test::mentions(tiled.kernelBuild(device, Matrix{}, {100, k})->options, "-D FULL_BLOCKS"))
+            << k;
+    for (const std::size_t k : {1u, 8u, 257u, 300u})
+        EXPECT_FALSE(test::mentions(tiled.kernelBuild(device, Matrix{}, {100, k})->options, "FULL_BLOCKS"))
+            << k;
 }
 
 TEST(BowStrategies, ConstantMemoryStrategyRefusesCentroidsThatDoNotFit) {

@@ -1,5 +1,7 @@
-// bow-tiled (ours): distances as a tiled matrix product with the argmin and a local histogram fused
-// (kernels/bow.cl assign_tiled, after centroid_norms).
+// bow-tiled (ours): distances as a register-blocked matrix product with the argmin and a local histogram
+// fused (kernels/bow.cl assign_tiled).
+#include <algorithm>
+
 #include "ops/bow/device_strategy.hpp"
 
 namespace hs::bow {
@@ -10,8 +12,8 @@ class TiledStrategy final : public DeviceStrategy {
   public:
     std::string_view name() const override { return "bow-tiled"; }
     std::string_view description() const override {
-        return "ours: distances as a tiled matrix product |c|^2 - 2 x.c (4 x 16 per work-item), argmin and a "
-               "local histogram fused; only memberships and counts leave the chip";
+        return "ours: distances as a register-blocked matrix product |c|^2 - 2 x.c (8 x 8 per work-item), "
+               "argmin and a local histogram fused; only memberships and counts leave the chip";
     }
     Support supported(const DeviceInfo* device, Shape shape, const Matrix&) const override {
         if (device->maxWorkGroupSize < kGroup)
@@ -26,26 +28,34 @@ class TiledStrategy final : public DeviceStrategy {
     }
 
   protected:
-    static constexpr std::size_t kSide = 16, kGroup = kSide * kSide, kDescriptorsPerGroup = 64;
-    // The kernel's fixed local arrays (kernels/bow.cl, REG_D 4, REG_C 16, CHUNK 16): xs[16][64/4 + 1] and
-    // cs[16][256/4 + 1] float4s (a padding float4 per row), candidate scores and indices [16][64] each.
-    static constexpr std::uint64_t kTileBytes = (16 * 17 + 16 * 65) * 16 + 2 * 16 * 64 * 4;
+    // kernels/bow.cl's LX x LY work-items, REG_D x REG_C dot products each, CHUNK dimensions staged at once.
+    static constexpr std::size_t kItemsX = 16, kItemsY = 16, kRegD = 8, kRegC = 8, kChunk = 16;
+    static constexpr std::size_t kGroup = kItemsX * kItemsY;
+    static constexpr std::size_t kDescriptorsPerGroup = kItemsX * kRegD, kCentroidsPerBlock = kItemsY * kRegC;
+    // The kernel's fixed local arrays: the larger of the staged chunks (CHUNK dimensions of the group's
+    // descriptors and of a block of centroids) and the candidates (LY scores and indices per descriptor), and
+    // the block's norms.
+    static constexpr std::uint64_t kTileBytes =
+        std::max(kChunk * (kDescriptorsPerGroup + kCentroidsPerBlock), 2 * kItemsY * kDescriptorsPerGroup) *
+            sizeof(float) +
+        kCentroidsPerBlock * sizeof(float);
 
-    std::string options(const DeviceInfo&, Shape) const override { return "-D TILE"; }
+    std::string options(const DeviceInfo&, Shape shape) const override {
+        std::string options = "-D TILE -D LX=" + std::to_string(kItemsX) +
+                              " -D LY=" + std::to_string(kItemsY) + " -D REG_D=" + std::to_string(kRegD) +
+                              " -D REG_C=" + std::to_string(kRegC) + " -D CHUNK=" + std::to_string(kChunk);
+        if (shape.centroids % kCentroidsPerBlock == 0) options += " -D FULL_BLOCKS";
+        return options;
+    }
     void assign(DeviceContext& device, const cl::Program& program, const Buffers& buffers,
                 TimingLog& log) const override {
-        cl::Buffer norms(device.context(), CL_MEM_READ_WRITE, std::size_t{buffers.k} * sizeof(float));
-        cl::Kernel normKernel(program, "centroid_norms");
-        setKernelArgs(normKernel, 0, buffers.centroids, buffers.k, norms);
-        launchPerItem(device, normKernel, buffers.k, 64, "centroid_norms", log);
-
         cl::Kernel kernel(program, "assign_tiled");
-        setKernelArgs(kernel, 0, buffers.descriptors, buffers.count, buffers.centroids, norms, buffers.k,
+        setKernelArgs(kernel, 0, buffers.descriptors, buffers.count, buffers.centroids, buffers.k,
                       buffers.memberships, buffers.histogram,
                       cl::Local(std::size_t{buffers.k} * sizeof(cl_uint)));
         const std::size_t groups = (buffers.count + kDescriptorsPerGroup - 1) / kDescriptorsPerGroup;
-        device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * kSide, kSide),
-                                            cl::NDRange(kSide, kSide), nullptr,
+        device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * kGroup),
+                                            cl::NDRange(kGroup), nullptr,
                                             log.track(Stage::Kernel, "assign_tiled"));
     }
 };
