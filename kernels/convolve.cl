@@ -9,14 +9,65 @@
 //   -D MAGNITUDE=1 two tap sets a and b (KW * KH each, a first); result sqrt(a^2 + b^2), e.g. Sobel
 //   -D TILE_X=.. -D TILE_Y=.. -D ROWS=..  the tiled kernels' output block per work-group (TILE_Y a multiple
 //                 of ROWS) and the output rows per work-item
+// Experiment switches (issue 11, A/B-measured on the H100):
+//   -D FAST_CONVERT=1  float filters: bytes to float and back by the 2^23 trick instead of the conversion
+//                      instructions; exactly the same values
+//   -D RESTRICT=1      the input read through the read-only (non-coherent) path
+//   -D ROW_BLOCK=<n>   separable: n neighbouring row sums per work-item in the row pass (each input pixel
+//                      converted once for n sums), sums in three float planes, rows padded against bank
+//                      conflicts
 
 #if !defined(KW) || !defined(KH) || !defined(INTEGER) || !defined(MAGNITUDE)
 #error "build with -D KW=.. -D KH=.. -D INTEGER=0|1 -D MAGNITUDE=0|1"
 #endif
 
+#ifndef FAST_CONVERT
+#define FAST_CONVERT 0
+#endif
+#ifndef ROW_BLOCK
+#define ROW_BLOCK 1
+#endif
+#if RESTRICT
+#define SRC_QUALIFIER restrict
+#else
+#define SRC_QUALIFIER
+#endif
+
 #define KSIZE (KW * KH)
 #define AX (KW / 2)
 #define AY (KH / 2)
+
+// 2^23 + b has b in its low mantissa bits: or-ing the byte into 2^23's pattern and subtracting 2^23 gives b
+// exactly; adding 2^23 to v in [0, 255] rounds it to an integer, halves to even, into the low byte.
+#define TWO_POW_23 8388608.0f
+inline float4 bytes_to_float4(uchar4 p) {
+#if FAST_CONVERT
+    const uint u = as_uint(p);
+    const uint4 lanes = (uint4)(u & 0xffu, (u >> 8) & 0xffu, (u >> 16) & 0xffu, u >> 24);
+    return as_float4(lanes | 0x4b000000u) - TWO_POW_23;
+#else
+    return convert_float4(p);
+#endif
+}
+
+inline float3 bytes_to_float3(uchar4 p) {
+#if FAST_CONVERT
+    const uint u = as_uint(p);
+    const uint3 lanes = (uint3)(u & 0xffu, (u >> 8) & 0xffu, (u >> 16) & 0xffu);
+    return as_float3(lanes | 0x4b000000u) - TWO_POW_23;
+#else
+    return convert_float3(p.xyz);
+#endif
+}
+
+inline uchar4 float4_to_bytes(float4 v) {
+#if FAST_CONVERT
+    const uint4 r = as_uint4(clamp(v, 0.0f, 255.0f) + TWO_POW_23) & 0xffu;
+    return as_uchar4(r.x | (r.y << 8) | (r.z << 16) | (r.w << 24));
+#else
+    return convert_uchar4_sat_rte(v);
+#endif
+}
 
 #if INTEGER
 typedef int weight_t;
@@ -25,7 +76,7 @@ typedef int4 sum_t;
 #else
 typedef float weight_t;
 typedef float4 sum_t;
-#define to_sum convert_float4
+#define to_sum bytes_to_float4
 #endif
 
 // The running sums of one output pixel: a, and b for a gradient magnitude.
@@ -90,7 +141,7 @@ inline uchar4 finish(sums_t s, int divisor, uchar alpha) {
 #if INTEGER
     uchar4 out = convert_uchar4_sat(v);
 #else
-    uchar4 out = convert_uchar4_sat_rte(v);
+    uchar4 out = float4_to_bytes(v);
 #endif
     out.w = alpha;
     return out;
@@ -137,12 +188,20 @@ __kernel void convolve_image(__read_only image2d_t src, sampler_t sampler, __glo
 
 #define GROUP_SIZE (TILE_X * GROUP_Y)
 #define TILE_LOADS ((TILE_W * TILE_H + GROUP_SIZE - 1) / GROUP_SIZE)
+// The row pitch of the local input block: TILE_W, or with ROW_BLOCK one that is 1 modulo 4, so that the
+// row pass's work-items (8 to a row, 4 rows to a warp, ROW_BLOCK = 4 pixels apart) hit 32 different banks.
+#if ROW_BLOCK > 1
+#define TILE_PITCH (TILE_W + (5 - TILE_W % 4) % 4)
+#else
+#define TILE_PITCH TILE_W
+#endif
 #define ROW_PASSES ((TILE_H + GROUP_Y - 1) / GROUP_Y)
 
 // Loads the group's input block plus the filter's halo (coordinates clamped to the image) into `tile`, in
 // row-major order, consecutive work-items on consecutive pixels; a fixed, unrolled count of loads per
 // work-item, all issued before the first is stored, so a work-item has them all in flight.
-inline void load_tile(__local uchar4 (*tile)[TILE_W], __global const uchar4* src, int width, int height) {
+inline void load_tile(__local uchar4 (*tile)[TILE_PITCH], __global const uchar4* SRC_QUALIFIER src, int width,
+                      int height) {
     const int left = get_group_id(0) * TILE_X - AX;
     const int top = get_group_id(1) * TILE_Y - AY;
     const int lid = get_local_id(1) * TILE_X + get_local_id(0);
@@ -161,9 +220,9 @@ inline void load_tile(__local uchar4 (*tile)[TILE_W], __global const uchar4* src
 // local-tiled: the work-group loads its tile plus the filter's halo into local memory once, then every
 // work-item reads its taps from there.
 __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve_local(
-    __global const uchar4* src, __global uchar4* dst, int width, int height, __constant const weight_t* taps,
-    int divisor) {
-    __local uchar4 tile[TILE_H][TILE_W];
+    __global const uchar4* SRC_QUALIFIER src, __global uchar4* SRC_QUALIFIER dst, int width, int height,
+    __constant const weight_t* taps, int divisor) {
+    __local uchar4 tile[TILE_H][TILE_PITCH];
     load_tile(tile, src, width, height);
     const int lx = get_local_id(0);
     const int first = get_local_id(1) * ROWS;
@@ -193,33 +252,76 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve
 }
 
 #if INTEGER
+typedef int sum_t_plane;
 typedef int3 sum3_t;
-#define to_sum3 convert_int3
+#define to_sum3(p) convert_int3((p).xyz)
 #else
+typedef float sum_t_plane;
 typedef float3 sum3_t;
-#define to_sum3 convert_float3
+#define to_sum3 bytes_to_float3
 #endif
 
 // separable: both 1-D passes on chip. The row pass filters the tile's rows along x into `partial` (R, G, B
 // only: alpha is kept, not filtered), the column pass filters those sums along y, each work-item sliding
 // down its ROWS outputs.
 __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve_separable(
-    __global const uchar4* src, __global uchar4* dst, int width, int height,
+    __global const uchar4* SRC_QUALIFIER src, __global uchar4* SRC_QUALIFIER dst, int width, int height,
     __constant const weight_t* row_taps, __constant const weight_t* column_taps, int divisor) {
-    __local uchar4 tile[TILE_H][TILE_W];
-    __local sum3_t partial[TILE_H][TILE_X];
+    __local uchar4 tile[TILE_H][TILE_PITCH];
     load_tile(tile, src, width, height);
     const int lx = get_local_id(0);
+#if ROW_BLOCK > 1
+    // Three planes of row sums, rows TILE_X + 1 apart: the row pass's stores (ROW_BLOCK apart, 4 rows to a
+    // warp) and the column pass's loads (32 neighbours of one row) both hit 32 different banks.
+#define PARTIAL_PITCH (TILE_X + 1)
+#define ROW_UNITS_X (TILE_X / ROW_BLOCK)
+#define ROW_UNITS (ROW_UNITS_X * TILE_H)
+#define ROW_UNIT_PASSES ((ROW_UNITS + GROUP_SIZE - 1) / GROUP_SIZE)
+    __local sum_t_plane partial_r[TILE_H][PARTIAL_PITCH];
+    __local sum_t_plane partial_g[TILE_H][PARTIAL_PITCH];
+    __local sum_t_plane partial_b[TILE_H][PARTIAL_PITCH];
+    const int lid = get_local_id(1) * TILE_X + lx;
+#pragma unroll
+    for (int pass = 0; pass < ROW_UNIT_PASSES; ++pass) {
+        const int unit = lid + pass * GROUP_SIZE;
+        if (unit < ROW_UNITS) {
+            const int ty = unit / ROW_UNITS_X;
+            const int x0 = (unit % ROW_UNITS_X) * ROW_BLOCK;
+            sum3_t sums[ROW_BLOCK];
+#pragma unroll
+            for (int o = 0; o < ROW_BLOCK; ++o) sums[o] = (sum3_t)(0);
+#pragma unroll
+            for (int i = 0; i < ROW_BLOCK + KW - 1; ++i) {
+                const sum3_t p = to_sum3(tile[ty][x0 + i]);
+#pragma unroll
+                for (int o = 0; o < ROW_BLOCK; ++o) {
+                    if (i - o >= 0 && i - o < KW) sums[o] += p * row_taps[i - o];
+                }
+            }
+#pragma unroll
+            for (int o = 0; o < ROW_BLOCK; ++o) {
+                partial_r[ty][x0 + o] = sums[o].x;
+                partial_g[ty][x0 + o] = sums[o].y;
+                partial_b[ty][x0 + o] = sums[o].z;
+            }
+        }
+    }
+#define PARTIAL(row, column) \
+    ((sum3_t)(partial_r[row][column], partial_g[row][column], partial_b[row][column]))
+#else
+    __local sum3_t partial[TILE_H][TILE_X];
 #pragma unroll
     for (int pass = 0; pass < ROW_PASSES; ++pass) {
         const int ty = get_local_id(1) + pass * GROUP_Y;
         if (ty < TILE_H) {
             sum3_t sum = (sum3_t)(0);
 #pragma unroll
-            for (int i = 0; i < KW; ++i) sum += to_sum3(tile[ty][lx + i].xyz) * row_taps[i];
+            for (int i = 0; i < KW; ++i) sum += to_sum3(tile[ty][lx + i]) * row_taps[i];
             partial[ty][lx] = sum;
         }
     }
+#define PARTIAL(row, column) (partial[row][column])
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     const int first = get_local_id(1) * ROWS;
     sum3_t column[ROWS];
@@ -227,7 +329,7 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve
     for (int o = 0; o < ROWS; ++o) column[o] = (sum3_t)(0);
 #pragma unroll
     for (int j = 0; j < ROWS + KH - 1; ++j) {
-        const sum3_t p = partial[first + j][lx];
+        const sum3_t p = PARTIAL(first + j, lx);
 #pragma unroll
         for (int o = 0; o < ROWS; ++o) {
             if (j - o >= 0 && j - o < KH) column[o] += p * column_taps[j - o];

@@ -108,24 +108,30 @@ Support tileSupport(const DeviceInfo& device, const Filter& filter, bool rowSums
                        " bytes of local memory, the device has " + std::to_string(device.localMemBytes));
 }
 
-KernelBuild tiledBuild(const Filter& filter, const Tile& tile) {
+KernelBuild tiledBuild(const Filter& filter, const Tile& tile, const std::string& extraOptions) {
     return {"convolve", filterOptions(filter) + " -D TILE_X=" + std::to_string(tile.x) +
-                            " -D TILE_Y=" + std::to_string(tile.y) + " -D ROWS=" + std::to_string(tile.rows)};
+                            " -D TILE_Y=" + std::to_string(tile.y) + " -D ROWS=" + std::to_string(tile.rows) +
+                            (extraOptions.empty() ? "" : " " + extraOptions)};
 }
 
-Tile runnableTile(DeviceContext& device, const Filter& filter, bool rowSums, const std::string& kernelName) {
+Tile runnableTile(DeviceContext& device, const Filter& filter, bool rowSums, const std::string& kernelName,
+                  const std::string& extraOptions, std::optional<Tile> preferred) {
     std::size_t limit = device.info().maxWorkGroupSize;
     while (true) {
-        const auto tile = chooseTile(device.info(), filter, limit, rowSums);
+        auto tile = chooseTile(device.info(), filter, limit, rowSums);
+        if (preferred && preferred->workItems() <= limit &&
+            tileBytes(*preferred, filter, rowSums) <= device.info().localMemBytes)
+            tile = preferred;
         if (!tile)
             throw OpenClError("running " + kernelName, 0, "device " + device.info().name + ": no tile fits");
-        const KernelBuild build = tiledBuild(filter, *tile);
+        const KernelBuild build = tiledBuild(filter, *tile, extraOptions);
         const auto accepted = withClErrors("device " + device.info().name + ": querying " + kernelName, [&] {
             cl::Kernel probe(device.program(build.source, build.options), kernelName.c_str());
             return probe.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device());
         });
         if (tile->workItems() <= accepted) return *tile;
         limit = accepted;
+        preferred.reset();
     }
 }
 

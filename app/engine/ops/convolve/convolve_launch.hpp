@@ -48,12 +48,14 @@ std::optional<Tile> chooseTile(const DeviceInfo& device, const Filter& filter, s
 // Why no tile fits the device's local memory; yes when one does.
 Support tileSupport(const DeviceInfo& device, const Filter& filter, bool rowSums);
 
-// The filter's options plus the tile's (-D TILE_X, TILE_Y, ROWS).
-KernelBuild tiledBuild(const Filter& filter, const Tile& tile);
+// The filter's options plus the tile's (-D TILE_X, TILE_Y, ROWS), plus `extraOptions` if any.
+KernelBuild tiledBuild(const Filter& filter, const Tile& tile, const std::string& extraOptions = {});
 
 // The largest tile `kernelName` accepts on this device: a kernel may take fewer work-items than the device
 // (registers, local memory), so the tile shrinks until its work-group fits.
-Tile runnableTile(DeviceContext& device, const Filter& filter, bool rowSums, const std::string& kernelName);
+// With `preferred`, that tile when it fits the device and the kernel.
+Tile runnableTile(DeviceContext& device, const Filter& filter, bool rowSums, const std::string& kernelName,
+                  const std::string& extraOptions = {}, std::optional<Tile> preferred = std::nullopt);
 
 // Runs `strategy`'s 2-D kernel `kernelName` of `build`, whose arguments are (inputs..., dst, width, height,
 // taps, divisor): one work-item per pixel in the largest work-group the kernel accepts, or with `tile`, one

@@ -18,8 +18,9 @@ Support DeviceRotation::supported(const DeviceInfo* device, ImageShape shape, co
 
 std::optional<KernelBuild> DeviceRotation::kernelBuild(const DeviceInfo&, const Params& params,
                                                        ImageShape) const {
-    return KernelBuild{"rotate",
-                       std::string("-D NEAREST=") + (params.filterMode == FilterMode::Nearest ? "1" : "0")};
+    std::string options = std::string("-D NEAREST=") + (params.filterMode == FilterMode::Nearest ? "1" : "0");
+    if (!variant_.options.empty()) options.append(" ").append(variant_.options);
+    return KernelBuild{"rotate", options};
 }
 
 Result DeviceRotation::run(DeviceContext* device, PixelSource& pixels, const Params& params) const {
@@ -55,8 +56,10 @@ Result DeviceRotation::runMapped(DeviceContext& device, PixelSource& pixels, con
         if (!usesImage_) setKernelArgs(k, 6, width, height);
         return k;
     });
-    pipeline::launch2d(device, kernel, out.width, out.height, pipeline::localSize2d(device, kernel), log,
-                       kernelName);
+    const cl::NDRange local = variant_.localX == 0 ? pipeline::localSize2d(device, kernel)
+                                                   : cl::NDRange(variant_.localX, variant_.localY);
+    pipeline::launch2d(device, kernel, (out.width + variant_.pixelsX - 1) / variant_.pixelsX, out.height,
+                       local, log, kernelName);
     return {{this, {}, log.collect(), {build}},
             PixelSource(device, std::move(output), out.width, out.height)};
 }
