@@ -200,8 +200,8 @@ __kernel void convolve_image(__read_only image2d_t src, sampler_t sampler, __glo
 // Loads the group's input block plus the filter's halo (coordinates clamped to the image) into `tile`, in
 // row-major order, consecutive work-items on consecutive pixels; a fixed, unrolled count of loads per
 // work-item, all issued before the first is stored, so a work-item has them all in flight.
-inline void load_tile(__local uchar4 (*tile)[TILE_PITCH], __global const uchar4* SRC_QUALIFIER src, int width,
-                      int height) {
+inline void load_tile_by_pixel(__local uchar4 (*tile)[TILE_PITCH], __global const uchar4* SRC_QUALIFIER src,
+                               int width, int height) {
     const int left = get_group_id(0) * TILE_X - AX;
     const int top = get_group_id(1) * TILE_Y - AY;
     const int lid = get_local_id(1) * TILE_X + get_local_id(0);
@@ -216,6 +216,80 @@ inline void load_tile(__local uchar4 (*tile)[TILE_PITCH], __global const uchar4*
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
+
+#if defined(WIDE_TILE) && WIDE_TILE && TILE_X % 4 == 0
+#define QUADS (TILE_X / 4)
+#define QUAD_LOADS ((QUADS * TILE_H + GROUP_SIZE - 1) / GROUP_SIZE)
+#define HALO_W (KW - 1)
+#define HALO_LOADS ((HALO_W * TILE_H + GROUP_SIZE - 1) / GROUP_SIZE)
+// The same block: each tile row's TILE_X interior pixels as TILE_X / 4 loads of 16 bytes (aligned: the block
+// starts at a multiple of TILE_X, rows at multiples of the width), the KW - 1 halo columns one pixel each;
+// every load issued before the first store.
+inline void load_tile(__local uchar4 (*tile)[TILE_PITCH], __global const uchar4* SRC_QUALIFIER src, int width,
+                      int height) {
+    if ((width & 3) != 0) {
+        load_tile_by_pixel(tile, src, width, height);
+        return;
+    }
+    const int first = get_group_id(0) * TILE_X;
+    const int top = get_group_id(1) * TILE_Y - AY;
+    const int lid = get_local_id(1) * TILE_X + get_local_id(0);
+    uint4 quads[QUAD_LOADS];
+#pragma unroll
+    for (int t = 0; t < QUAD_LOADS; ++t) {
+        const int e = lid + t * GROUP_SIZE;
+        if (e < QUADS * TILE_H) {
+            const int row = clamp(top + e / QUADS, 0, height - 1) * width;
+            const int x = first + (e % QUADS) * 4;
+            if (x + 3 < width) {
+                quads[t] = *(const __global uint4*)(src + row + x);
+            } else {
+                quads[t] =
+                    (uint4)(as_uint(src[row + min(x, width - 1)]), as_uint(src[row + min(x + 1, width - 1)]),
+                            as_uint(src[row + min(x + 2, width - 1)]),
+                            as_uint(src[row + min(x + 3, width - 1)]));
+            }
+        }
+    }
+#if HALO_W > 0
+    uchar4 halo[HALO_LOADS];
+#pragma unroll
+    for (int t = 0; t < HALO_LOADS; ++t) {
+        const int e = lid + t * GROUP_SIZE;
+        if (e < HALO_W * TILE_H) {
+            const int h = e % HALO_W;
+            const int tx = h < AX ? h : h + TILE_X;
+            halo[t] =
+                src[clamp(top + e / HALO_W, 0, height - 1) * width + clamp(first - AX + tx, 0, width - 1)];
+        }
+    }
+#endif
+#pragma unroll
+    for (int t = 0; t < QUAD_LOADS; ++t) {
+        const int e = lid + t * GROUP_SIZE;
+        if (e < QUADS * TILE_H) {
+            __local uchar4* at = &tile[e / QUADS][AX + (e % QUADS) * 4];
+            at[0] = as_uchar4(quads[t].x);
+            at[1] = as_uchar4(quads[t].y);
+            at[2] = as_uchar4(quads[t].z);
+            at[3] = as_uchar4(quads[t].w);
+        }
+    }
+#if HALO_W > 0
+#pragma unroll
+    for (int t = 0; t < HALO_LOADS; ++t) {
+        const int e = lid + t * GROUP_SIZE;
+        if (e < HALO_W * TILE_H) {
+            const int h = e % HALO_W;
+            tile[e / HALO_W][h < AX ? h : h + TILE_X] = halo[t];
+        }
+    }
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#else
+#define load_tile load_tile_by_pixel
+#endif
 
 // local-tiled: the work-group loads its tile plus the filter's halo into local memory once, then every
 // work-item reads its taps from there.

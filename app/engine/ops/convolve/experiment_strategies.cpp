@@ -87,6 +87,11 @@ struct ExperimentRegistration {
     }
 };
 
+const ExperimentTiled localWide("local-tiled-fast-wide", false, kFast + " -D WIDE_TILE=1", std::nullopt);
+const ExperimentTiled sepWide("separable-fast-wide", true, kFast + " -D WIDE_TILE=1", std::nullopt);
+const ExperimentTiled sepBlock4Wide("separable-fast-rb4-wide", true, kFast + " -D ROW_BLOCK=4 -D WIDE_TILE=1",
+                                    std::nullopt);
+
 const ExperimentRegistration r1(localFast, 101);
 const ExperimentRegistration r2(localFast8, 102);
 const ExperimentRegistration r3(sepRestrict, 103);
@@ -95,6 +100,9 @@ const ExperimentRegistration r5(sepBlock4, 105);
 const ExperimentRegistration r6(sepBlock4r8, 106);
 const ExperimentRegistration r7(sepBlock4w, 107);
 const ExperimentRegistration r8(sepBlock2, 108);
+const ExperimentRegistration r9(localWide, 109);
+const ExperimentRegistration r10(sepWide, 110);
+const ExperimentRegistration r11(sepBlock4Wide, 111);
 
 }  // namespace
 

@@ -33,6 +33,14 @@ struct ExperimentRegistration {
     }
 };
 
+const DeviceRotation wide("buffer-fast-wide", kDescription, false,
+                          {"-D FAST_CONVERT=1 -D RESTRICT=1 -D WIDE_LOADS=1"});
+const DeviceRotation wide8x32("buffer-fast-wide-8x32", kDescription, false,
+                              {"-D FAST_CONVERT=1 -D RESTRICT=1 -D WIDE_LOADS=1", 1, 8, 32});
+const DeviceRotation wide2("buffer-fast-wide-x2-8x32", kDescription, false,
+                           {"-D FAST_CONVERT=1 -D RESTRICT=1 -D WIDE_LOADS=1 -D PIXELS_X=2", 2, 8, 32});
+const DeviceRotation wideOnly("buffer-wide", kDescription, false, {"-D RESTRICT=1 -D WIDE_LOADS=1"});
+
 const ExperimentRegistration r1(restrictOnly, 101);
 const ExperimentRegistration r2(fast, 102);
 const ExperimentRegistration r3(fast32x8, 103);
@@ -41,6 +49,10 @@ const ExperimentRegistration r5(fast2, 105);
 const ExperimentRegistration r6(fast2x8, 106);
 const ExperimentRegistration r7(fast4, 107);
 const ExperimentRegistration r8(fast4x4, 108);
+const ExperimentRegistration r9(wide, 109);
+const ExperimentRegistration r10(wide8x32, 110);
+const ExperimentRegistration r11(wide2, 111);
+const ExperimentRegistration r12(wideOnly, 112);
 
 }  // namespace
 
