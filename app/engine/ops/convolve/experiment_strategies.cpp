@@ -91,6 +91,12 @@ const ExperimentTiled localWide("local-tiled-fast-wide", false, kFast + " -D WID
 const ExperimentTiled sepWide("separable-fast-wide", true, kFast + " -D WIDE_TILE=1", std::nullopt);
 const ExperimentTiled sepBlock4Wide("separable-fast-rb4-wide", true, kFast + " -D ROW_BLOCK=4 -D WIDE_TILE=1",
                                     std::nullopt);
+const ExperimentTiled sepBlock4WideR8("separable-fast-rb4-wide-32x32r8", true,
+                                      kFast + " -D ROW_BLOCK=4 -D WIDE_TILE=1", Tile{32, 32, 8});
+const ExperimentTiled sepBlock4Wide64("separable-fast-rb4-wide-64x16", true,
+                                      kFast + " -D ROW_BLOCK=4 -D WIDE_TILE=1", Tile{64, 16, 4});
+const ExperimentTiled localWideR8("local-tiled-fast-wide-32x32r8", false, kFast + " -D WIDE_TILE=1",
+                                  Tile{32, 32, 8});
 
 const ExperimentRegistration r1(localFast, 101);
 const ExperimentRegistration r2(localFast8, 102);
@@ -103,6 +109,9 @@ const ExperimentRegistration r8(sepBlock2, 108);
 const ExperimentRegistration r9(localWide, 109);
 const ExperimentRegistration r10(sepWide, 110);
 const ExperimentRegistration r11(sepBlock4Wide, 111);
+const ExperimentRegistration r12(sepBlock4WideR8, 112);
+const ExperimentRegistration r13(sepBlock4Wide64, 113);
+const ExperimentRegistration r14(localWideR8, 114);
 
 }  // namespace
 

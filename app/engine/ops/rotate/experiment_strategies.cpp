@@ -40,6 +40,8 @@ const DeviceRotation wide8x32("buffer-fast-wide-8x32", kDescription, false,
 const DeviceRotation wide2("buffer-fast-wide-x2-8x32", kDescription, false,
                            {"-D FAST_CONVERT=1 -D RESTRICT=1 -D WIDE_LOADS=1 -D PIXELS_X=2", 2, 8, 32});
 const DeviceRotation wideOnly("buffer-wide", kDescription, false, {"-D RESTRICT=1 -D WIDE_LOADS=1"});
+const DeviceRotation wide4("buffer-fast-wide-x4-8x32", kDescription, false,
+                           {"-D FAST_CONVERT=1 -D RESTRICT=1 -D WIDE_LOADS=1 -D PIXELS_X=4", 4, 8, 32});
 
 const ExperimentRegistration r1(restrictOnly, 101);
 const ExperimentRegistration r2(fast, 102);
@@ -53,6 +55,7 @@ const ExperimentRegistration r9(wide, 109);
 const ExperimentRegistration r10(wide8x32, 110);
 const ExperimentRegistration r11(wide2, 111);
 const ExperimentRegistration r12(wideOnly, 112);
+const ExperimentRegistration r13(wide4, 113);
 
 }  // namespace
 
