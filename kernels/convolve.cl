@@ -10,9 +10,6 @@
 //   -D TILE_X=.. -D TILE_Y=.. -D ROWS=..  the tiled kernels' output block per work-group (TILE_Y a multiple
 //                 of ROWS) and the output rows per work-item
 // Experiment switches (issue 11, A/B-measured on the H100):
-//   -D FAST_CONVERT=1  float filters: bytes to float and back by the 2^23 trick instead of the conversion
-//                      instructions; exactly the same values
-//   -D RESTRICT=1      the input read through the read-only (non-coherent) path
 //   -D ROW_BLOCK=<n>   separable: n neighbouring row sums per work-item in the row pass (each input pixel
 //                      converted once for n sums), sums in three float planes, rows padded against bank
 //                      conflicts
@@ -21,53 +18,13 @@
 #error "build with -D KW=.. -D KH=.. -D INTEGER=0|1 -D MAGNITUDE=0|1"
 #endif
 
-#ifndef FAST_CONVERT
-#define FAST_CONVERT 0
-#endif
 #ifndef ROW_BLOCK
 #define ROW_BLOCK 1
-#endif
-#if RESTRICT
-#define SRC_QUALIFIER restrict
-#else
-#define SRC_QUALIFIER
 #endif
 
 #define KSIZE (KW * KH)
 #define AX (KW / 2)
 #define AY (KH / 2)
-
-// 2^23 + b has b in its low mantissa bits: or-ing the byte into 2^23's pattern and subtracting 2^23 gives b
-// exactly; adding 2^23 to v in [0, 255] rounds it to an integer, halves to even, into the low byte.
-#define TWO_POW_23 8388608.0f
-inline float4 bytes_to_float4(uchar4 p) {
-#if FAST_CONVERT
-    const uint u = as_uint(p);
-    const uint4 lanes = (uint4)(u & 0xffu, (u >> 8) & 0xffu, (u >> 16) & 0xffu, u >> 24);
-    return as_float4(lanes | 0x4b000000u) - TWO_POW_23;
-#else
-    return convert_float4(p);
-#endif
-}
-
-inline float3 bytes_to_float3(uchar4 p) {
-#if FAST_CONVERT
-    const uint u = as_uint(p);
-    const uint3 lanes = (uint3)(u & 0xffu, (u >> 8) & 0xffu, (u >> 16) & 0xffu);
-    return as_float3(lanes | 0x4b000000u) - TWO_POW_23;
-#else
-    return convert_float3(p.xyz);
-#endif
-}
-
-inline uchar4 float4_to_bytes(float4 v) {
-#if FAST_CONVERT
-    const uint4 r = as_uint4(clamp(v, 0.0f, 255.0f) + TWO_POW_23) & 0xffu;
-    return as_uchar4(r.x | (r.y << 8) | (r.z << 16) | (r.w << 24));
-#else
-    return convert_uchar4_sat_rte(v);
-#endif
-}
 
 #if INTEGER
 typedef int weight_t;
@@ -76,7 +33,7 @@ typedef int4 sum_t;
 #else
 typedef float weight_t;
 typedef float4 sum_t;
-#define to_sum bytes_to_float4
+#define to_sum convert_float4
 #endif
 
 // The running sums of one output pixel: a, and b for a gradient magnitude.
@@ -141,7 +98,7 @@ inline uchar4 finish(sums_t s, int divisor, uchar alpha) {
 #if INTEGER
     uchar4 out = convert_uchar4_sat(v);
 #else
-    uchar4 out = float4_to_bytes(v);
+    uchar4 out = convert_uchar4_sat_rte(v);
 #endif
     out.w = alpha;
     return out;
@@ -200,8 +157,8 @@ __kernel void convolve_image(__read_only image2d_t src, sampler_t sampler, __glo
 // Loads the group's input block plus the filter's halo (coordinates clamped to the image) into `tile`, in
 // row-major order, consecutive work-items on consecutive pixels; a fixed, unrolled count of loads per
 // work-item, all issued before the first is stored, so a work-item has them all in flight.
-inline void load_tile_by_pixel(__local uchar4 (*tile)[TILE_PITCH], __global const uchar4* SRC_QUALIFIER src,
-                               int width, int height) {
+inline void load_tile_by_pixel(__local uchar4 (*tile)[TILE_PITCH], __global const uchar4* src, int width,
+                               int height) {
     const int left = get_group_id(0) * TILE_X - AX;
     const int top = get_group_id(1) * TILE_Y - AY;
     const int lid = get_local_id(1) * TILE_X + get_local_id(0);
@@ -225,8 +182,7 @@ inline void load_tile_by_pixel(__local uchar4 (*tile)[TILE_PITCH], __global cons
 // The same block: each tile row's TILE_X interior pixels as TILE_X / 4 loads of 16 bytes (aligned: the block
 // starts at a multiple of TILE_X, rows at multiples of the width), the KW - 1 halo columns one pixel each;
 // every load issued before the first store.
-inline void load_tile(__local uchar4 (*tile)[TILE_PITCH], __global const uchar4* SRC_QUALIFIER src, int width,
-                      int height) {
+inline void load_tile(__local uchar4 (*tile)[TILE_PITCH], __global const uchar4* src, int width, int height) {
     if ((width & 3) != 0) {
         load_tile_by_pixel(tile, src, width, height);
         return;
@@ -294,8 +250,8 @@ inline void load_tile(__local uchar4 (*tile)[TILE_PITCH], __global const uchar4*
 // local-tiled: the work-group loads its tile plus the filter's halo into local memory once, then every
 // work-item reads its taps from there.
 __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve_local(
-    __global const uchar4* SRC_QUALIFIER src, __global uchar4* SRC_QUALIFIER dst, int width, int height,
-    __constant const weight_t* taps, int divisor) {
+    __global const uchar4* src, __global uchar4* dst, int width, int height, __constant const weight_t* taps,
+    int divisor) {
     __local uchar4 tile[TILE_H][TILE_PITCH];
     load_tile(tile, src, width, height);
     const int lx = get_local_id(0);
@@ -332,14 +288,14 @@ typedef int3 sum3_t;
 #else
 typedef float sum_t_plane;
 typedef float3 sum3_t;
-#define to_sum3 bytes_to_float3
+#define to_sum3(p) convert_float3((p).xyz)
 #endif
 
 // separable: both 1-D passes on chip. The row pass filters the tile's rows along x into `partial` (R, G, B
 // only: alpha is kept, not filtered), the column pass filters those sums along y, each work-item sliding
 // down its ROWS outputs.
 __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve_separable(
-    __global const uchar4* SRC_QUALIFIER src, __global uchar4* SRC_QUALIFIER dst, int width, int height,
+    __global const uchar4* src, __global uchar4* dst, int width, int height,
     __constant const weight_t* row_taps, __constant const weight_t* column_taps, int divisor) {
     __local uchar4 tile[TILE_H][TILE_PITCH];
     load_tile(tile, src, width, height);

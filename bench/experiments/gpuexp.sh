@@ -8,7 +8,7 @@
 # into OUT_DIR: build.log, bench.txt/bench.json (median/min/max of 20, ratio to the same run's copy),
 # summary.txt (the rows that decide), ptxas.txt (registers, local memory, spills of each program, from its
 # PTX on NVIDIA), tests-<shard>.log and tests.txt (passed and failed counts, the failures). Finishes within
-# about 3 minutes: the tests get what is left of 170 s.
+# about 2.5 minutes: the tests get what is left of 140 s.
 set -uo pipefail
 out=${1:?usage: gpuexp.sh OUT_DIR}
 mkdir -p "$out"
@@ -51,9 +51,9 @@ if [ -n "$ptxas" ]; then
     done >"$out/ptxas.txt" 2>&1
 fi
 
-# The engine's rotate and convolve tests, every strategy (the variants included), in what is left of 170 s:
+# The engine's rotate and convolve tests, every strategy (the variants included), in what is left of 140 s:
 # in parallel shards (each with its own program cache), the device shared.
-left=$((170 - (SECONDS - start)))
+left=$((140 - (SECONDS - start)))
 [ $left -lt 20 ] && left=20
 shards=${GPUEXP_TEST_SHARDS:-12}
 for ((i = 0; i < shards; ++i)); do

@@ -29,15 +29,15 @@ class ExperimentTiled final : public Strategy {
     std::optional<KernelBuild> kernelBuild(const DeviceInfo& device, const Filter& filter,
                                            ImageShape) const override {
         auto tile = *chooseTile(device, filter, device.maxWorkGroupSize, separable_);
-        if (tile_ && tile_->workItems() <= device.maxWorkGroupSize &&
-            tileBytes(*tile_, filter, separable_) <= device.localMemBytes)
-            tile = *tile_;
+        if (tile_ && fits(device, filter, *tile_)) tile = *tile_;
         return tiledBuild(filter, tile, options_);
     }
     Result run(DeviceContext* context, PixelSource& pixels, const Filter& filter) const override {
         DeviceContext& device = *context;
         const std::string kernelName = separable_ ? "convolve_separable" : "convolve_local";
-        const Tile tile = runnableTile(device, filter, separable_, kernelName, options_, tile_);
+        const Tile tile = tile_ && fits(device.info(), filter, *tile_)
+                              ? *tile_
+                              : runnableTile(device, filter, separable_, kernelName, options_);
         const KernelBuild build = tiledBuild(filter, tile, options_);
         if (!separable_)
             return runTwoDimensional(device, pixels, filter, *this, build, kernelName,
@@ -61,24 +61,36 @@ class ExperimentTiled final : public Strategy {
     }
 
   private:
+    // The local memory of the -D ROW_BLOCK layout: the input block with its rows padded by up to 3 pixels,
+    // and three float planes of TILE_X + 1 columns.
+    bool fits(const DeviceInfo& device, const Filter& filter, const Tile& tile) const {
+        const auto rows = static_cast<std::uint64_t>(tile.y + filter.height - 1);
+        const std::uint64_t bytes = static_cast<std::uint64_t>(tile.x + filter.width - 1 + 3) * rows * 4 +
+                                    (separable_ ? static_cast<std::uint64_t>(tile.x + 1) * rows * 12 : 0);
+        return tile.workItems() <= device.maxWorkGroupSize && bytes <= device.localMemBytes;
+    }
+
     std::string_view name_;
     bool separable_;
     std::string options_;
     std::optional<Tile> tile_;
 };
 
-const std::string kFast = "-D FAST_CONVERT=1 -D RESTRICT=1";
+const std::string kRb4 = "-D ROW_BLOCK=4";
+const std::string kWide = " -D WIDE_TILE=1";
 
-const ExperimentTiled localFast("local-tiled-fast", false, kFast, std::nullopt);
-const ExperimentTiled localFast8("local-tiled-fast-32x32r8", false, kFast, Tile{32, 32, 8});
-const ExperimentTiled sepRestrict("separable-restrict", true, "-D RESTRICT=1", std::nullopt);
-const ExperimentTiled sepFast("separable-fast", true, kFast, std::nullopt);
-const ExperimentTiled sepBlock4("separable-fast-rb4", true, kFast + " -D ROW_BLOCK=4", std::nullopt);
-const ExperimentTiled sepBlock4r8("separable-fast-rb4-32x32r8", true, kFast + " -D ROW_BLOCK=4",
-                                  Tile{32, 32, 8});
-const ExperimentTiled sepBlock4w("separable-fast-rb4-64x16", true, kFast + " -D ROW_BLOCK=4",
-                                 Tile{64, 16, 4});
-const ExperimentTiled sepBlock2("separable-fast-rb2", true, kFast + " -D ROW_BLOCK=2", std::nullopt);
+const ExperimentTiled localWide("local-tiled-wide", false, "-D WIDE_TILE=1", std::nullopt);
+const ExperimentTiled sepWide("separable-wide", true, "-D WIDE_TILE=1", std::nullopt);
+const ExperimentTiled rb4("separable-rb4", true, kRb4, std::nullopt);
+const ExperimentTiled rb4Wide("separable-rb4-wide", true, kRb4 + kWide, std::nullopt);
+const ExperimentTiled rb4R8("separable-rb4-32x32r8", true, kRb4, Tile{32, 32, 8});
+const ExperimentTiled rb4WideR8("separable-rb4-wide-32x32r8", true, kRb4 + kWide, Tile{32, 32, 8});
+const ExperimentTiled rb4WideTall("separable-rb4-wide-32x64r8", true, kRb4 + kWide, Tile{32, 64, 8});
+const ExperimentTiled rb8WideR8("separable-rb8-wide-32x32r8", true, "-D ROW_BLOCK=8" + kWide,
+                                Tile{32, 32, 8});
+const ExperimentTiled rb2WideR8("separable-rb2-wide-32x32r8", true, "-D ROW_BLOCK=2" + kWide,
+                                Tile{32, 32, 8});
+const ExperimentTiled rb4Wide64("separable-rb4-wide-64x16", true, kRb4 + kWide, Tile{64, 16, 4});
 
 // Registers only in an experiment run, so the product's strategy lists stay as they are.
 struct ExperimentRegistration {
@@ -87,31 +99,16 @@ struct ExperimentRegistration {
     }
 };
 
-const ExperimentTiled localWide("local-tiled-fast-wide", false, kFast + " -D WIDE_TILE=1", std::nullopt);
-const ExperimentTiled sepWide("separable-fast-wide", true, kFast + " -D WIDE_TILE=1", std::nullopt);
-const ExperimentTiled sepBlock4Wide("separable-fast-rb4-wide", true, kFast + " -D ROW_BLOCK=4 -D WIDE_TILE=1",
-                                    std::nullopt);
-const ExperimentTiled sepBlock4WideR8("separable-fast-rb4-wide-32x32r8", true,
-                                      kFast + " -D ROW_BLOCK=4 -D WIDE_TILE=1", Tile{32, 32, 8});
-const ExperimentTiled sepBlock4Wide64("separable-fast-rb4-wide-64x16", true,
-                                      kFast + " -D ROW_BLOCK=4 -D WIDE_TILE=1", Tile{64, 16, 4});
-const ExperimentTiled localWideR8("local-tiled-fast-wide-32x32r8", false, kFast + " -D WIDE_TILE=1",
-                                  Tile{32, 32, 8});
-
-const ExperimentRegistration r1(localFast, 101);
-const ExperimentRegistration r2(localFast8, 102);
-const ExperimentRegistration r3(sepRestrict, 103);
-const ExperimentRegistration r4(sepFast, 104);
-const ExperimentRegistration r5(sepBlock4, 105);
-const ExperimentRegistration r6(sepBlock4r8, 106);
-const ExperimentRegistration r7(sepBlock4w, 107);
-const ExperimentRegistration r8(sepBlock2, 108);
-const ExperimentRegistration r9(localWide, 109);
-const ExperimentRegistration r10(sepWide, 110);
-const ExperimentRegistration r11(sepBlock4Wide, 111);
-const ExperimentRegistration r12(sepBlock4WideR8, 112);
-const ExperimentRegistration r13(sepBlock4Wide64, 113);
-const ExperimentRegistration r14(localWideR8, 114);
+const ExperimentRegistration r1(localWide, 101);
+const ExperimentRegistration r2(sepWide, 102);
+const ExperimentRegistration r3(rb4, 103);
+const ExperimentRegistration r4(rb4Wide, 104);
+const ExperimentRegistration r5(rb4R8, 105);
+const ExperimentRegistration r6(rb4WideR8, 106);
+const ExperimentRegistration r7(rb4WideTall, 107);
+const ExperimentRegistration r8(rb8WideR8, 108);
+const ExperimentRegistration r9(rb2WideR8, 109);
+const ExperimentRegistration r10(rb4Wide64, 110);
 
 }  // namespace
 
