@@ -31,15 +31,10 @@ __kernel void rotate_image(__read_only image2d_t src, __global uchar4* dst, int 
 
 // The plain-buffer variant, for devices without images, images beyond the device's image limits, and
 // comparison: the same sampling done by hand.
-//
-// Experiment switches (issue 11, A/B-measured on the H100):
-//   -D PIXELS_X=<n>  n neighbouring output pixels per work-item along x, stored together when aligned
-//   -D INTERIOR=1    bilinear: the four taps read without per-tap border tests when all four lie inside
+// -D PIXELS_X=1, 2 or 4: the output pixels per work-item along x, stored together when aligned (the host uses
+// 4: fewer instructions per pixel, 16-byte stores; bench/README.md has the H100 figures).
 #ifndef PIXELS_X
-#define PIXELS_X 1
-#endif
-#ifndef INTERIOR
-#define INTERIOR 0
+#error "build with -D PIXELS_X=1, 2 or 4"
 #endif
 
 inline float4 texel_or_border(__global const uchar4* src, int width, int height, int x, int y) {
@@ -59,22 +54,10 @@ inline uchar4 rotated_pixel(__global const uchar4* src, float4 row_x, float4 row
     const float2 corner = floor(s);
     const float2 t = s - corner;
     const int2 i = convert_int2_sat(corner);
-    float4 p00, p10, p01, p11;
-#if INTERIOR
-    if (i.x >= 0 && i.y >= 0 && i.x + 1 < src_width && i.y + 1 < src_height) {
-        const __global uchar4* top_row = src + i.y * src_width + i.x;
-        p00 = convert_float4(top_row[0]);
-        p10 = convert_float4(top_row[1]);
-        p01 = convert_float4(top_row[src_width]);
-        p11 = convert_float4(top_row[src_width + 1]);
-    } else
-#endif
-    {
-        p00 = texel_or_border(src, src_width, src_height, i.x, i.y);
-        p10 = texel_or_border(src, src_width, src_height, i.x + 1, i.y);
-        p01 = texel_or_border(src, src_width, src_height, i.x, i.y + 1);
-        p11 = texel_or_border(src, src_width, src_height, i.x + 1, i.y + 1);
-    }
+    const float4 p00 = texel_or_border(src, src_width, src_height, i.x, i.y);
+    const float4 p10 = texel_or_border(src, src_width, src_height, i.x + 1, i.y);
+    const float4 p01 = texel_or_border(src, src_width, src_height, i.x, i.y + 1);
+    const float4 p11 = texel_or_border(src, src_width, src_height, i.x + 1, i.y + 1);
     const float4 top = p00 + (p10 - p00) * t.x;
     const float4 bottom = p01 + (p11 - p01) * t.x;
     const float4 v = top + (bottom - top) * t.y;

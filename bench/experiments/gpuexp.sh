@@ -1,14 +1,14 @@
 #!/bin/bash
-# Issue 11 experiment (branch gpuexp): measures the rotate-buffer and convolution kernel variants of
-# app/engine/ops/{rotate,convolve}/experiment_strategies.cpp (registered only with HISTOSCOPE_GPUEXP set) side
-# by side with the current strategies in ONE run, and runs the engine's rotate and convolve tests on every
-# variant on the same device (exactness against the CPU references).
+# Issue 11 experiment (branch gpuexp), kept as the way its figures are measured again: builds the engine, its
+# tests and histoscope-bench without Qt, measures every rotate and convolve strategy at 8192x8192 RGBA in ONE
+# run (median/min/max of 20, ratio to the same run's copy), reports the kernels' registers from their PTX and
+# runs the engine's rotate and convolve tests on the same device (exactness against the CPU references). The
+# variants it compared in two H100 runs on 2026-11-23 (registered only for those runs) are in bench/README.md.
 #   bash bench/experiments/gpuexp.sh OUT_DIR        # from the project root; OpenCL set up (.gpu/env.sh)
 # GPUEXP_MIB (default 256: 8192x8192 RGBA) sets the image size, GPUEXP_JOBS the build's parallelism. Writes
-# into OUT_DIR: build.log, bench.txt/bench.json (median/min/max of 20, ratio to the same run's copy),
-# summary.txt (the rows that decide), ptxas.txt (registers, local memory, spills of each program, from its
-# PTX on NVIDIA), tests-<shard>.log and tests.txt (passed and failed counts, the failures). Finishes within
-# about 2.5 minutes: the tests get what is left of 140 s.
+# into OUT_DIR: build.log, bench.txt/bench.json, summary.txt (the rows that decide), ptxas.txt (registers,
+# local memory, spills of each program, from its PTX on NVIDIA), tests-<shard>.log and tests.txt (passed and
+# failed counts, the failures). Finishes within about 2.5 minutes: the tests get what is left of 140 s.
 set -uo pipefail
 out=${1:?usage: gpuexp.sh OUT_DIR}
 mkdir -p "$out"
@@ -17,7 +17,6 @@ mib=${GPUEXP_MIB:-256}
 jobs=${GPUEXP_JOBS:-$(nproc)}
 build=build-gpu
 export HISTOSCOPE_CACHE_DIR=$PWD/$build/cache
-export HISTOSCOPE_GPUEXP=1
 
 { nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv 2>&1 || true; } >"$out/build.log"
 { cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_WITH_QT=OFF &&
@@ -28,7 +27,7 @@ rm -rf "$HISTOSCOPE_CACHE_DIR"
 bench=$build/bin/histoscope-bench
 tests=$(find $build -name engine_tests -type f -perm -u+x | head -1)
 
-# Every registered rotate and convolve strategy (the experiment's included), rotate at the bench's 33.3 degrees.
+# Every rotate and convolve strategy, rotate at the bench's 33.3 degrees.
 $bench --suites rotate,convolve --sizes "$mib" --repetitions 20 --json "$out/bench.json" >"$out/bench.txt" 2>&1
 echo "bench done after $((SECONDS - start)) s"
 {
@@ -51,7 +50,7 @@ if [ -n "$ptxas" ]; then
     done >"$out/ptxas.txt" 2>&1
 fi
 
-# The engine's rotate and convolve tests, every strategy (the variants included), in what is left of 140 s:
+# The engine's rotate and convolve tests, every strategy, in what is left of 140 s:
 # in parallel shards (each with its own program cache), the device shared.
 left=$((140 - (SECONDS - start)))
 [ $left -lt 20 ] && left=20

@@ -1,26 +1,17 @@
 #pragma once
 // Internal: the device rotation both rotate strategies are, differing in how they read the input (an image
 // object with a sampler, or the plain buffer with the sampling done by hand). Both build kernels/rotate.cl
-// with the same options, so they share one program per filter mode.
+// with the same options (the buffer kernel's -D PIXELS_X included), so they share one program per filter
+// mode.
 
 #include "ops/rotate/rotate.hpp"
 
 namespace hs::rotate {
 
-// How the buffer kernel is specialised and launched: extra build options (-D FAST_CONVERT, RESTRICT,
-// PIXELS_X), the output pixels per work-item along x (PIXELS_X) and the work-group shape (0: the default).
-struct BufferVariant {
-    std::string_view options;
-    int pixelsX = 1;
-    std::size_t localX = 0;
-    std::size_t localY = 0;
-};
-
 class DeviceRotation final : public Strategy {
   public:
-    DeviceRotation(std::string_view name, std::string_view description, bool usesImage,
-                   BufferVariant variant = {})
-        : name_(name), description_(description), usesImage_(usesImage), variant_(variant) {}
+    DeviceRotation(std::string_view name, std::string_view description, bool usesImage)
+        : name_(name), description_(description), usesImage_(usesImage) {}
 
     std::string_view name() const override { return name_; }
     std::string_view description() const override { return description_; }
@@ -38,7 +29,6 @@ class DeviceRotation final : public Strategy {
     std::string_view name_;
     std::string_view description_;
     bool usesImage_;
-    BufferVariant variant_;
 };
 
 }  // namespace hs::rotate
