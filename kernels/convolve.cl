@@ -137,12 +137,28 @@ __kernel void convolve_image(__read_only image2d_t src, sampler_t sampler, __glo
 
 #define GROUP_SIZE (TILE_X * GROUP_Y)
 #define TILE_LOADS ((TILE_W * TILE_H + GROUP_SIZE - 1) / GROUP_SIZE)
-#define ROW_PASSES ((TILE_H + GROUP_Y - 1) / GROUP_Y)
+// The separable row pass makes ROW_BLOCK neighbouring row sums per work-item (4 where the block's width
+// allows), so each input pixel is read and converted once for 4 sums instead of once per sum.
+#if TILE_X % 4 == 0
+#define ROW_BLOCK 4
+#else
+#define ROW_BLOCK 1
+#endif
+// With ROW_BLOCK 4 the row pitch of the local input block is 1 modulo 4 (TILE_W padded by up to 3 pixels), so
+// that the row pass's work-items (8 to a row of a 32-wide block, 4 pixels apart, 4 rows to a warp) hit 32
+// different banks.
+#if ROW_BLOCK == 4
+#define TILE_PITCH (TILE_W + (5 - TILE_W % 4) % 4)
+#else
+#define TILE_PITCH TILE_W
+#endif
 
 // Loads the group's input block plus the filter's halo (coordinates clamped to the image) into `tile`, in
 // row-major order, consecutive work-items on consecutive pixels; a fixed, unrolled count of loads per
-// work-item, all issued before the first is stored, so a work-item has them all in flight.
-inline void load_tile(__local uchar4 (*tile)[TILE_W], __global const uchar4* src, int width, int height) {
+// work-item, all issued before the first is stored, so a work-item has them all in flight. For blocks whose
+// width is not a multiple of 4 and images whose width is not (their rows are not 16-byte aligned).
+inline void load_tile_by_pixel(__local uchar4 (*tile)[TILE_PITCH], __global const uchar4* src, int width,
+                               int height) {
     const int left = get_group_id(0) * TILE_X - AX;
     const int top = get_group_id(1) * TILE_Y - AY;
     const int lid = get_local_id(1) * TILE_X + get_local_id(0);
@@ -158,12 +174,86 @@ inline void load_tile(__local uchar4 (*tile)[TILE_W], __global const uchar4* src
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+#if TILE_X % 4 == 0
+#define QUADS (TILE_X / 4)
+#define QUAD_LOADS ((QUADS * TILE_H + GROUP_SIZE - 1) / GROUP_SIZE)
+#define HALO_W (KW - 1)
+#define HALO_LOADS ((HALO_W * TILE_H + GROUP_SIZE - 1) / GROUP_SIZE)
+// The same block with 16-byte loads: each tile row's TILE_X interior pixels as TILE_X / 4 loads of 4 pixels
+// (aligned: the block starts at a multiple of TILE_X, rows at multiples of the width), the KW - 1 halo
+// columns one pixel each; every load issued before the first store. On the H100 the same speed as pixel
+// loads for a 3x3 filter, 4 % faster for 5x5 (local-tiled) and 15x15 (separable).
+inline void load_tile(__local uchar4 (*tile)[TILE_PITCH], __global const uchar4* src, int width, int height) {
+    if ((width & 3) != 0) {
+        load_tile_by_pixel(tile, src, width, height);
+        return;
+    }
+    const int first = get_group_id(0) * TILE_X;
+    const int top = get_group_id(1) * TILE_Y - AY;
+    const int lid = get_local_id(1) * TILE_X + get_local_id(0);
+    uint4 quads[QUAD_LOADS];
+#pragma unroll
+    for (int t = 0; t < QUAD_LOADS; ++t) {
+        const int e = lid + t * GROUP_SIZE;
+        if (e < QUADS * TILE_H) {
+            const int row = clamp(top + e / QUADS, 0, height - 1) * width;
+            const int x = first + (e % QUADS) * 4;
+            if (x + 3 < width) {
+                quads[t] = *(const __global uint4*)(src + row + x);
+            } else {
+                quads[t] =
+                    (uint4)(as_uint(src[row + min(x, width - 1)]), as_uint(src[row + min(x + 1, width - 1)]),
+                            as_uint(src[row + min(x + 2, width - 1)]),
+                            as_uint(src[row + min(x + 3, width - 1)]));
+            }
+        }
+    }
+#if HALO_W > 0
+    uchar4 halo[HALO_LOADS];
+#pragma unroll
+    for (int t = 0; t < HALO_LOADS; ++t) {
+        const int e = lid + t * GROUP_SIZE;
+        if (e < HALO_W * TILE_H) {
+            const int h = e % HALO_W;
+            const int tx = h < AX ? h : h + TILE_X;
+            halo[t] =
+                src[clamp(top + e / HALO_W, 0, height - 1) * width + clamp(first - AX + tx, 0, width - 1)];
+        }
+    }
+#endif
+#pragma unroll
+    for (int t = 0; t < QUAD_LOADS; ++t) {
+        const int e = lid + t * GROUP_SIZE;
+        if (e < QUADS * TILE_H) {
+            __local uchar4* at = &tile[e / QUADS][AX + (e % QUADS) * 4];
+            at[0] = as_uchar4(quads[t].x);
+            at[1] = as_uchar4(quads[t].y);
+            at[2] = as_uchar4(quads[t].z);
+            at[3] = as_uchar4(quads[t].w);
+        }
+    }
+#if HALO_W > 0
+#pragma unroll
+    for (int t = 0; t < HALO_LOADS; ++t) {
+        const int e = lid + t * GROUP_SIZE;
+        if (e < HALO_W * TILE_H) {
+            const int h = e % HALO_W;
+            tile[e / HALO_W][h < AX ? h : h + TILE_X] = halo[t];
+        }
+    }
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+#else
+#define load_tile load_tile_by_pixel
+#endif
+
 // local-tiled: the work-group loads its tile plus the filter's halo into local memory once, then every
 // work-item reads its taps from there.
 __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve_local(
     __global const uchar4* src, __global uchar4* dst, int width, int height, __constant const weight_t* taps,
     int divisor) {
-    __local uchar4 tile[TILE_H][TILE_W];
+    __local uchar4 tile[TILE_H][TILE_PITCH];
     load_tile(tile, src, width, height);
     const int lx = get_local_id(0);
     const int first = get_local_id(1) * ROWS;
@@ -193,31 +283,57 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve
 }
 
 #if INTEGER
+typedef int sum_t_plane;
 typedef int3 sum3_t;
-#define to_sum3 convert_int3
+#define to_sum3(p) convert_int3((p).xyz)
 #else
+typedef float sum_t_plane;
 typedef float3 sum3_t;
-#define to_sum3 convert_float3
+#define to_sum3(p) convert_float3((p).xyz)
 #endif
 
-// separable: both 1-D passes on chip. The row pass filters the tile's rows along x into `partial` (R, G, B
-// only: alpha is kept, not filtered), the column pass filters those sums along y, each work-item sliding
-// down its ROWS outputs.
+// separable: both 1-D passes on chip. The row pass filters the tile's rows along x into three planes of
+// sums (R, G, B only: alpha is kept, not filtered), ROW_BLOCK neighbouring sums per work-item; the column
+// pass filters those sums along y, each work-item sliding down its ROWS outputs.
 __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve_separable(
     __global const uchar4* src, __global uchar4* dst, int width, int height,
     __constant const weight_t* row_taps, __constant const weight_t* column_taps, int divisor) {
-    __local uchar4 tile[TILE_H][TILE_W];
-    __local sum3_t partial[TILE_H][TILE_X];
+    __local uchar4 tile[TILE_H][TILE_PITCH];
     load_tile(tile, src, width, height);
     const int lx = get_local_id(0);
+    // Three planes of row sums, rows TILE_X + 1 apart: the row pass's stores (ROW_BLOCK apart, 4 rows to a
+    // warp) and the column pass's loads (32 neighbours of one row) both hit 32 different banks.
+#define PARTIAL_PITCH (TILE_X + 1)
+#define ROW_UNITS_X (TILE_X / ROW_BLOCK)
+#define ROW_UNITS (ROW_UNITS_X * TILE_H)
+#define ROW_UNIT_PASSES ((ROW_UNITS + GROUP_SIZE - 1) / GROUP_SIZE)
+    __local sum_t_plane partial_r[TILE_H][PARTIAL_PITCH];
+    __local sum_t_plane partial_g[TILE_H][PARTIAL_PITCH];
+    __local sum_t_plane partial_b[TILE_H][PARTIAL_PITCH];
+    const int lid = get_local_id(1) * TILE_X + lx;
 #pragma unroll
-    for (int pass = 0; pass < ROW_PASSES; ++pass) {
-        const int ty = get_local_id(1) + pass * GROUP_Y;
-        if (ty < TILE_H) {
-            sum3_t sum = (sum3_t)(0);
+    for (int pass = 0; pass < ROW_UNIT_PASSES; ++pass) {
+        const int unit = lid + pass * GROUP_SIZE;
+        if (unit < ROW_UNITS) {
+            const int ty = unit / ROW_UNITS_X;
+            const int x0 = (unit % ROW_UNITS_X) * ROW_BLOCK;
+            sum3_t sums[ROW_BLOCK];
 #pragma unroll
-            for (int i = 0; i < KW; ++i) sum += to_sum3(tile[ty][lx + i].xyz) * row_taps[i];
-            partial[ty][lx] = sum;
+            for (int o = 0; o < ROW_BLOCK; ++o) sums[o] = (sum3_t)(0);
+#pragma unroll
+            for (int i = 0; i < ROW_BLOCK + KW - 1; ++i) {
+                const sum3_t p = to_sum3(tile[ty][x0 + i]);
+#pragma unroll
+                for (int o = 0; o < ROW_BLOCK; ++o) {
+                    if (i - o >= 0 && i - o < KW) sums[o] += p * row_taps[i - o];
+                }
+            }
+#pragma unroll
+            for (int o = 0; o < ROW_BLOCK; ++o) {
+                partial_r[ty][x0 + o] = sums[o].x;
+                partial_g[ty][x0 + o] = sums[o].y;
+                partial_b[ty][x0 + o] = sums[o].z;
+            }
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -227,7 +343,8 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve
     for (int o = 0; o < ROWS; ++o) column[o] = (sum3_t)(0);
 #pragma unroll
     for (int j = 0; j < ROWS + KH - 1; ++j) {
-        const sum3_t p = partial[first + j][lx];
+        const sum3_t p =
+            (sum3_t)(partial_r[first + j][lx], partial_g[first + j][lx], partial_b[first + j][lx]);
 #pragma unroll
         for (int o = 0; o < ROWS; ++o) {
             if (j - o >= 0 && j - o < KH) column[o] += p * column_taps[j - o];

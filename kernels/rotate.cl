@@ -31,21 +31,25 @@ __kernel void rotate_image(__read_only image2d_t src, __global uchar4* dst, int 
 
 // The plain-buffer variant, for devices without images, images beyond the device's image limits, and
 // comparison: the same sampling done by hand.
+// -D PIXELS_X=1, 2 or 4: the output pixels per work-item along x, stored together when aligned (the host uses
+// 4: fewer instructions per pixel, 16-byte stores; bench/README.md has the H100 figures).
+#ifndef PIXELS_X
+#error "build with -D PIXELS_X=1, 2 or 4"
+#endif
+
 inline float4 texel_or_border(__global const uchar4* src, int width, int height, int x, int y) {
     if (x < 0 || y < 0 || x >= width || y >= height) return (float4)(0.0f);
     return convert_float4(src[y * width + x]);
 }
 
-// src is src_width x src_height.
-__kernel void rotate_buffer(__global const uchar4* src, __global uchar4* dst, int width, int height,
-                            float4 row_x, float4 row_y, int src_width, int src_height) {
-    const int x = get_global_id(0);
-    const int y = get_global_id(1);
-    if (x >= width || y >= height) return;
+inline uchar4 rotated_pixel(__global const uchar4* src, float4 row_x, float4 row_y, int x, int y,
+                            int src_width, int src_height) {
     const float2 s = source_point(row_x, row_y, x, y);
 #if NEAREST
+    // The nearest pixel's bytes as they are (transparent black outside).
     const int2 i = convert_int2_sat_rtn(s + 0.5f);
-    const float4 v = texel_or_border(src, src_width, src_height, i.x, i.y);
+    if (i.x < 0 || i.y < 0 || i.x >= src_width || i.y >= src_height) return (uchar4)(0);
+    return src[i.y * src_width + i.x];
 #else
     const float2 corner = floor(s);
     const float2 t = s - corner;
@@ -57,6 +61,39 @@ __kernel void rotate_buffer(__global const uchar4* src, __global uchar4* dst, in
     const float4 top = p00 + (p10 - p00) * t.x;
     const float4 bottom = p01 + (p11 - p01) * t.x;
     const float4 v = top + (bottom - top) * t.y;
+    return convert_uchar4_sat_rte(v);
 #endif
-    dst[y * width + x] = convert_uchar4_sat_rte(v);
+}
+
+// src is src_width x src_height. Work-item (i, y) makes output pixels x = i * PIXELS_X .. + PIXELS_X - 1 of
+// row y.
+__kernel void rotate_buffer(__global const uchar4* src, __global uchar4* dst, int width, int height,
+                            float4 row_x, float4 row_y, int src_width, int src_height) {
+    const int x = get_global_id(0) * PIXELS_X;
+    const int y = get_global_id(1);
+    if (x >= width || y >= height) return;
+#if PIXELS_X == 1
+    dst[y * width + x] = rotated_pixel(src, row_x, row_y, x, y, src_width, src_height);
+#else
+    uchar4 out[PIXELS_X];
+#pragma unroll
+    for (int k = 0; k < PIXELS_X; ++k)
+        out[k] = rotated_pixel(src, row_x, row_y, x + k, y, src_width, src_height);
+    const int first = y * width + x;
+    if (x + PIXELS_X <= width && first % PIXELS_X == 0) {
+#if PIXELS_X == 2
+        *(__global uint2*)(dst + first) = (uint2)(as_uint(out[0]), as_uint(out[1]));
+#elif PIXELS_X == 4
+        *(__global uint4*)(dst + first) =
+            (uint4)(as_uint(out[0]), as_uint(out[1]), as_uint(out[2]), as_uint(out[3]));
+#else
+#error "PIXELS_X is 1, 2 or 4"
+#endif
+    } else {
+#pragma unroll
+        for (int k = 0; k < PIXELS_X; ++k) {
+            if (x + k < width) dst[first + k] = out[k];
+        }
+    }
+#endif
 }

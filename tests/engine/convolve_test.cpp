@@ -169,7 +169,8 @@ TEST_P(ConvolveStrategy, HandComputedCases) {
 
 TEST_P(ConvolveStrategy, MatchesTheReferenceExactlyOnIntegerFiltersAndWithinOneStepOtherwise) {
     const Strategy& strategy = findStrategy(GetParam());
-    const std::pair<int, int> sizes[] = {{1, 1}, {3, 1}, {1023, 767}};
+    // 100 x 70: a width that is a multiple of 4 (kernels may read 4 pixels at once then) but of no tile.
+    const std::pair<int, int> sizes[] = {{1, 1}, {3, 1}, {1023, 767}, {100, 70}};
     for (const auto& [width, height] : sizes) {
         const auto image = noiseImage(width, height, static_cast<unsigned>(width + 7 * height));
         for (const auto& filter : everyFilter()) {
@@ -245,11 +246,22 @@ TEST(ConvolveChoice, UnsupportedStrategiesFallBackToTheBufferAndSayWhy) {
     small.maxWorkGroupSize = 64;
     EXPECT_NE(tiled.kernelBuild(small, boxFilter(3), {})->options.find("-D TILE_X=16 -D TILE_Y=16 -D ROWS=4"),
               std::string::npos);
-    // separable also keeps the row pass's sums, 16 bytes per column of each of the block's rows: a 13x13
-    // Gaussian on a 32x32 block needs 44 * 44 * 4 + 32 * 44 * 16 = 30272 bytes, within 32 KiB.
-    EXPECT_NE(
-        separable.kernelBuild(device, gaussianFilter(2.0), {})->options.find("-D TILE_X=32 -D TILE_Y=32"),
-        std::string::npos);
+    // separable also keeps the row pass's sums, three float planes of 33 columns for a 32-wide block, and
+    // pads the input rows to a pitch of 1 modulo 4: a 13x13 Gaussian on a 32x32 block needs 45 * 44 * 4 + 33
+    // * 44
+    // * 12 = 25344 bytes, within 32 KiB; its preferred 32x64 block (8 rows per work-item) needs 45 * 76 * 4 +
+    // 33 * 76 * 12 = 43776 bytes, so it takes that only with 48 KiB. A 3x3 filter keeps the 32x32 block.
+    EXPECT_NE(separable.kernelBuild(device, gaussianFilter(2.0), {})
+                  ->options.find("-D TILE_X=32 -D TILE_Y=32 -D ROWS=4"),
+              std::string::npos);
+    auto largeLocal = device;
+    largeLocal.localMemBytes = 48 * 1024;
+    EXPECT_NE(separable.kernelBuild(largeLocal, gaussianFilter(2.0), {})
+                  ->options.find("-D TILE_X=32 -D TILE_Y=64 -D ROWS=8"),
+              std::string::npos);
+    EXPECT_NE(separable.kernelBuild(largeLocal, gaussianFilter(0.5, 3), {})
+                  ->options.find("-D TILE_X=32 -D TILE_Y=32 -D ROWS=4"),
+              std::string::npos);
     auto smallLocal = device;
     smallLocal.localMemBytes = 16 * 1024;
     EXPECT_NE(

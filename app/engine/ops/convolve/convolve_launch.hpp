@@ -36,12 +36,13 @@ struct Tile {
     std::size_t workItems() const { return static_cast<std::size_t>(x) * static_cast<std::size_t>(y / rows); }
 };
 
-// The local memory of a tiled kernel: the input block with the filter's halo and, with `rowSums`
-// (separable), the row pass's R, G, B sums of each of the block's rows (16 bytes each: an OpenCL 3-vector
-// takes the room of 4).
+// The local memory of a tiled kernel: the input block with the filter's halo (rows padded by up to 3 pixels
+// when the block's width is a multiple of 4, see kernels/convolve.cl) and, with `rowSums` (separable), the
+// row pass's R, G, B sums of each of the block's rows, three float planes of x + 1 columns.
 std::uint64_t tileBytes(const Tile& tile, const Filter& filter, bool rowSums);
 
-// The largest tile whose work-group is within `workGroupLimit` and whose local memory fits the device.
+// The largest tile whose work-group is within `workGroupLimit` and whose local memory fits the device; for
+// the separable kernel and filters of 5 rows or more, a 32 x 64 block first (8 rows per work-item).
 std::optional<Tile> chooseTile(const DeviceInfo& device, const Filter& filter, std::size_t workGroupLimit,
                                bool rowSums);
 

@@ -1,7 +1,8 @@
 #pragma once
 // Internal: the device rotation both rotate strategies are, differing in how they read the input (an image
 // object with a sampler, or the plain buffer with the sampling done by hand). Both build kernels/rotate.cl
-// with the same options, so they share one program per filter mode.
+// with the same options (the buffer kernel's -D PIXELS_X included), so they share one program per filter
+// mode.
 
 #include "ops/rotate/rotate.hpp"
 
