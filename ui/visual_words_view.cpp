@@ -329,6 +329,8 @@ QWidget* VisualWordsView::buildSweepPage() {
     sweepProgress_ = new QProgressBar(page);
     sweepProgress_->setObjectName(QStringLiteral("sweepProgress"));
     sweepProgress_->setTextVisible(true);
+    sweepProgress_->setMinimumWidth(sweepProgress_->fontMetrics().horizontalAdvance(tr("row 888 of 888")) *
+                                    2);
     sweepLabel_ = new QLabel(page);
     sweepLabel_->setObjectName(QStringLiteral("sweepLabel"));
     auto* controls = new QHBoxLayout;
