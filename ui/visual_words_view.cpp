@@ -178,6 +178,12 @@ VisualWordsView::VisualWordsView(QWidget* parent) : QWidget(parent), worker_(new
         emit vocabularyCancelled();
     });
     connect(worker_, &VisualWordsWorker::wordsReady, this, &VisualWordsView::showWords);
+    connect(worker_, &VisualWordsWorker::sweepProgress, this, [this](int done, int total) {
+        sweepTotal_ = total;
+        sweepProgress_->setRange(0, total);
+        sweepProgress_->setValue(done);
+        sweepProgress_->setFormat(tr("row %1 of %2").arg(done + 1).arg(total));
+    });
     connect(worker_, &VisualWordsWorker::sweepReady, this, &VisualWordsView::showSweep);
     connect(worker_, &VisualWordsWorker::failed, this, &VisualWordsView::onFailed);
 
@@ -185,6 +191,7 @@ VisualWordsView::VisualWordsView(QWidget* parent) : QWidget(parent), worker_(new
     applyPlotStyle(sweepPlot_, palette());
     updateStrategySupport();
     setBuilding(false);
+    setSweeping(false);
 }
 
 VisualWordsView::~VisualWordsView() = default;
@@ -315,6 +322,17 @@ QWidget* VisualWordsView::buildSweepPage() {
     runSweep_->setObjectName(QStringLiteral("runSweep"));
     runSweep_->setToolTip(tr("Time every builder strategy on synthetic descriptors of each size"));
     connect(runSweep_, &QPushButton::clicked, this, &VisualWordsView::runSweep);
+    cancelSweep_ = new QPushButton(tr("Cancel"), page);
+    cancelSweep_->setObjectName(QStringLiteral("cancelSweep"));
+    cancelSweep_->setToolTip(tr("Stop before the next strategy; the rows measured so far stay"));
+    connect(cancelSweep_, &QPushButton::clicked, this, &VisualWordsView::cancelSweep);
+    sweepProgress_ = new QProgressBar(page);
+    sweepProgress_->setObjectName(QStringLiteral("sweepProgress"));
+    sweepProgress_->setTextVisible(true);
+    sweepProgress_->setMinimumWidth(sweepProgress_->fontMetrics().horizontalAdvance(tr("row 888 of 888")) *
+                                    2);
+    sweepLabel_ = new QLabel(page);
+    sweepLabel_->setObjectName(QStringLiteral("sweepLabel"));
     auto* controls = new QHBoxLayout;
     controls->addWidget(runSweep_);
     controls->addWidget(new QLabel(tr("descriptors"), page));
@@ -322,6 +340,9 @@ QWidget* VisualWordsView::buildSweepPage() {
     controls->addWidget(new QLabel(tr("centroids"), page));
     controls->addWidget(sweepCentroids_);
     controls->addWidget(sweepRepetitions_);
+    controls->addWidget(cancelSweep_);
+    controls->addWidget(sweepProgress_, 1);
+    controls->addWidget(sweepLabel_, 1);
 
     sweepPlot_ = new QCustomPlot(page);
     sweepPlot_->setObjectName(QStringLiteral("sweepPlot"));
@@ -363,6 +384,10 @@ void VisualWordsView::changeEvent(QEvent* event) {
 
 void VisualWordsView::setKMeansProbe(std::function<void()> probe) {
     worker_->setKMeansProbe(std::move(probe));
+}
+
+void VisualWordsView::setSweepProbe(std::function<void()> probe) {
+    worker_->setSweepProbe(std::move(probe));
 }
 
 // ---- inputs ----
@@ -616,15 +641,34 @@ void VisualWordsView::runSweep() {
         return;
     }
     params.repetitions = sweepRepetitions_->value();
-    runSweep_->setEnabled(false);
-    runSweep_->setText(tr("Sweeping…"));
+    setSweeping(true);
     worker_->runSweep(params, device_ ? QString::fromStdString(device_->selector()) : QString());
+}
+
+void VisualWordsView::cancelSweep() {
+    if (sweeping_) worker_->cancelSweep();
+}
+
+void VisualWordsView::setSweeping(bool sweeping) {
+    sweeping_ = sweeping;
+    if (sweeping) sweepTotal_ = 0;
+    runSweep_->setText(sweeping ? tr("Sweeping…") : tr("Sweep"));
+    for (QWidget* widget :
+         std::initializer_list<QWidget*>{runSweep_, sweepDescriptors_, sweepCentroids_, sweepRepetitions_})
+        widget->setEnabled(!sweeping);
+    cancelSweep_->setVisible(sweeping);
+    sweepProgress_->setValue(0);
+    sweepProgress_->setFormat(sweeping ? tr("starting…") : QString());
+    sweepProgress_->setVisible(sweeping);
+    sweepLabel_->setVisible(!sweeping);
 }
 
 void VisualWordsView::showSweep(const SweepOutcome& outcome) {
     sweep_ = outcome;
-    runSweep_->setEnabled(true);
-    runSweep_->setText(tr("Sweep"));
+    setSweeping(false);
+    sweepLabel_->setText(
+        outcome.cancelled ? tr("Cancelled: %1 of %2 rows measured").arg(outcome.rows.size()).arg(sweepTotal_)
+                          : QString());
 
     // One group of bars per problem size, in the sweep's order; one bar per strategy inside each group.
     std::vector<std::pair<std::size_t, std::size_t>> sizes;
@@ -689,6 +733,7 @@ void VisualWordsView::showSweep(const SweepOutcome& outcome) {
                                                   : tableCell(cells[c]));
     }
     emit sweepShown();
+    if (outcome.cancelled) emit sweepCancelled();
 }
 
 void VisualWordsView::onFailed(VisualWordsJob job, const QString& message) {
@@ -702,8 +747,7 @@ void VisualWordsView::onFailed(VisualWordsJob job, const QString& message) {
             emit problemReported(tr("Cannot compute the visual words"), message);
             break;
         case VisualWordsJob::Sweep:
-            runSweep_->setEnabled(true);
-            runSweep_->setText(tr("Sweep"));
+            setSweeping(false);
             emit problemReported(tr("Cannot sweep"), message);
             break;
     }

@@ -1,9 +1,10 @@
 #pragma once
 // The Visual words tab (issue 9): a vocabulary built by k-means over the dense descriptors of chosen images
 // (with progress and Cancel) or loaded from a .npy file; the current image with its descriptor grid drawn
-// over it; the image's word histogram as bars; and the builder sweep as bars grouped by problem size, one
-// per strategy, on a log axis. The engine work runs on VisualWordsWorker's thread. A failure (a bad .npy, no
-// images, k beyond the descriptors) is reported through problemReported() and leaves what was shown.
+// over it; the image's word histogram as bars; and the builder sweep (with progress and Cancel) as bars
+// grouped by problem size, one per strategy, on a log axis. The engine work runs on VisualWordsWorker's
+// thread. A failure (a bad .npy, no images, k beyond the descriptors) is reported through problemReported()
+// and leaves what was shown.
 
 #include <QString>
 #include <QStringList>
@@ -86,6 +87,8 @@ class VisualWordsView : public QWidget {
     // Written atomically; throws InputError "<path>: <reason>".
     void saveVocabulary(const QString& path) const;
     void runSweep();
+    // Stops the sweep before its next row; the rows measured until then stay in the table and the plot.
+    void cancelSweep();
 
     void setVocabularySize(int k);
     void setDescriptorParams(const bow::DescriptorParams& params);
@@ -102,14 +105,17 @@ class VisualWordsView : public QWidget {
     const std::optional<WordsOutcome>& words() const { return words_; }
     // The bar heights of the word histogram, one per word.
     QVector<double> plottedHistogram() const;
+    // The sweep shown: the last one that ended, complete or cancelled.
     const std::optional<SweepOutcome>& sweep() const { return sweep_; }
+    bool sweeping() const { return sweeping_; }
     // What a word-histogram export writes with the counts.
     io::WordsContext wordsContext() const;
     DescriptorGridOverlay* overlay() const { return overlay_; }
     QCustomPlot* histogramPlot() const { return histogramPlot_; }
     QCustomPlot* sweepPlot() const { return sweepPlot_; }
-    // Test hook: see VisualWordsWorker::setKMeansProbe.
+    // Test hooks: see VisualWordsWorker::setKMeansProbe and setSweepProbe.
     void setKMeansProbe(std::function<void()> probe);
+    void setSweepProbe(std::function<void()> probe);
 
   signals:
     void vocabularyChanged();
@@ -117,6 +123,8 @@ class VisualWordsView : public QWidget {
     void vocabularyCancelled();
     void wordsShown();
     void sweepShown();
+    // After sweepShown(), when the sweep shown was cancelled.
+    void sweepCancelled();
     // A one-line reason for the window to show in a dialog.
     void problemReported(const QString& title, const QString& message);
 
@@ -131,6 +139,7 @@ class VisualWordsView : public QWidget {
     void chooseSaveFile();
     void setVocabulary(std::shared_ptr<const bow::Matrix> vocabulary, const QString& origin);
     void setBuilding(bool building);
+    void setSweeping(bool sweeping);
     void updateStrategySupport();
     // Computes the words of the current image again, when there is an image and a vocabulary.
     void refreshWords();
@@ -151,6 +160,8 @@ class VisualWordsView : public QWidget {
     bool building_ = false;
     std::optional<WordsOutcome> words_;
     std::optional<SweepOutcome> sweep_;
+    bool sweeping_ = false;
+    int sweepTotal_ = 0;  // rows of the sweep running, once its first progress arrived
 
     QPushButton* imagesButton_ = nullptr;
     QSpinBox* k_ = nullptr;
@@ -171,6 +182,9 @@ class VisualWordsView : public QWidget {
     QLineEdit* sweepCentroids_ = nullptr;
     QSpinBox* sweepRepetitions_ = nullptr;
     QPushButton* runSweep_ = nullptr;
+    QPushButton* cancelSweep_ = nullptr;
+    QProgressBar* sweepProgress_ = nullptr;
+    QLabel* sweepLabel_ = nullptr;
     QCustomPlot* sweepPlot_ = nullptr;
     QCPBarsGroup* sweepGroup_ = nullptr;  // the strategies' bars side by side in each size's group
     QTableWidget* sweepTable_ = nullptr;

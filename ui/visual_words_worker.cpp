@@ -41,6 +41,7 @@ VisualWordsWorker::~VisualWordsWorker() {
     // k-means stops at its next step, waiting jobs are skipped; the runtime goes on the thread that used it.
     stopping_ = true;
     cancelRequested_ = true;
+    sweepCancelRequested_ = true;
     QMetaObject::invokeMethod(
         workerContext_, [this] { runtime_.reset(); }, Qt::BlockingQueuedConnection);
     thread_->quit();
@@ -51,6 +52,11 @@ VisualWordsWorker::~VisualWordsWorker() {
 void VisualWordsWorker::setKMeansProbe(std::function<void()> probe) {
     std::lock_guard lock(probeMutex_);
     probe_ = std::move(probe);
+}
+
+void VisualWordsWorker::setSweepProbe(std::function<void()> probe) {
+    std::lock_guard lock(probeMutex_);
+    sweepProbe_ = std::move(probe);
 }
 
 template <typename Work>
@@ -153,10 +159,24 @@ WordsOutcome VisualWordsWorker::words(const WordsRequest& request) {
 }
 
 void VisualWordsWorker::runSweep(const bow::SweepParams& params, const QString& device) {
+    sweepCancelRequested_ = false;
     post(VisualWordsJob::Sweep, [this, params, device] {
         DeviceContext* context = openDevice(device);
-        SweepOutcome outcome{params, context ? std::optional(context->info()) : std::nullopt,
-                             bow::sweep(context, params)};
+        SweepOutcome outcome{params, context ? std::optional(context->info()) : std::nullopt, {}, false};
+        const auto progress = [this, &outcome](std::size_t done, std::size_t total) {
+            QMetaObject::invokeMethod(this, [this, done, total] {
+                emit sweepProgress(static_cast<int>(done), static_cast<int>(total));
+            });
+            std::function<void()> probe;
+            {
+                std::lock_guard lock(probeMutex_);
+                probe = sweepProbe_;
+            }
+            if (probe) probe();
+            outcome.cancelled = sweepCancelRequested_;
+            return !outcome.cancelled;
+        };
+        outcome.rows = bow::sweep(context, params, progress);
         QMetaObject::invokeMethod(this, [this, outcome] { emit sweepReady(outcome); });
     });
 }

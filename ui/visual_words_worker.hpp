@@ -70,7 +70,8 @@ struct WordsOutcome {
 struct SweepOutcome {
     bow::SweepParams params;
     std::optional<DeviceInfo> device;  // none: host strategies only
-    std::vector<bow::SweepRow> rows;
+    std::vector<bow::SweepRow> rows;   // cancelled: the rows measured before the Cancel
+    bool cancelled = false;
 };
 
 // Which job a failure belongs to.
@@ -89,10 +90,14 @@ class VisualWordsWorker : public QObject {
     // Stops the vocabulary being built at its next image or k-means step; vocabularyCancelled() follows.
     // Any thread may call it.
     void cancelVocabulary() { cancelRequested_ = true; }
+    // Stops the sweep before its next row (strategy and size); sweepReady() follows with the rows measured
+    // and `cancelled` set. Any thread may call it.
+    void cancelSweep() { sweepCancelRequested_ = true; }
 
-    // Test hook: runs on the worker thread at each k-means step, before the cancel request is looked at, so
-    // that a test can hold k-means there while it presses Cancel.
+    // Test hooks: run on the worker thread at each k-means step, and before each row of the sweep, before
+    // the cancel request is looked at, so that a test can hold the work there while it presses Cancel.
     void setKMeansProbe(std::function<void()> probe);
+    void setSweepProbe(std::function<void()> probe);
 
   signals:
     // After each k-means step: its number and the memberships it changed.
@@ -100,6 +105,8 @@ class VisualWordsWorker : public QObject {
     void vocabularyReady(const hs::ui::VocabularyOutcome& outcome);
     void vocabularyCancelled();
     void wordsReady(const hs::ui::WordsOutcome& outcome);
+    // Before each row of the sweep: the rows measured so far, of `total`.
+    void sweepProgress(int done, int total);
     void sweepReady(const hs::ui::SweepOutcome& outcome);
     // One line naming the file, device or step and the reason.
     void failed(hs::ui::VisualWordsJob job, const QString& message);
@@ -117,10 +124,12 @@ class VisualWordsWorker : public QObject {
     QObject* workerContext_ = nullptr;  // lives on thread_
     std::unique_ptr<Runtime> runtime_;  // created, used and destroyed on thread_ only
     std::atomic<bool> cancelRequested_{false};
+    std::atomic<bool> sweepCancelRequested_{false};
     std::atomic<bool> stopping_{false};  // the worker is being destroyed: waiting jobs are skipped
     std::atomic<quint64> latestWords_{0};
     std::mutex probeMutex_;
     std::function<void()> probe_;
+    std::function<void()> sweepProbe_;
 };
 
 }  // namespace hs::ui

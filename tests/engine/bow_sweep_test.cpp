@@ -60,5 +60,33 @@ TEST(BowSweep, DeviceStrategiesWithoutADeviceAreSkippedWithTheReason) {
     EXPECT_EQ(rows[1].detail, "needs an OpenCL device");  // the contract's supportOn
 }
 
+TEST(BowSweep, ProgressSeesEveryRowAndStopsTheSweepWhereItSaysSo) {
+    SweepParams params;
+    params.descriptorCounts = {10, 20};
+    params.centroidCounts = {2, 3};
+    params.strategies = {"bow-serial", "bow-cpu-parallel"};
+    params.repetitions = 1;
+    std::vector<std::pair<std::size_t, std::size_t>> asked;
+    const auto all = sweep(nullptr, params, [&asked](std::size_t done, std::size_t total) {
+        asked.emplace_back(done, total);
+        return true;
+    });
+    ASSERT_EQ(all.size(), 8u);
+    ASSERT_EQ(asked.size(), 8u);
+    for (std::size_t i = 0; i < asked.size(); ++i) EXPECT_EQ(asked[i], std::pair(i, std::size_t{8}));
+
+    // Stopped before its sixth row (the second strategy of the third size): the five rows before it, as the
+    // whole sweep ordered them.
+    const auto stopped = sweep(nullptr, params, [](std::size_t done, std::size_t) { return done < 5; });
+    ASSERT_EQ(stopped.size(), 5u);
+    for (std::size_t i = 0; i < stopped.size(); ++i) {
+        EXPECT_EQ(stopped[i].descriptors, all[i].descriptors);
+        EXPECT_EQ(stopped[i].centroids, all[i].centroids);
+        EXPECT_EQ(stopped[i].strategy, all[i].strategy);
+        EXPECT_TRUE(stopped[i].kernel.has_value()) << stopped[i].detail;
+    }
+    EXPECT_TRUE(sweep(nullptr, params, [](std::size_t, std::size_t) { return false; }).empty());
+}
+
 }  // namespace
 }  // namespace hs::bow

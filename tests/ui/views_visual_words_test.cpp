@@ -1,7 +1,7 @@
 // The Visual words tab: the word histogram it shows against bow-serial over the engine's CPU reference
-// descriptors, k-means from two images and the saved vocabulary re-read, Cancel stopping k-means, the grid
-// overlay against the engine's grid, a bad .npy reported with the previous vocabulary kept, and the exports
-// re-read.
+// descriptors, k-means from two images and the saved vocabulary re-read, Cancel stopping k-means and the
+// sweep, the grid overlay against the engine's grid, a bad .npy reported with the previous vocabulary kept,
+// and the exports re-read.
 
 #include <qcustomplot.h>
 #include <QCheckBox>
@@ -9,12 +9,15 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QPainter>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QtTest/QtTest>
 
 #include "io/image_io.hpp"
@@ -113,6 +116,31 @@ struct StepGate {
     bool hasArrived() {
         std::lock_guard lock(mutex);
         return arrived;
+    }
+    void release() {
+        std::lock_guard lock(mutex);
+        released = true;
+        changed.notify_all();
+    }
+};
+
+// Lets `passes` rows of a sweep through, then holds the worker before the next one until released.
+struct RowGate {
+    explicit RowGate(int rowsToPass) : passes(rowsToPass) {}
+    std::mutex mutex;
+    std::condition_variable changed;
+    const int passes;
+    int arrivals = 0;
+    bool released = false;
+
+    void arrive() {
+        std::unique_lock lock(mutex);
+        ++arrivals;
+        changed.wait(lock, [this] { return released || arrivals <= passes; });
+    }
+    bool holding() {
+        std::lock_guard lock(mutex);
+        return arrivals > passes && !released;
     }
     void release() {
         std::lock_guard lock(mutex);
@@ -326,6 +354,93 @@ class VisualWordsViewTest : public QObject {
         QCOMPARE(view.overlay()->drawnWindows(), bow::referenceDescriptors(odd, {40, 17}).rows());
         test::part<QCheckBox>(view, "showDescriptorGrid")->setChecked(false);
         QCOMPARE(view.overlay()->drawnWindows(), 0u);
+    }
+
+    // A sweep, then another held before a row of its second size and cancelled there: while it runs the
+    // previous sweep stays shown; once cancelled the rows measured until then replace it in the table, the
+    // plot and sweep() (in the sweep's order, the first size's complete), the buttons come back, and the
+    // next sweep runs to its end.
+    void cancelStopsTheSweepBetweenRowsAndKeepsTheRowsMeasured() {
+        Runtime runtime;
+        QVERIFY(!runtime.devices().empty());
+        VisualWordsView view;
+        QSignalSpy problems(&view, &VisualWordsView::problemReported);
+        QVERIFY(test::showExposed(view, QSize(1200, 560)));
+        view.setSource(std::make_shared<const ImageRGBA8>(first_), firstPath_, runtime.devices().front());
+        test::part<QTabWidget>(view, "visualWordsTabs")->setCurrentIndex(1);
+        view.setSweepSizes(QStringLiteral("256, 512"), QStringLiteral("4, 8"));
+        test::part<QSpinBox>(view, "sweepRepetitions")->setValue(1);
+        const int strategies = static_cast<int>(bow::strategies().size());
+        const int total = 4 * strategies;
+        QSignalSpy shown(&view, &VisualWordsView::sweepShown);
+        QSignalSpy cancelled(&view, &VisualWordsView::sweepCancelled);
+        auto* run = test::part<QPushButton>(view, "runSweep");
+        auto* cancel = test::part<QPushButton>(view, "cancelSweep");
+        auto* progress = test::part<QProgressBar>(view, "sweepProgress");
+        auto* table = test::part<QTableWidget>(view, "sweepTable");
+        auto* label = test::part<QLabel>(view, "sweepLabel");
+        const auto sweepToTheEnd = [&] {
+            const int before = shown.count();
+            run->click();
+            QVERIFY(QTest::qWaitFor([&] { return shown.count() > before; }, kTimeoutMs));
+            QVERIFY(!view.sweep()->cancelled);
+            QCOMPARE(static_cast<int>(view.sweep()->rows.size()), total);
+            QCOMPARE(table->rowCount(), total);
+            QVERIFY(label->text().isEmpty());
+        };
+        sweepToTheEnd();
+        if (QTest::currentTestFailed()) return;
+
+        // Held before the fourth row of the second size (strategy order: the registry's).
+        const int measured = strategies + 3;
+        RowGate gate(measured);
+        view.setSweepProbe([&gate] { gate.arrive(); });
+        QVERIFY(!cancel->isVisible());
+        run->click();
+        QVERIFY(QTest::qWaitFor([&gate] { return gate.holding(); }, kTimeoutMs));
+        QTRY_COMPARE_WITH_TIMEOUT(progress->value(), measured, kTimeoutMs);
+        QVERIFY(view.sweeping());
+        QVERIFY(!run->isEnabled());
+        QVERIFY(cancel->isVisible() && cancel->isEnabled());
+        QCOMPARE(progress->maximum(), total);
+        QCOMPARE(table->rowCount(), total);  // the previous sweep's, until this one ends
+        test::replotNow(view);
+        QVERIFY(view.grab().save(test::artifactPath(QStringLiteral("visual-words-sweep-cancel.png"))));
+
+        cancel->click();
+        gate.release();
+        QVERIFY(cancelled.wait(kTimeoutMs));
+        view.setSweepProbe({});
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.isEmpty() ? QString() : problems[0][1].toString()));
+        QCOMPARE(shown.count(), 2);
+        QVERIFY(!view.sweeping());
+        QVERIFY(run->isEnabled());
+        QCOMPARE(run->text(), QStringLiteral("Sweep"));
+        QVERIFY(!cancel->isVisible());
+        QVERIFY(view.sweep()->cancelled);
+        const auto& rows = view.sweep()->rows;
+        QCOMPARE(static_cast<int>(rows.size()), measured);
+        QCOMPARE(table->rowCount(), measured);
+        for (int r = 0; r < measured; ++r) {
+            const auto& row = rows[static_cast<std::size_t>(r)];
+            QCOMPARE(row.descriptors, std::size_t(r < 2 * strategies ? 256 : 512));
+            QCOMPARE(row.centroids, std::size_t((r / strategies) % 2 == 0 ? 4 : 8));
+            QCOMPARE(row.strategy,
+                     std::string(bow::strategies()[static_cast<std::size_t>(r % strategies)]->name()));
+            QVERIFY2(row.kernel.has_value(), row.detail.c_str());
+            QCOMPARE(row.misassigned, std::size_t{0});
+            QCOMPARE(table->item(r, 2)->text(), QString::fromStdString(row.strategy));
+            QCOMPARE(table->item(r, 1)->text(), QString::number(row.centroids));
+        }
+        // Every strategy ran at the first size: one series each.
+        QCOMPARE(view.sweepPlot()->plottableCount(), strategies);
+        QVERIFY2(label->text().contains(QStringLiteral("%1 of %2").arg(measured).arg(total)),
+                 qPrintable(label->text()));
+        test::replotNow(view);
+        QVERIFY(view.grab().save(test::artifactPath(QStringLiteral("visual-words-sweep-cancelled.png"))));
+
+        sweepToTheEnd();
+        QCOMPARE(cancelled.count(), 1);
     }
 
     // Without a device only host strategies run; the engine's default comes back with a device.

@@ -72,6 +72,18 @@ void measureRow(DeviceContext* device, const Strategy& strategy, const Matrix& d
                      (row.detail.empty() ? "" : "; " + row.detail);
 }
 
+// GPU1's median kernel time over each row's, for the rows of one size from `first` on.
+void addSpeedups(std::vector<SweepRow>& rows, std::size_t first) {
+    const SweepRow* baseline = nullptr;
+    for (std::size_t r = first; r < rows.size(); ++r) {
+        if (rows[r].strategy == kBaseline && rows[r].kernel) baseline = &rows[r];
+    }
+    for (std::size_t r = first; baseline != nullptr && r < rows.size(); ++r) {
+        if (rows[r].kernel && rows[r].kernel->median > 0)
+            rows[r].speedupOverGpu1 = baseline->kernel->median / rows[r].kernel->median;
+    }
+}
+
 }  // namespace
 
 Matrix syntheticDescriptors(std::size_t count, std::uint64_t seed) {
@@ -90,8 +102,12 @@ Matrix syntheticDescriptors(std::size_t count, std::uint64_t seed) {
     return m;
 }
 
-std::vector<SweepRow> sweep(DeviceContext* device, const SweepParams& params) {
+std::vector<SweepRow> sweep(DeviceContext* device, const SweepParams& params, const SweepProgress& progress) {
     validate(params);
+    std::size_t strategiesSwept = 0;
+    for (const Strategy* strategy : strategies())
+        strategiesSwept += selected(params, strategy->name()) ? 1 : 0;
+    const std::size_t total = params.descriptorCounts.size() * params.centroidCounts.size() * strategiesSwept;
     std::vector<SweepRow> rows;
     for (const auto n : params.descriptorCounts) {
         const Matrix descriptors = syntheticDescriptors(n, params.seed);
@@ -101,6 +117,10 @@ std::vector<SweepRow> sweep(DeviceContext* device, const SweepParams& params) {
             const std::size_t first = rows.size();
             for (const Strategy* strategy : strategies()) {
                 if (!selected(params, strategy->name())) continue;
+                if (progress && !progress(rows.size(), total)) {
+                    addSpeedups(rows, first);
+                    return rows;
+                }
                 SweepRow row;
                 row.descriptors = n;
                 row.centroids = k;
@@ -115,14 +135,7 @@ std::vector<SweepRow> sweep(DeviceContext* device, const SweepParams& params) {
                 }
                 rows.push_back(std::move(row));
             }
-            const SweepRow* baseline = nullptr;
-            for (std::size_t r = first; r < rows.size(); ++r) {
-                if (rows[r].strategy == kBaseline && rows[r].kernel) baseline = &rows[r];
-            }
-            for (std::size_t r = first; baseline != nullptr && r < rows.size(); ++r) {
-                if (rows[r].kernel && rows[r].kernel->median > 0)
-                    rows[r].speedupOverGpu1 = baseline->kernel->median / rows[r].kernel->median;
-            }
+            addSpeedups(rows, first);
         }
     }
     return rows;

@@ -5,6 +5,7 @@
 // it, measured by the engine's one measuring module (measure/measure.hpp: an untimed warm-up, then the
 // repetitions, on the kernel clock).
 
+#include <functional>
 #include <optional>
 
 #include "measure/measure.hpp"
@@ -35,8 +36,14 @@ struct SweepRow {
 // Unit-length descriptors of uniform values from `seed` (std::mt19937_64, 24-bit floats).
 Matrix syntheticDescriptors(std::size_t count, std::uint64_t seed);
 
+// Asked before each row with the rows measured so far and the rows of the whole sweep; false stops the sweep
+// there (the app's Cancel).
+using SweepProgress = std::function<bool(std::size_t done, std::size_t total)>;
+
 // Throws UsageError for an empty list, a count of 0, an unknown strategy or repetitions < 1. A device
-// strategy without `device`, or unsupported, or failing, is a skipped row with the reason.
-std::vector<SweepRow> sweep(DeviceContext* device, const SweepParams& params);
+// strategy without `device`, or unsupported, or failing, is a skipped row with the reason. Stopped by
+// `progress`, it returns the rows measured until then (the last size's speed-ups where its GPU1 row ran).
+std::vector<SweepRow> sweep(DeviceContext* device, const SweepParams& params,
+                            const SweepProgress& progress = {});
 
 }  // namespace hs::bow
