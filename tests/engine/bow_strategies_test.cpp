@@ -93,15 +93,17 @@ TEST_P(EveryBowStrategy, HandMadeNearestCentroidsAndTiesToTheLowestIndex) {
     EXPECT_EQ(result.histogram, (std::vector<std::uint32_t>{1, 2, 1, 1}));
 }
 
-// Exact ties between identical centroids that lie in different groups of a strategy's search: 130 centroids
-// span three of bow-tiled's 64-centroid blocks, and within a block its work-items take 4 centroids each. The
-// unit vector e0 is centroid 0, 5 (another work-item's four), 67 (the second block) and 129 (the third); e1
-// is centroid 66, 75 and 128, first in the second block. Every other centroid is 10 e_d (d >= 4), at a
-// squared distance of at least 101 from both. Identical centroids give bit-identical distances, so the rule
-// decides: the lowest index, 0 for e0 and 66 for e1.
+// Exact ties between identical centroids that lie in different parts of a strategy's search. bow-tiled
+// sweeps the centroids in blocks of 256; within a block, work-item row ty takes the 4 centroids 4 ty .. 4 ty
+// + 3 of every 64 (so centroid c falls to row (c / 4) % 16), and the rows' bests are merged from row 0 up.
+// The unit vector e0 is centroid 0, 5 (another row), 67 and 129 (row 0 again, later in its sweep); e1 is 66,
+// 75 and 128, the lowest in row 0; e2 is 64 (row 0) and 4 (row 1): the lowest index is in a later row than
+// the row that is merged first; e3 is 10 and 260 (the second block). Every other centroid is 10 e_d (d >= 4),
+// at a squared distance of at least 101 from them. Identical centroids give bit-identical distances, so the
+// rule decides: the lowest index, 0, 66, 4 and 10.
 TEST_P(EveryBowStrategy, ExactTiesAcrossWorkItemsAndBlocksGoToTheLowestIndex) {
     const Strategy& strategy = findStrategy(GetParam());
-    constexpr std::size_t k = 130;
+    constexpr std::size_t k = 300;
     Matrix centroids(std::vector<float>(k * kDimensions, 0.0f));
     for (std::size_t c = 0; c < k; ++c) centroids.row(c)[4 + c % 60] = 10.0f;
     const auto unit = [&](std::size_t c, std::size_t d) {
@@ -110,13 +112,17 @@ TEST_P(EveryBowStrategy, ExactTiesAcrossWorkItemsAndBlocksGoToTheLowestIndex) {
     };
     for (const std::size_t c : {0u, 5u, 67u, 129u}) unit(c, 0);
     for (const std::size_t c : {66u, 75u, 128u}) unit(c, 1);
-    Matrix descriptors(std::vector<float>(2 * kDimensions, 0.0f));
-    descriptors.row(0)[0] = 1.0f;
-    descriptors.row(1)[1] = 1.0f;
+    for (const std::size_t c : {64u, 4u}) unit(c, 2);
+    for (const std::size_t c : {10u, 260u}) unit(c, 3);
+    Matrix descriptors(std::vector<float>(4 * kDimensions, 0.0f));
+    for (std::size_t d = 0; d < 4; ++d) descriptors.row(d)[d] = 1.0f;
+    if (strategy.runsOnDevice() &&
+        !strategy.supported(&deviceFor(strategy)->info(), shapeOf(descriptors, centroids), centroids).ok)
+        GTEST_SKIP() << "the test device does not run " << GetParam() << " with 300 centroids";
     const Result result = assignWords(deviceFor(strategy), descriptors, centroids, strategy);
-    EXPECT_EQ(result.memberships, (std::vector<std::uint32_t>{0, 66}));
+    EXPECT_EQ(result.memberships, (std::vector<std::uint32_t>{0, 66, 4, 10}));
     std::vector<std::uint32_t> histogram(k, 0);
-    histogram[0] = histogram[66] = 1;
+    histogram[0] = histogram[66] = histogram[4] = histogram[10] = 1;
     EXPECT_EQ(result.histogram, histogram);
 }
 
