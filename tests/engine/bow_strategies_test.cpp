@@ -229,6 +229,23 @@ TEST(BowStrategies, ARunRecordsItsStrategyAndTheBuildsItUsed) {
     }
 }
 
+// The check the device results are held to: a membership counts as wrong when its squared distance exceeds
+// the nearest one by more than a relative kNearTie (1e-4). A descriptor at the origin and centroids along the
+// last dimension at 1 (squared distance 1, the nearest), 1.00015 (1.0003: beyond the allowance) and 1.00002
+// (1.00004: a near tie, within it).
+TEST(BowStrategies, MisassignedCountsOnlyMembershipsBeyondTheNearTieAllowance) {
+    Matrix centroids(std::vector<float>(3 * kDimensions, 0.0f));
+    centroids.row(0)[kDimensions - 1] = 1.0f;
+    centroids.row(1)[kDimensions - 1] = 1.00015f;
+    centroids.row(2)[kDimensions - 1] = 1.00002f;
+    const Matrix descriptors(std::vector<float>(kDimensions, 0.0f));
+    EXPECT_EQ(misassigned(descriptors, centroids, {0}), 0u);
+    EXPECT_EQ(misassigned(descriptors, centroids, {2}), 0u);
+    EXPECT_EQ(misassigned(descriptors, centroids, {1}), 1u);
+    EXPECT_EQ(misassigned(descriptors, centroids, {3}), 1u) << "no such centroid";
+    EXPECT_EQ(misassigned(descriptors, centroids, {}), 1u) << "no membership";
+}
+
 TEST(BowStrategies, RefusesAnEmptyVocabulary) {
     EXPECT_TRUE(test::mentions(test::messageOf<UsageError>([] {
                                    assignWords(nullptr, test_data::uniformRows(3, 1), Matrix{},
