@@ -56,9 +56,25 @@ build=$scratch/build
 log=$scratch/logs
 mkdir -p "$tree" "$log"
 
-# The scratch tree mirrors this working tree's files (those git tracks or would track).
+# The scratch tree mirrors this working tree's files (those git tracks or would track), and loses those this
+# tree no longer has: the engine's CMake globs its sources, so a file left over from an older tree would be
+# built too.
 (cd "$root" && git ls-files -z --cached --others --exclude-standard --deduplicate |
     tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$tree"
+(cd "$root" && git ls-files -z --cached --others --exclude-standard --deduplicate) | python3 -c '
+import os, sys
+tree = sys.argv[1]
+keep = set(sys.stdin.buffer.read().decode().split("\0"))
+for folder, subfolders, files in os.walk(tree):
+    relative = os.path.relpath(folder, tree)
+    if relative == ".":
+        subfolders[:] = [s for s in subfolders if s not in ("build", "logs")]
+        files = [f for f in files if f != "report.txt"]
+    for name in files:
+        path = os.path.normpath(os.path.join(relative, name))
+        if path not in keep:
+            os.remove(os.path.join(folder, name))
+' "$tree"
 export CCACHE_BASEDIR=$scratch
 if [[ ! -f $build/build.ninja ]]; then
     cmake -S "$tree" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_WERROR=ON \
@@ -75,9 +91,9 @@ run_tests() {
         "--gtest_filter=${2:-*}") >"$1" 2>&1
 }
 
-# Reads the list: "FILE: SEARCH => REPLACE" lines, "@tests FILTER" lines (the gtest filter of the mutations
-# below it; "*" before the first), '#' comment lines. Prints FILE, SEARCH, REPLACE and FILTER separated by NUL,
-# one mutation after the other.
+# Reads the list: "FILE: SEARCH => REPLACE" lines (FILE may end in "#K/N": SEARCH is on N lines, the K-th is
+# mutated), "@tests FILTER" lines (the gtest filter of the mutations below it; "*" before the first), '#'
+# comment lines. Prints FILE, SEARCH, REPLACE and FILTER separated by NUL, one mutation after the other.
 parse_list() {
     python3 - "$list" <<'EOF'
 import sys
@@ -97,22 +113,27 @@ for number, line in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
 EOF
 }
 
-# Applies one mutation to the scratch copy: the search text must occur on exactly one line of the file; its
-# first occurrence there is replaced. Prints the line number, or an error and returns 1.
+# Applies one mutation to the scratch copy: the search text must occur on exactly one line of the file (N
+# lines for FILE#K/N, of which the K-th is taken); its first occurrence there is replaced. Prints the line
+# number, or an error and returns 1.
 apply_mutation() {
-    python3 - "$tree/$1" "$2" "$3" <<'EOF'
-import sys
-path, search, replace = sys.argv[1:4]
-lines = open(path, encoding="utf-8").read().split("\n")
+    python3 - "$tree" "$1" "$2" "$3" <<'EOF'
+import re, sys
+tree, file, search, replace = sys.argv[1:5]
+which = re.fullmatch(r"(.*)#(\d+)/(\d+)", file)
+path, k, n = (which[1], int(which[2]), int(which[3])) if which else (file, 1, 1)
+lines = open(f"{tree}/{path}", encoding="utf-8").read().split("\n")
 hits = [i for i, line in enumerate(lines) if search in line]
-if len(hits) != 1:
-    sys.exit(f"'{search}' is on {len(hits)} lines, not one")
-lines[hits[0]] = lines[hits[0]].replace(search, replace, 1)
-open(path, "w", encoding="utf-8").write("\n".join(lines))
-print(hits[0] + 1)
+if len(hits) != n or not 1 <= k <= n:
+    sys.exit(f"'{search}' is on {len(hits)} lines, not {n}" + (f" (taking the {k}th)" if which else ""))
+hit = hits[k - 1]
+lines[hit] = lines[hit].replace(search, replace, 1)
+open(f"{tree}/{path}", "w", encoding="utf-8").write("\n".join(lines))
+print(hit + 1)
 EOF
 }
 
+run_started=$SECONDS
 report=$scratch/report.txt
 : >"$report"
 say() { echo "$*" | tee -a "$report"; }
@@ -141,7 +162,7 @@ while IFS= read -r -d '' file && IFS= read -r -d '' search && IFS= read -r -d ''
         broken=$((broken + 1))
         continue
     fi
-    label="$file:$line: '$search' -> '$replace'"
+    label="${file%#*}:$line: '$search' -> '$replace'"
     started=$SECONDS
     why=""
     if ! build_tests "$log/$number-build.txt"; then
@@ -158,7 +179,7 @@ while IFS= read -r -d '' file && IFS= read -r -d '' search && IFS= read -r -d ''
             why="(${first:-exit status $status})"
         fi
     fi
-    cp "$root/$file" "$tree/$file"
+    cp "$root/${file%#*}" "$tree/${file%#*}"
     if [[ $kind == SURVIVED ]]; then
         survived=$((survived + 1))
         survivors+=("$label")
@@ -168,7 +189,8 @@ while IFS= read -r -d '' file && IFS= read -r -d '' search && IFS= read -r -d ''
     say "$(printf '%-8s' "$kind") $label [$((SECONDS - started)) s]${why:+ $why}"
 done < <(parse_list)
 
-say "summary: $number mutations, $killed killed, $survived survived, $broken not applied"
+say "summary: $number mutations, $killed killed, $survived survived, $broken not applied;" \
+    "wall time $(((SECONDS - run_started) / 60)) min"
 for survivor in "${survivors[@]}"; do say "  survivor: $survivor"; done
 if [[ -n $report_file ]]; then cp "$report" "$report_file"; fi
 [[ $broken -eq 0 ]]

@@ -140,6 +140,30 @@ TEST(BowKMeans, DuplicatesSeedDistinctIndices) {
     EXPECT_EQ(result.centroids.rows(), 3u);
     EXPECT_TRUE(result.converged);
     EXPECT_EQ(result.memberships, std::vector<std::uint32_t>(5, 0));  // ties to the lowest index
+    // Centroids 1 and 2 have no member: they stay where they were seeded, the descriptors' value.
+    EXPECT_EQ(result.centroids.values, std::vector<float>(3 * kDimensions, 0.25f));
+}
+
+// k-means++ draws each further seed with probability proportional to its squared distance D^2 to the nearest
+// seed so far. Three descriptors on a line at 0, 1 and 3 (along dimension 0): when the first seed is the one
+// at 0, the second is the one at 1 with probability 1 / (1 + 9) and the one at 3 with 9 / 10. Over 3000
+// seeds the first falls on 0 about 1000 times; the share of 1 then lies within 0.1 +- 0.04 (over 4 standard
+// deviations), where a draw of u from the lower half of the total weight only would give 0.2.
+TEST(BowKMeans, PlusPlusSeedsWithProbabilityProportionalToTheSquaredDistance) {
+    Matrix descriptors(std::vector<float>(3 * kDimensions, 0.0f));
+    descriptors.row(1)[0] = 1.0f;
+    descriptors.row(2)[0] = 3.0f;
+    int firstAtZero = 0, secondAtOne = 0;
+    for (std::uint64_t seed = 0; seed < 3000; ++seed) {
+        // One iteration: the centroids are the seeds, in the order drawn.
+        const auto result = kmeans(nullptr, descriptors, {2, seed, 1}, findStrategy("bow-serial"));
+        if (result.centroids.row(0)[0] != 0.0f) continue;
+        ++firstAtZero;
+        if (result.centroids.row(1)[0] == 1.0f) ++secondAtOne;
+    }
+    ASSERT_GT(firstAtZero, 800);
+    EXPECT_NEAR(static_cast<double>(secondAtOne) / firstAtZero, 0.1, 0.04)
+        << secondAtOne << " of " << firstAtZero;
 }
 
 TEST(BowKMeans, RefusesMoreWordsThanDescriptors) {

@@ -93,16 +93,18 @@ TEST_P(EveryBowStrategy, HandMadeNearestCentroidsAndTiesToTheLowestIndex) {
     EXPECT_EQ(result.histogram, (std::vector<std::uint32_t>{1, 2, 1, 1}));
 }
 
-// Exact ties between identical centroids that lie in different groups of a strategy's search: 130 centroids
-// span two of bow-tiled's 128-centroid blocks, and within a block its work-item ty takes centroids
-// 4 ty .. 4 ty + 3 and 64 + 4 ty .. 64 + 4 ty + 3. The unit vector e0 is centroid 0, 5 (another work-item's),
-// 67 (the first work-item's second four) and 129 (the second block); e1 is centroid 66, 75 and 128, the first
-// of the second block. Every other centroid is 10 e_d (d >= 4), at a squared distance of at least 101 from
-// both. Identical centroids give bit-identical distances, so the rule decides: the lowest index, 0 for e0 and
-// 66 for e1.
+// Exact ties between identical centroids that lie in different parts of a strategy's search. bow-tiled
+// sweeps the centroids in blocks of 128; within a block, work-item row ty takes the centroids 4 ty .. 4 ty + 3
+// and 64 + 4 ty .. 64 + 4 ty + 3 (so centroid c falls to row (c / 4) % 16), keeps its best over the blocks,
+// and the rows' candidates are merged from row 0 up. The unit vector e0 is centroid 0, 5 (another row), 67
+// (row 0's second four) and 129 (row 0 in the second block); e1 is 66, 75 and 128, the lowest in row 0; e2 is
+// 64 (row 0) and 4 (row 1): the lowest index is in a later row than the row that is merged first; e3 is 10 and
+// 260 (the third block). Every other centroid is 10 e_d (d >= 4), at a squared distance of at least 101 from
+// them. Identical centroids give bit-identical distances, so the rule decides: the lowest index, 0, 66, 4 and
+// 10.
 TEST_P(EveryBowStrategy, ExactTiesAcrossWorkItemsAndBlocksGoToTheLowestIndex) {
     const Strategy& strategy = findStrategy(GetParam());
-    constexpr std::size_t k = 130;
+    constexpr std::size_t k = 300;
     Matrix centroids(std::vector<float>(k * kDimensions, 0.0f));
     for (std::size_t c = 0; c < k; ++c) centroids.row(c)[4 + c % 60] = 10.0f;
     const auto unit = [&](std::size_t c, std::size_t d) {
@@ -111,13 +113,17 @@ TEST_P(EveryBowStrategy, ExactTiesAcrossWorkItemsAndBlocksGoToTheLowestIndex) {
     };
     for (const std::size_t c : {0u, 5u, 67u, 129u}) unit(c, 0);
     for (const std::size_t c : {66u, 75u, 128u}) unit(c, 1);
-    Matrix descriptors(std::vector<float>(2 * kDimensions, 0.0f));
-    descriptors.row(0)[0] = 1.0f;
-    descriptors.row(1)[1] = 1.0f;
+    for (const std::size_t c : {64u, 4u}) unit(c, 2);
+    for (const std::size_t c : {10u, 260u}) unit(c, 3);
+    Matrix descriptors(std::vector<float>(4 * kDimensions, 0.0f));
+    for (std::size_t d = 0; d < 4; ++d) descriptors.row(d)[d] = 1.0f;
+    if (strategy.runsOnDevice() &&
+        !strategy.supported(&deviceFor(strategy)->info(), shapeOf(descriptors, centroids), centroids).ok)
+        GTEST_SKIP() << "the test device does not run " << GetParam() << " with 300 centroids";
     const Result result = assignWords(deviceFor(strategy), descriptors, centroids, strategy);
-    EXPECT_EQ(result.memberships, (std::vector<std::uint32_t>{0, 66}));
+    EXPECT_EQ(result.memberships, (std::vector<std::uint32_t>{0, 66, 4, 10}));
     std::vector<std::uint32_t> histogram(k, 0);
-    histogram[0] = histogram[66] = 1;
+    histogram[0] = histogram[66] = histogram[4] = histogram[10] = 1;
     EXPECT_EQ(result.histogram, histogram);
 }
 
@@ -250,6 +256,23 @@ TEST(BowStrategies, ARunRecordsItsStrategyAndTheBuildsItUsed) {
         EXPECT_EQ(build->source, "bow");
         EXPECT_EQ(result.builds, std::vector<KernelBuild>{*build});
     }
+}
+
+// The check the device results are held to: a membership counts as wrong when its squared distance exceeds
+// the nearest one by more than a relative kNearTie (1e-4). A descriptor at the origin and centroids along the
+// last dimension at 1 (squared distance 1, the nearest), 1.00015 (1.0003: beyond the allowance) and 1.00002
+// (1.00004: a near tie, within it).
+TEST(BowStrategies, MisassignedCountsOnlyMembershipsBeyondTheNearTieAllowance) {
+    Matrix centroids(std::vector<float>(3 * kDimensions, 0.0f));
+    centroids.row(0)[kDimensions - 1] = 1.0f;
+    centroids.row(1)[kDimensions - 1] = 1.00015f;
+    centroids.row(2)[kDimensions - 1] = 1.00002f;
+    const Matrix descriptors(std::vector<float>(kDimensions, 0.0f));
+    EXPECT_EQ(misassigned(descriptors, centroids, {0}), 0u);
+    EXPECT_EQ(misassigned(descriptors, centroids, {2}), 0u);
+    EXPECT_EQ(misassigned(descriptors, centroids, {1}), 1u);
+    EXPECT_EQ(misassigned(descriptors, centroids, {3}), 1u) << "no such centroid";
+    EXPECT_EQ(misassigned(descriptors, centroids, {}), 1u) << "no membership";
 }
 
 TEST(BowStrategies, RefusesAnEmptyVocabulary) {

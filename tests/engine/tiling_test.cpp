@@ -60,6 +60,20 @@ TEST(TilingCover, CoversEveryPixelOnceWithTheLastTilesCutShort) {
     EXPECT_EQ(rects[8].height, 1);
 }
 
+// A last column and a last row one pixel wide: 9x5 in tiles of 4x2 is x = 0, 4, 8 (widths 4, 4, 1) and
+// y = 0, 2, 4 (heights 2, 2, 1).
+TEST(TilingCover, ALastColumnAndRowOfOnePixelAreTiles) {
+    const auto rects = tiling::cover({9, 5}, {4, 2});
+    ASSERT_EQ(rects.size(), 9u);
+    EXPECT_EQ(rects[2].x, 8);
+    EXPECT_EQ(rects[2].width, 1);
+    EXPECT_EQ(rects[6].y, 4);
+    EXPECT_EQ(rects[6].height, 1);
+    EXPECT_EQ(rects[8].x, 8);
+    EXPECT_EQ(rects[8].y, 4);
+    EXPECT_EQ(rects[8].width * rects[8].height, 1);
+}
+
 TEST(TilingCover, TheLargestTileHalvesTheLongerSideUntilItFits) {
     const auto tile = tiling::largestTile({100, 30}, [](ImageShape s) { return s.width * s.height <= 500; });
     ASSERT_TRUE(tile);
@@ -67,6 +81,27 @@ TEST(TilingCover, TheLargestTileHalvesTheLongerSideUntilItFits) {
     EXPECT_EQ(tile->width, 25);
     EXPECT_EQ(tile->height, 15);
     EXPECT_FALSE(tiling::largestTile({5, 5}, [](ImageShape) { return false; }));
+}
+
+// Odd sides halve upwards (101 -> 51, so two tiles still cover the 101 columns), a square halves its width
+// first, and a one-pixel-wide image still halves its height.
+TEST(TilingCover, OddSidesHalveUpwardsSquaresHalveTheirWidthOneWideImagesTheirHeight) {
+    const auto odd = tiling::largestTile({101, 7}, [](ImageShape s) { return s.width <= 60; });
+    ASSERT_TRUE(odd);
+    EXPECT_EQ(odd->width, 51);
+    EXPECT_EQ(odd->height, 7);
+    const auto tall = tiling::largestTile({8, 9}, [](ImageShape s) { return s.height <= 4; });
+    ASSERT_TRUE(tall);  // 8x9 -> 8x5 -> 4x5 (8 >= 5) -> 4x3
+    EXPECT_EQ(tall->width, 4);
+    EXPECT_EQ(tall->height, 3);
+    const auto square = tiling::largestTile({8, 8}, [](ImageShape s) { return s.width * s.height <= 32; });
+    ASSERT_TRUE(square);  // 8x8 -> 4x8
+    EXPECT_EQ(square->width, 4);
+    EXPECT_EQ(square->height, 8);
+    const auto column = tiling::largestTile({1, 10}, [](ImageShape s) { return s.height <= 3; });
+    ASSERT_TRUE(column);  // 1x10 -> 1x5 -> 1x3
+    EXPECT_EQ(column->width, 1);
+    EXPECT_EQ(column->height, 3);
 }
 
 // ---- histogram: bands of pixels, counts summed on the host ----
@@ -117,13 +152,19 @@ convolve::Filter lopsided() {
     return convolve::parseFilterText("1 2 0 -1 3\n4 -2 5 1 0\n0 1 -3 2 6\n");
 }
 
+// A 4x2 integer filter: even sizes reach further left and up (anchor 2, 1) than right and down (1, 0), so a
+// halo taken as if the filter were odd-sized shows.
+convolve::Filter evenSized() {
+    return convolve::parseFilterText("2 -1 3 1\n-2 4 1 5\n/ 9");
+}
+
 class TiledConvolution : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TiledConvolution, TilesGiveTheUntiledImageBitForBit) {
     const auto& strategy = convolve::findStrategy(GetParam());
-    // Not separable; separable integer and float; a gradient magnitude.
-    const convolve::Filter filters[] = {lopsided(), convolve::boxFilter(3), convolve::gaussianFilter(1.3),
-                                        convolve::sobelFilter()};
+    // Not separable (odd and even sizes); separable integer and float; a gradient magnitude.
+    const convolve::Filter filters[] = {lopsided(), evenSized(), convolve::boxFilter(3),
+                                        convolve::gaussianFilter(1.3), convolve::sobelFilter()};
     // Room for about 1000 pixels: tiles of 20-odd pixels a side, boundaries at odd places.
     DeviceContext limited = limitedDevice(4 * 1000 + 1, 37);
     for (const auto& [width, height] : {std::pair{157, 83}, std::pair{7, 300}}) {
@@ -136,6 +177,8 @@ TEST_P(TiledConvolution, TilesGiveTheUntiledImageBitForBit) {
             auto tiled = convolve::convolve(limited, pixels, filter, strategy);
             EXPECT_EQ(tiled.strategyName(), untiled.strategyName());
             EXPECT_EQ(readBack(tiled.image), readBack(untiled.image));
+            // Every tile builds the untiled run's program: the record lists it once.
+            EXPECT_EQ(tiled.builds, untiled.builds);
             if (filter.isInteger()) {
                 EXPECT_EQ(readBack(tiled.image), convolve::referenceConvolve(image, filter));
             }
