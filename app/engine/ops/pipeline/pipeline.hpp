@@ -75,8 +75,9 @@ struct Result {
     void withPixels(const std::function<void(const std::uint8_t*)>& use);
 };
 
-// Validates every stage first (UsageError before anything runs), then runs them in order on `device`;
-// `input` stays as it was (a caller may run again on it).
+// Validates every stage first (UsageError before anything runs), then runs them in order on `device`. An
+// `input` that borrows its pixels stays as it was (a caller may run again on it); pixels it owns go where the
+// first stage uploads them (PixelSource::device, writeTo).
 Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec);
 // The same, consuming `input`: its pixels (host or device) go once the first image stage has read them, so
 // that a big image is not held as the input beside every later stage's output.
