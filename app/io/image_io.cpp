@@ -258,10 +258,14 @@ void checkImageOutput(const QString& path) {
 }
 
 void saveImage(const QString& path, const ImageRGBA8& image) {
-    if (image.width <= 0 || image.height <= 0 || image.pixels.size() != image.byteCount())
-        throw inputError(path, "no image to write");
-    saveImage(path, QImage(image.pixels.data(), image.width, image.height,
-                           image.width * static_cast<int>(kBytesPerPixel), QImage::Format_RGBA8888));
+    if (image.pixels.size() != image.byteCount()) throw inputError(path, "no image to write");
+    saveImage(path, image.pixels.data(), image.width, image.height);
+}
+
+void saveImage(const QString& path, const std::uint8_t* pixels, int width, int height) {
+    if (pixels == nullptr || width <= 0 || height <= 0) throw inputError(path, "no image to write");
+    saveImage(path, QImage(pixels, width, height, width * static_cast<int>(kBytesPerPixel),
+                           QImage::Format_RGBA8888));
 }
 
 void saveImage(const QString& path, const QImage& image) {

@@ -28,6 +28,9 @@ ImageRGBA8 loadImage(const QString& path, const LoadOptions& options = {});
 // Writes `image` in the format named by the suffix of `path` (png, jpg, bmp, tif, webp), atomically.
 // Throws hs::InputError "<path>: <reason>" when it cannot.
 void saveImage(const QString& path, const ImageRGBA8& image);
+// The same for `width` x `height` RGBA8 pixels that live elsewhere (a mapped device buffer): encoded from
+// where they are, without a copy.
+void saveImage(const QString& path, const std::uint8_t* pixels, int width, int height);
 // The same for an image Qt drew (a window's screenshot).
 void saveImage(const QString& path, const QImage& image);
 

@@ -269,7 +269,7 @@ TEST(TiledHistogram, ACpuDeviceCountsImagesBeyondTheBandSizeInBands) {
     if (testDevice().info().type != DeviceType::Cpu)
         GTEST_SKIP() << "bands for host memory are a CPU device's rule; " << testDevice().info().name
                      << " is not one";
-    const int width = 4099, height = 4097;  // just over 64 MiB
+    const int width = 2049, height = 2049;  // just over 16 MiB: two bands
     ASSERT_GT(static_cast<std::uint64_t>(width) * height * 4, histogram::device::kHostMemoryBandBytes);
     const auto image = noiseImage(width, height, 9);
     PixelSource pixels(image);

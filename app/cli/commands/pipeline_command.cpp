@@ -133,16 +133,14 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
     Runtime runtime;
     DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
     // Big images: the host holds as few copies as it can. The decoded pixels move into the input, which gives
-    // them up once uploaded, and its device copy goes once the stages ran (`image` keeps the size for the
-    // report); the output is read back straight into the image that is written, and its device copy goes
-    // before that is encoded.
-    pipeline::Result result = [&] {
-        PixelSource pixels(std::move(image.pixels), image.width, image.height);
-        return pipeline::runPipeline(device, pixels, spec);
-    }();
-    const ImageRGBA8 processed = result.readBack();
-    result.image = PixelSource(processed);
-    io::saveImage(out, processed);
+    // them up once uploaded, and the run consumes it: it goes once the first stage has read it (`image` keeps
+    // the size for the report). The output is encoded from its device buffer, mapped (a CPU device's memory
+    // itself), not from a copy read back.
+    pipeline::Result result =
+        pipeline::runPipeline(device, PixelSource(std::move(image.pixels), image.width, image.height), spec);
+    result.withPixels([&](const std::uint8_t* pixels) {
+        io::saveImage(out, pixels, result.image.width(), result.image.height());
+    });
 
     if (!parser.isSet("json")) {
         printText(summary(path, image, out, device.info(), result, spec));

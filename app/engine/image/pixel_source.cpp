@@ -1,6 +1,8 @@
 #include "image/pixel_source.hpp"
 
 #include <algorithm>
+#include <array>
+#include <stdexcept>
 
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
@@ -27,6 +29,7 @@ PixelSource& PixelSource::operator=(PixelSource other) noexcept {
     owner_ = other.owner_;
     buffer_ = std::move(other.buffer_);
     upload_ = std::move(other.upload_);
+    spent_ = other.spent_;
     return *this;
 }
 
@@ -44,7 +47,12 @@ bool PixelSource::onDevice(const DeviceContext& device) const {
     return owner_ != nullptr && owner_->context()() == device.context()();
 }
 
+void PixelSource::requireUnspent() const {
+    if (spent_) throw std::logic_error("pixels already written into a device image and given up");
+}
+
 const std::uint8_t* PixelSource::host(TimingLog& log) {
+    requireUnspent();
     if (borrowed_) return borrowed_->pixels.data();
     if (!haveReadBack_) {
         readBack_.resize(byteCount());
@@ -69,8 +77,58 @@ void PixelSource::copyTo(std::uint8_t* destination, TimingLog& log) {
     });
 }
 
+void PixelSource::withHostPixels(TimingLog& log, const std::function<void(const std::uint8_t*)>& use) {
+    if (borrowed_ || haveReadBack_) {
+        use(host(log));
+        return;
+    }
+    const std::string where = "device " + owner_->info().name + ": mapping pixels";
+    void* mapped = withClErrors(where, [&] {
+        return owner_->queue().enqueueMapBuffer(buffer_, CL_TRUE, CL_MAP_READ, 0, byteCount(), nullptr,
+                                                log.track(Stage::Readback, "map pixels"));
+    });
+    // Unmapped also when `use` throws (an encoder's error), so the buffer is left as it was.
+    struct Unmap {
+        PixelSource& source;
+        void* mapped;
+        ~Unmap() {
+            // The C call: a destructor must not throw. A failed unmap leaves nothing else to undo.
+            cl_event done = nullptr;
+            if (clEnqueueUnmapMemObject(source.owner_->queue()(), source.buffer_(), mapped, 0, nullptr,
+                                        &done) == CL_SUCCESS) {
+                clWaitForEvents(1, &done);
+                clReleaseEvent(done);
+            }
+        }
+    } unmap{*this, mapped};
+    use(static_cast<const std::uint8_t*>(mapped));
+}
+
+void PixelSource::writeTo(DeviceContext& device, const cl::Image2D& image, TimingLog& log) {
+    const std::uint8_t* pixels = host(log);
+    const bool ownPixels = borrowed_ == nullptr;
+    const std::array<cl::size_type, 3> origin{0, 0, 0};
+    const std::array<cl::size_type, 3> region{static_cast<cl::size_type>(width_),
+                                              static_cast<cl::size_type>(height_), 1};
+    // Own pixels are dropped right after, so their write blocks; borrowed ones are waited for later.
+    cl::Event* uploaded = log.track(Stage::Upload, "upload pixels to image");
+    withClErrors("device " + device.info().name + ": uploading pixels to an image", [&] {
+        device.queue().enqueueWriteImage(image, ownPixels ? CL_TRUE : CL_FALSE, origin, region, 0, 0, pixels,
+                                         nullptr, uploaded);
+    });
+    if (!ownPixels) {
+        waitForUpload();
+        upload_ = *uploaded;
+        return;
+    }
+    std::vector<std::uint8_t>().swap(readBack_);
+    haveReadBack_ = false;
+    spent_ = true;
+}
+
 const cl::Buffer& PixelSource::device(DeviceContext& device, TimingLog& log) {
     if (onDevice(device)) return buffer_;
+    requireUnspent();
     const std::uint8_t* pixels = host(log);
     // Host pixels of its own (not a borrowed image's) go once uploaded, so that a big image is held once, on
     // the device (host() reads them back if asked); their write blocks for that.

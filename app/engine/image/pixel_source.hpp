@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -47,6 +48,14 @@ class PixelSource {
     void copyTo(std::uint8_t* destination, TimingLog& log);
     // A buffer usable on `device` (same context); uploaded on first use (then host pixels of its own go).
     const cl::Buffer& device(DeviceContext& device, TimingLog& log);
+    // Writes the pixels into `image`, a 2-D image of their size on `device` (they are not there). Host pixels
+    // of its own go with the write, as they go with a buffer upload: the source then has no pixels left and
+    // is not to be asked for them again (a consumed input; host() and device() throw std::logic_error).
+    void writeTo(DeviceContext& device, const cl::Image2D& image, TimingLog& log);
+    // Lends `use` the byteCount() bytes of pixels on the host without copying them: its own or the borrowed
+    // ones, else the device buffer mapped for reading (a CPU device's memory itself; elsewhere the driver's
+    // staging), unmapped when `use` returns or throws. The mapping is recorded as a readback.
+    void withHostPixels(TimingLog& log, const std::function<void(const std::uint8_t*)>& use);
 
   private:
     int width_ = 0;
@@ -56,9 +65,11 @@ class PixelSource {
     bool haveReadBack_ = false;
     DeviceContext* owner_ = nullptr;
     cl::Buffer buffer_;
-    cl::Event upload_;  // the pending upload from host pixels, if any
+    cl::Event upload_;    // the pending upload from host pixels, if any
+    bool spent_ = false;  // its own host pixels went into an image (writeTo)
 
     void waitForUpload() noexcept;
+    void requireUnspent() const;
 };
 
 }  // namespace hs

@@ -99,23 +99,38 @@ ImageRGBA8 Result::readBack() {
     return out;
 }
 
-Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec) {
+void Result::withPixels(const std::function<void(const std::uint8_t*)>& use) {
+    TimingLog log;
+    image.withHostPixels(log, use);
+    stages.push_back(transfer(StageKind::Readback, log.collect()));
+}
+
+namespace {
+
+// runPipeline's stages on `input`, which `owner` holds when the run consumes it: then it goes once the first
+// image stage has read it (its commands are enqueued; a released buffer lives until they complete).
+Result runStages(DeviceContext& device, PixelSource& input, const Spec& spec,
+                 std::optional<PixelSource>* owner) {
     validate(spec);
     requirePixels(input.width(), input.height(), "pipeline");
     std::vector<StageReport> stages;
     std::optional<PixelSource> processed;
     const auto current = [&]() -> PixelSource& { return processed ? *processed : input; };
+    const auto output = [&](PixelSource&& image) {
+        if (!processed && owner) owner->reset();
+        processed.emplace(std::move(image));
+    };
 
     if (spec.rotation) {
         auto result = rotate::rotate(device, current(), spec.rotation->params, *spec.rotation->strategy);
         stages.push_back(ran(std::move(result)));
-        processed.emplace(std::move(result.image));
+        output(std::move(result.image));
     }
     if (spec.convolution) {
         auto result =
             convolve::convolve(device, current(), spec.convolution->filter, *spec.convolution->strategy);
         stages.push_back(ran(std::move(result)));
-        processed.emplace(std::move(result.image));
+        output(std::move(result.image));
     }
     std::optional<histogram::Histogram> counts;
     std::optional<histogram::Histogram> values;
@@ -130,7 +145,10 @@ Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec) 
         !pixelBufferProblem(device.info(), input.width(), input.height()).empty()) {
         // No image stage, and an input too big for the device: the output stays on the host with it (the
         // histogram counted it in bands).
-        processed.emplace(input);
+        if (owner)
+            processed.emplace(std::move(input));
+        else
+            processed.emplace(input);
     }
     if (!processed) {
         // No image stage: the input itself is the output, and it belongs on the device like any stage's
@@ -142,6 +160,17 @@ Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec) 
             stages.push_back(transfer(StageKind::Upload, std::move(timings)));
     }
     return {std::move(*processed), std::move(counts), std::move(values), std::move(stages)};
+}
+
+}  // namespace
+
+Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec) {
+    return runStages(device, input, spec, nullptr);
+}
+
+Result runPipeline(DeviceContext& device, PixelSource&& input, const Spec& spec) {
+    std::optional<PixelSource> owned(std::move(input));
+    return runStages(device, *owned, spec, &owned);
 }
 
 ImageRGBA8 referencePipeline(const ImageRGBA8& image, const Spec& spec) {

@@ -3,6 +3,8 @@
 // between stages (each stage hands the next a device PixelSource); the processed image stays there too, for
 // display (a shared GL texture) or a readback on request.
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,10 +70,18 @@ struct Result {
     std::vector<Timing> timings() const;
     // The processed pixels on the host; the transfer is recorded as a "readback" stage.
     ImageRGBA8 readBack();
+    // Lends `use` the processed pixels on the host without a copy of ours (PixelSource::withHostPixels: the
+    // device buffer mapped), for an encoder that only reads them; recorded as a "readback" stage.
+    void withPixels(const std::function<void(const std::uint8_t*)>& use);
 };
 
-// Validates every stage first (UsageError before anything runs), then runs them in order on `device`.
+// Validates every stage first (UsageError before anything runs), then runs them in order on `device`. An
+// `input` that borrows its pixels stays as it was (a caller may run again on it); pixels it owns go where the
+// first stage uploads them (PixelSource::device, writeTo).
 Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec);
+// The same, consuming `input`: its pixels (host or device) go once the first image stage has read them, so
+// that a big image is not held as the input beside every later stage's output.
+Result runPipeline(DeviceContext& device, PixelSource&& input, const Spec& spec);
 
 // What the pipeline computes, from the CPU references: rotate, then convolve (the histogram of the result is
 // histogram::referenceHistogram of this image).

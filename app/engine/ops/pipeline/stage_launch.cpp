@@ -66,8 +66,7 @@ cl::Image2D toImage2D(DeviceContext& device, PixelSource& pixels, const cl::Imag
                                                     nullptr,
                                                     log.track(Stage::Other, std::string(kCopyToImageName)));
         } else {
-            device.queue().enqueueWriteImage(image, CL_FALSE, origin, region, 0, 0, pixels.host(log), nullptr,
-                                             log.track(Stage::Upload, "upload pixels to image"));
+            pixels.writeTo(device, image, log);
         }
         return image;
     });

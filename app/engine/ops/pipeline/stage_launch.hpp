@@ -36,7 +36,8 @@ cl::Buffer newPixelBuffer(DeviceContext& device, int width, int height);
 inline constexpr std::string_view kCopyToImageName = "copy buffer to image";
 
 // The pixels as a read-only 2-D image of `format`: a device-side copy (kCopyToImageName) when they already
-// live on `device`, one upload from the host otherwise.
+// live on `device`, one upload from the host otherwise (PixelSource::writeTo: host pixels of the source's own
+// go with it).
 cl::Image2D toImage2D(DeviceContext& device, PixelSource& pixels, const cl::ImageFormat& format,
                       TimingLog& log);
 

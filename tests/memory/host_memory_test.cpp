@@ -1,0 +1,150 @@
+// What the host holds while a big image is decoded, transformed, counted and encoded, against bounds derived
+// from one RGBA8 copy of it (issue 12: "a tool for big images should hold about one copy on the host"). On
+// PoCL a device buffer is host memory too, so these bounds count the driver's copies as well as ours. The
+// programs are built on a small image first: the compiler's own memory is no part of an image's.
+#include <gtest/gtest.h>
+
+#include <QTemporaryDir>
+#include <cstdint>
+
+#include "heap_peak.hpp"
+#include "image/pixel_source.hpp"
+#include "io/image_io.hpp"
+#include "ops/histogram/device_strategy.hpp"
+#include "ops/histogram/histogram.hpp"
+#include "ops/pipeline/pipeline.hpp"
+#include "ops/rotate/rotate.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hs {
+namespace {
+
+using test::heapBytes;
+using test::heapPeakBytes;
+using test::resetHeapPeak;
+
+// Small allocations around the pixels (decoder rows, command records, kernel arguments): far below a copy of
+// the images used here (16 MiB and more).
+constexpr std::size_t kFixedBytes = std::size_t{2} << 20;
+
+// A smooth, non-symmetric test card (every channel varies, so a transposed or mirrored result shows), which
+// PNG compresses well: the encoder's output stays small beside the pixels.
+ImageRGBA8 testCard(int width, int height) {
+    ImageRGBA8 image(width, height);
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            std::uint8_t* p = image.pixel(x, y);
+            p[0] = static_cast<std::uint8_t>(x * 255 / (width - 1));
+            p[1] = static_cast<std::uint8_t>(y * 255 / (height - 1));
+            p[2] = static_cast<std::uint8_t>((x + 2 * y) / 16);
+            p[3] = static_cast<std::uint8_t>(255 - (x / 64 + y / 64) % 64);
+        }
+    }
+    return image;
+}
+
+DeviceContext& cpuDevice() {
+    static Runtime runtime;
+    return runtime.open("0:0");
+}
+
+// The peak heap over `work` above what was held before it.
+template <class Work>
+std::size_t peakAbove(Work&& work) {
+    const std::size_t before = heapBytes();
+    resetHeapPeak();
+    work();
+    return heapPeakBytes() - before;
+}
+
+pipeline::Spec quarterTurn() {
+    // Nearest sampling at a quarter turn is exact, so the device's result equals the CPU reference.
+    pipeline::Spec spec;
+    spec.rotation = pipeline::RotateStage{{90.0, rotate::FilterMode::Nearest, false}};
+    return spec;
+}
+
+TEST(HostMemory, CountsTheHeap) {
+    // The counter itself: 8 MiB held, then given back.
+    constexpr std::size_t bytes = std::size_t{8} << 20;
+    const std::size_t before = heapBytes();
+    resetHeapPeak();
+    {
+        std::vector<std::uint8_t> block(bytes, 1);
+        EXPECT_GE(heapBytes() - before, bytes);
+    }
+    EXPECT_GE(heapPeakBytes() - before, bytes);
+    EXPECT_LT(heapBytes(), before + bytes);
+}
+
+TEST(HostMemory, DecodingHoldsOneCopy) {
+    const ImageRGBA8 card = testCard(2048, 2048);
+    QTemporaryDir folder;
+    const QString path = folder.filePath("card.png");
+    io::saveImage(path, card);
+
+    ImageRGBA8 decoded;
+    const std::size_t peak = peakAbove([&] { decoded = io::loadImage(path); });
+    EXPECT_EQ(decoded, card);
+    // The decoder writes into the returned image's pixels, not into an image of its own that is then
+    // converted (two copies).
+    EXPECT_LE(peak, card.byteCount() + kFixedBytes) << "one copy is " << card.byteCount() << " bytes";
+}
+
+TEST(HostMemory, ARotationHoldsItsInputOrOutputBesidesTheImageStage) {
+    const ImageRGBA8 card = testCard(2048, 2048);
+    const pipeline::Spec spec = quarterTurn();
+    {
+        // Builds the program.
+        const ImageRGBA8 small = testCard(64, 64);
+        pipeline::runPipeline(cpuDevice(), PixelSource(small), spec).readBack();
+    }
+    // The decoded pixels the command line hands over (held before the run, as after decoding).
+    std::vector<std::uint8_t> decoded = card.pixels;
+    std::optional<pipeline::Result> result;
+    const std::size_t peak = peakAbove([&] {
+        result = pipeline::runPipeline(cpuDevice(), PixelSource(std::move(decoded), card.width, card.height),
+                                       spec);
+        cpuDevice().queue().finish();
+    });
+    // The stage's 2-D image and its output buffer, both host memory on this device; the decoded pixels go
+    // once written into the image (they are already counted in what was held before).
+    EXPECT_LE(peak, card.byteCount() + kFixedBytes) << "one copy is " << card.byteCount() << " bytes";
+
+    const ImageRGBA8 expected = rotate::referenceRotate(card, spec.rotation->params);
+    QTemporaryDir folder;
+    const QString path = folder.filePath("rotated.png");
+    const std::size_t encoding = peakAbove([&] {
+        result->withPixels([&](const std::uint8_t* pixels) {
+            io::saveImage(path, pixels, result->image.width(), result->image.height());
+        });
+    });
+    // Encoded from the output buffer, mapped: no copy read back.
+    EXPECT_LE(encoding, card.byteCount() / 4 + kFixedBytes) << "one copy is " << card.byteCount() << " bytes";
+    EXPECT_EQ(io::loadImage(path), expected);
+}
+
+TEST(HostMemory, AHistogramOnACpuDeviceCountsInBandsBesideTheImage) {
+    // Over one band, so that the whole image would otherwise be uploaded into host memory a second time.
+    const int side = 4096;
+    static_assert(std::uint64_t{4096} * 4096 * 4 > 2 * histogram::device::kHostMemoryBandBytes);
+    const ImageRGBA8 card = testCard(side, side);
+    const histogram::Strategy& strategy = histogram::findStrategy("partial-reduce");
+    {
+        const ImageRGBA8 small = testCard(64, 64);
+        PixelSource pixels(small);
+        histogram::computeHistogram(&cpuDevice(), pixels, {256, false}, strategy);
+    }
+    PixelSource pixels(card);
+    histogram::Result result;
+    const std::size_t peak = peakAbove([&] {
+        result = histogram::computeHistogram(&cpuDevice(), pixels, {256, false}, strategy);
+    });
+    EXPECT_EQ(result.histogram, histogram::referenceHistogram(card.pixels.data(), card.pixelCount(), 256));
+    // One band's buffer, reused, not a whole second copy.
+    EXPECT_LE(peak, histogram::device::kHostMemoryBandBytes + kFixedBytes)
+        << "one copy is " << card.byteCount() << " bytes";
+}
+
+}  // namespace
+}  // namespace hs
