@@ -1,5 +1,7 @@
 // histoscope-cli: the engine from the command line. Subcommands live in commands/ and register themselves.
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -55,10 +57,27 @@ extern "C" void replayThenDie(int signal, siginfo_t* info, void*) {
     if (!instructionFault) raise(signal);
 }
 
-// A sanitizer runtime, where one is linked in (./test.sh --sanitize, the fuzz build), ends the process after
-// its report, by abort() only with ASAN_OPTIONS=abort_on_error=1 and otherwise by _exit: its death callback
-// replays the capture, the report included, either way. The weak reference is null without a runtime.
-extern "C" void __sanitizer_set_death_callback(void (*callback)()) __attribute__((weak));
+// A sanitizer runtime (./test.sh --sanitize, the fuzz build) ends the process after its report, by abort()
+// only with abort_on_error=1 and otherwise by _exit: its death callback replays the capture, the report
+// included, either way. GCC links AddressSanitizer and UndefinedBehaviorSanitizer as two runtimes (libasan,
+// libubsan), each with its own callback and its own "exit after the report", so every loaded object that has
+// the registration function is asked (several answering with the same runtime's is harmless). Without a
+// sanitizer none has it.
+void replayWhenASanitizerEndsTheProcess() {
+    dl_iterate_phdr(
+        [](dl_phdr_info* loaded, std::size_t, void*) {
+            void* object =
+                dlopen(*loaded->dlpi_name != '\0' ? loaded->dlpi_name : nullptr, RTLD_LAZY | RTLD_NOLOAD);
+            if (object == nullptr) return 0;
+            using SetDeathCallback = void (*)(void (*)());
+            if (const auto set =
+                    reinterpret_cast<SetDeathCallback>(dlsym(object, "__sanitizer_set_death_callback")))
+                set(replayCapturedStderr);
+            dlclose(object);
+            return 0;
+        },
+        nullptr);
+}
 
 void restoreStderr() {
     if (originalStderr >= 0) dup2(originalStderr, STDERR_FILENO);
@@ -83,7 +102,7 @@ FILE* captureLibraryDiagnostics() {
     sigemptyset(&action.sa_mask);
     for (std::size_t i = 0; i < std::size(kFatalSignals); ++i)
         sigaction(kFatalSignals[i], &action, &previousActions[i]);
-    if (__sanitizer_set_death_callback != nullptr) __sanitizer_set_death_callback(replayCapturedStderr);
+    replayWhenASanitizerEndsTheProcess();
     // Reports made at exit (LeakSanitizer) go to the original stream.
     std::atexit(restoreStderr);
     FILE* stream = fdopen(fcntl(originalStderr, F_DUPFD_CLOEXEC, 3), "w");

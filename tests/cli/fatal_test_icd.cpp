@@ -2,7 +2,7 @@
 // process when the CLI enumerates the platforms. It says what it is about to do on stderr (driver chatter,
 // which the CLI captures), then commits the fault that FATAL_TEST_DRIVER_FAULT names:
 //   abort (the default)  abort()
-//   null-read            a read through a null pointer (SIGSEGV)
+//   wild-read            a read at address 16 (SIGSEGV; not null, which UBSan would report before the fault)
 //   heap-overflow        a read one byte past a heap block (AddressSanitizer: heap-buffer-overflow)
 //   signed-overflow      INT_MAX + 1 (UndefinedBehaviorSanitizer: signed integer overflow)
 //   leak                 a heap block dropped, then "no platform" (LeakSanitizer at exit)
@@ -20,13 +20,13 @@ namespace {
 // Volatile, so that the compiler neither proves the faults at build time nor drops them as unused.
 volatile int one = 1;
 volatile std::size_t blockSize = 8;
-int* volatile null = nullptr;
+int* volatile wild = reinterpret_cast<int*>(16);
 void* volatile dropped = nullptr;
 volatile int sink = 0;
 
 void commitFault(std::string_view fault) {
-    if (fault == "null-read") {
-        sink = *null;
+    if (fault == "wild-read") {
+        sink = *wild;
     } else if (fault == "heap-overflow") {
         char* block = static_cast<char*>(std::malloc(blockSize));
         sink = block[blockSize];
