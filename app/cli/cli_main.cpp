@@ -1,9 +1,12 @@
 // histoscope-cli: the engine from the command line. Subcommands live in commands/ and register themselves.
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <cstdlib>
+#include <iterator>
 
 #include <QCoreApplication>
 #include <cstdio>
@@ -17,23 +20,63 @@ namespace {
 // Image decoders (libpng through Qt's warnings), Qt and OpenCL drivers print diagnostics on stderr, but the
 // CLI promises exactly one line there per failure. Unless HISTOSCOPE_VERBOSE=1, file descriptor 2 points at
 // an unlinked temporary file while the CLI runs and the CLI's own line goes to the original stream. What
-// lands there is not lost: a fatal signal (abort, qFatal, std::terminate, a segfault, a sanitizer abort)
-// restores the original stream and replays it first, so the process's last words reach the user.
+// lands there is not lost: when the process dies (abort, qFatal, std::terminate, a segfault, a sanitizer
+// report) the original stream comes back and the capture is replayed on it first, so the process's last
+// words reach the user.
 volatile std::sig_atomic_t originalStderr = -1;
 volatile std::sig_atomic_t capturedStderr = -1;
 
-// Async-signal-safe: dup2, lseek, read, write, sigaction and raise only.
-extern "C" void replayCapturedStderr(int signal) {
+constexpr int kFatalSignals[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP};
+// What each fatal signal did before the CLI's handler: the default action, or the handler of a sanitizer
+// runtime (AddressSanitizer reports SIGSEGV with its stack trace), which then takes over.
+struct sigaction previousActions[std::size(kFatalSignals)];
+
+// Async-signal-safe: dup2, lseek, read and write only.
+void replayCapturedStderr() {
     if (originalStderr >= 0 && capturedStderr >= 0) {
+        const int capture = capturedStderr;
+        capturedStderr = -1;  // replayed once, even if the process dies twice over
         dup2(originalStderr, STDERR_FILENO);
-        lseek(capturedStderr, 0, SEEK_SET);
+        lseek(capture, 0, SEEK_SET);
         char buffer[4096];
-        for (ssize_t count; (count = read(capturedStderr, buffer, sizeof buffer)) > 0;) {
+        for (ssize_t count; (count = read(capture, buffer, sizeof buffer)) > 0;) {
             if (write(STDERR_FILENO, buffer, static_cast<std::size_t>(count)) != count) break;
         }
-        capturedStderr = -1;  // replayed once, even if a second signal arrives
     }
-    raise(signal);  // SA_RESETHAND: the default action now, a core dump or the shell's "Aborted" included
+}
+
+extern "C" void replayThenDie(int signal, siginfo_t* info, void*) {
+    replayCapturedStderr();
+    for (std::size_t i = 0; i < std::size(kFatalSignals); ++i)
+        if (kFatalSignals[i] == signal) sigaction(signal, &previousActions[i], nullptr);
+    // An instruction's fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL sent by the kernel: si_code > 0) happens again
+    // when the handler returns, now to the previous action with its true address and registers; any other
+    // signal (abort, raise, kill, a breakpoint's SIGTRAP, which resumes past the trap) is sent again.
+    const bool instructionFault =
+        signal != SIGABRT && signal != SIGTRAP && info != nullptr && info->si_code > 0;
+    if (!instructionFault) raise(signal);
+}
+
+// A sanitizer runtime (./test.sh --sanitize, the fuzz build) ends the process after its report, by abort()
+// only with abort_on_error=1 and otherwise by _exit: its death callback replays the capture, the report
+// included, either way. GCC links AddressSanitizer and UndefinedBehaviorSanitizer as two runtimes (libasan,
+// libubsan), each with its own callback and its own "exit after the report", so every loaded object that has
+// the registration function is asked (several answering with the same runtime's is harmless). Without a
+// sanitizer none has it.
+void replayWhenASanitizerEndsTheProcess() {
+    dl_iterate_phdr(
+        [](dl_phdr_info* loaded, std::size_t, void*) {
+            void* object =
+                dlopen(*loaded->dlpi_name != '\0' ? loaded->dlpi_name : nullptr, RTLD_LAZY | RTLD_NOLOAD);
+            if (object == nullptr) return 0;
+            using SetDeathCallback = void (*)(void (*)());
+            if (const auto set =
+                    reinterpret_cast<SetDeathCallback>(dlsym(object, "__sanitizer_set_death_callback")))
+                set(replayCapturedStderr);
+            dlclose(object);
+            return 0;
+        },
+        nullptr);
 }
 
 void restoreStderr() {
@@ -54,11 +97,12 @@ FILE* captureLibraryDiagnostics() {
     }
     capturedStderr = capture;
     struct sigaction action {};
-    action.sa_handler = replayCapturedStderr;
-    action.sa_flags = SA_RESETHAND | SA_NODEFER;
+    action.sa_sigaction = replayThenDie;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
     sigemptyset(&action.sa_mask);
-    for (const int signal : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP})
-        sigaction(signal, &action, nullptr);
+    for (std::size_t i = 0; i < std::size(kFatalSignals); ++i)
+        sigaction(kFatalSignals[i], &action, &previousActions[i]);
+    replayWhenASanitizerEndsTheProcess();
     // Reports made at exit (LeakSanitizer) go to the original stream.
     std::atexit(restoreStderr);
     FILE* stream = fdopen(fcntl(originalStderr, F_DUPFD_CLOEXEC, 3), "w");
