@@ -11,10 +11,11 @@ install_missing_packages
 if [ "${1:-}" = "--sanitize" ]; then
     build=${HISTOSCOPE_BUILD_DIR:-build-sanitize}
     sanitizers=$PWD/scripts/sanitizers
-    # abort_on_error: the report ends in SIGABRT, which histoscope-cli answers by showing what it captured.
+    # abort_on_error: a report ends in SIGABRT (with or without it, histoscope-cli shows what it captured and
+    # the report). GCC's UBSan is a runtime of its own that reads only UBSAN_OPTIONS.
     export ASAN_OPTIONS=abort_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1
     export LSAN_OPTIONS=suppressions=$sanitizers/lsan.supp:print_suppressions=0
-    export UBSAN_OPTIONS=suppressions=$sanitizers/ubsan.supp:print_stacktrace=1:halt_on_error=1
+    export UBSAN_OPTIONS=suppressions=$sanitizers/ubsan.supp:print_stacktrace=1:halt_on_error=1:abort_on_error=1
     cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHISTOSCOPE_WERROR=ON -DHISTOSCOPE_SANITIZE=ON
 else
     build=${HISTOSCOPE_BUILD_DIR:-build}

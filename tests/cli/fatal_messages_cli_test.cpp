@@ -38,7 +38,7 @@ const Fault kFaults[] = {
 
 struct Case {
     Fault fault;
-    bool abortOnError;  // ASAN_OPTIONS=abort_on_error: a sanitizer ends with abort() (1) or with _exit (0)
+    bool abortOnError;  // abort_on_error: a sanitizer ends the process with abort() (1) or with _exit (0)
 };
 
 std::vector<Case> cases() {
@@ -64,8 +64,10 @@ Died runWithFaultyDriver(const Case& what) {
     environment.remove("HISTOSCOPE_VERBOSE");  // the drivers' stderr captured, as a user runs the CLI
     environment.insert("OCL_ICD_VENDORS", vendors.path());
     environment.insert("FATAL_TEST_DRIVER_FAULT", what.fault.name);
-    environment.insert("ASAN_OPTIONS", what.abortOnError ? "abort_on_error=1" : "abort_on_error=0");
-    environment.insert("UBSAN_OPTIONS", "print_stacktrace=1");
+    // Each runtime reads its own options (GCC links UBSan apart from ASan).
+    const QString abortOnError = what.abortOnError ? "abort_on_error=1" : "abort_on_error=0";
+    environment.insert("ASAN_OPTIONS", abortOnError);
+    environment.insert("UBSAN_OPTIONS", "print_stacktrace=1:" + abortOnError);
     // The suite's LeakSanitizer suppressions name the ICD loader, which is on the leaking block's stack.
     environment.remove("LSAN_OPTIONS");
     QProcess process;

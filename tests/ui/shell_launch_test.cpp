@@ -2,10 +2,13 @@
 // has the window's size) and as the real executable (exit codes and the one-line reason on stderr).
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
+#include <QFileInfo>
 #include <QGroupBox>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -57,8 +60,10 @@ int runScripted(MainWindow& window, const LaunchOptions& options, const QString&
     return finished.count() > 0 || finished.wait(kTimeoutMs) ? finished.front().at(0).toInt() : -1;
 }
 
-Run runApp(const QStringList& arguments) {
+Run runApp(const QStringList& arguments,
+           const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment()) {
     QProcess process;
+    process.setProcessEnvironment(environment);
     process.start(QStringLiteral(HISTOSCOPE_GUI_EXECUTABLE), arguments);
     process.waitForFinished(kTimeoutMs);
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
@@ -455,6 +460,43 @@ class LaunchTest : public QObject {
         QCOMPARE(device.exitCode, exitCodeFor(ErrorKind::OpenCl));
         QVERIFY2(device.standardError.contains("no such device"), device.standardError.constData());
         QCOMPARE(device.standardError.count('\n'), 1);
+    }
+
+    // The app leaves stderr to the drivers (it captures nothing, unlike histoscope-cli): what a driver says
+    // as it brings the process down, and a sanitizer's report of its fault, reach the terminal that started
+    // the app. The only OpenCL driver is tests/cli/fatal_test_icd.cpp, which faults while the app lists the
+    // devices (see tests/cli/fatal_messages_cli_test.cpp).
+    void fatalMessagesReachStderr_data() {
+        QTest::addColumn<QString>("fault");
+        QTest::addColumn<QString>("report");
+        QTest::newRow("abort") << QStringLiteral("abort") << QString();
+        QTest::newRow("heap-overflow") << QStringLiteral("heap-overflow")
+                                       << QStringLiteral("ERROR: AddressSanitizer: heap-buffer-overflow");
+    }
+
+    void fatalMessagesReachStderr() {
+        QFETCH(QString, fault);
+        QFETCH(QString, report);
+#if !defined(__SANITIZE_ADDRESS__)  // the test is built with the app's flags
+        if (!report.isEmpty()) QSKIP("reported only by the sanitizer build (./test.sh --sanitize)");
+#endif
+        const QString driver = qEnvironmentVariable("HISTOSCOPE_FATAL_TEST_ICD");
+        QVERIFY2(QFileInfo(driver).isFile(), "ctest sets HISTOSCOPE_FATAL_TEST_ICD to the test driver");
+        QTemporaryDir vendors;
+        QFile icd(vendors.filePath(QStringLiteral("fatal.icd")));
+        QVERIFY(icd.open(QIODevice::WriteOnly));
+        icd.write(QFile::encodeName(driver) + '\n');
+        icd.close();
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("OCL_ICD_VENDORS"), vendors.path());
+        environment.insert(QStringLiteral("FATAL_TEST_DRIVER_FAULT"), fault);
+        environment.insert(QStringLiteral("ASAN_OPTIONS"), QStringLiteral("abort_on_error=1"));
+
+        const Run died = runApp({"--open", imagePath_, "--quit"}, environment);
+        QCOMPARE(died.exitCode, -1);  // a crash
+        const QByteArray said = "fatal-test-driver: internal error (" + fault.toUtf8() + ")";
+        QVERIFY2(died.standardError.contains(said), died.standardError.constData());
+        QVERIFY2(died.standardError.contains(report.toUtf8()), died.standardError.constData());
     }
 };
 
