@@ -10,6 +10,7 @@
 #include "interop/texture_sink.hpp"
 #include "measure/compare.hpp"
 #include "ops/histogram/auto_strategy.hpp"
+#include "ops/pipeline/stage_launch.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/timing.hpp"
 #include "ui/worker_thread.hpp"
@@ -51,6 +52,7 @@ Controller::~Controller() {
         workerContext_,
         [this] {
             if (display_) display_->release();
+            deviceInput_.reset();
             runtime_.reset();
         },
         Qt::BlockingQueuedConnection);
@@ -286,8 +288,15 @@ void Controller::runImageStages(DeviceContext& device, const RunRequest& request
     // On the shared display path the stages run in the display's GL-sharing context of the same device, so
     // that the last stage's buffer can be copied into the texture on the device.
     DeviceContext& runOn = display_ ? display_->pipelineDevice() : device;
-    PixelSource input(*request.image);
+    TimingLog uploadLog;
+    PixelSource input = stageInput(runOn, request, uploadLog);
     pipeline::Result result = pipeline::runPipeline(runOn, input, spec);
+    if (auto timings = uploadLog.collect(); !timings.empty()) {
+        pipeline::StageReport upload;
+        upload.stage = pipeline::StageKind::Upload;
+        upload.timings = std::move(timings);
+        result.stages.insert(result.stages.begin(), std::move(upload));
+    }
 
     TimingLog displayLog;
     if (display_) {
@@ -314,6 +323,28 @@ void Controller::runImageStages(DeviceContext& device, const RunRequest& request
     outcome.result.histogram = std::move(*result.histogram);
     outcome.result.values = std::move(*result.values);
     outcome.result.timings = result.timings();
+}
+
+PixelSource Controller::stageInput(DeviceContext& device, const RunRequest& request, TimingLog& log) {
+    // The image stays on the device between runs of the same image there (Run ×N, a dragged slider, another
+    // strategy or filter): uploaded once instead of every run (4.7 of a 4K run's 8.4 ms on the H100). Only
+    // where that copy is small beside the device's memory (a CPU device's is the host's) and fits one buffer;
+    // otherwise the stages take the host pixels as before (bands, tiles).
+    const ImageRGBA8& image = *request.image;
+    const DeviceInfo& info = device.info();
+    if (image.byteCount() > info.globalMemBytes / 8 ||
+        !pipeline::pixelBufferProblem(info, image.width, image.height).empty()) {
+        deviceInput_.reset();
+        return PixelSource(image);
+    }
+    if (!deviceInput_ || deviceInput_->image != request.image ||
+        deviceInput_->context != device.context()()) {
+        deviceInput_.reset();  // the previous image's pixels go before the new ones arrive
+        PixelSource host(image);
+        const cl::Buffer& buffer = host.device(device, log);
+        deviceInput_ = DeviceInput{request.image, device.context()(), buffer};
+    }  // `host` waited for its upload as it went: the buffer holds the pixels for every later command
+    return PixelSource(device, deviceInput_->buffer, image.width, image.height);
 }
 
 void Controller::runTwoDevices(DeviceContext& producer, const RunRequest& request, RunOutcome& outcome) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "image/image.hpp"
+#include "image/pixel_source.hpp"
 #include "measure/compare.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/pipeline/pipeline.hpp"
@@ -172,6 +173,8 @@ class Controller : public QObject {
     RunOutcome measure(const Job& job);
     RunOutcome runJob(const Job& job);
     void runImageStages(DeviceContext& device, const RunRequest& request, RunOutcome& outcome);
+    // The request's image as the image stages' input on `device`; an upload it makes is recorded in `log`.
+    PixelSource stageInput(DeviceContext& device, const RunRequest& request, TimingLog& log);
     void runTwoDevices(DeviceContext& producer, const RunRequest& request, RunOutcome& outcome);
     // The request's image after its image stages, on the host (Compare measures histograms of it).
     std::shared_ptr<const ImageRGBA8> processedImage(DeviceContext* device, const RunRequest& request);
@@ -192,6 +195,14 @@ class Controller : public QObject {
     QObject* workerContext_ = nullptr;  // lives on thread_; the target of the work posted there
     std::unique_ptr<Runtime> runtime_;  // created, used and destroyed on thread_ only
     DisplayLink* display_ = nullptr;    // used on thread_ only
+    // The pixels of the image the image stages ran on last, in a buffer of the context they ran in (thread_
+    // only). The buffer holds its context, so the handle names that context for as long as it is kept.
+    struct DeviceInput {
+        std::shared_ptr<const ImageRGBA8> image;
+        cl_context context = nullptr;
+        cl::Buffer buffer;
+    };
+    std::optional<DeviceInput> deviceInput_;
     std::mutex probeMutex_;
     std::function<void()> probe_;
 

@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,12 @@ struct Case {
     Fault fault;
     bool abortOnError;  // abort_on_error: a sanitizer ends the process with abort() (1) or with _exit (0)
 };
+
+// What ctest's name of a case shows (gtest_discover_tests appends the parameter): its fault and ending, not
+// the struct's bytes, whose pointers change from build to build.
+void PrintTo(const Case& what, std::ostream* out) {
+    *out << what.fault.name << (what.abortOnError ? ", abort" : ", exit");
+}
 
 std::vector<Case> cases() {
     std::vector<Case> all;

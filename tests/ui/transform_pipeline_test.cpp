@@ -583,6 +583,59 @@ class TransformPipelineTest : public QObject {
         QVERIFY2(reports_.size() == reportsBefore, test::messagesOf(reports_).constData());
     }
 
+    // The image stays on the device between runs of it: the first run after an image is shown uploads its
+    // pixels, runs with other angles take them from the device, and the next image shown is uploaded again.
+    // Every result is still the reference's.
+    void runsOfOneImageUploadItOnce() {
+        reports_.clear();
+        if (!panel().rotationGroup()->isChecked()) toggle(panel().rotationGroup());
+        selectData(panel().samplingBox(), static_cast<int>(rotate::FilterMode::Linear));
+        const auto pixelUploads = [this] {
+            int uploads = 0;
+            for (const auto& timing : window_->lastOutcome()->result.timings)
+                uploads +=
+                    timing.stage == Stage::Upload && timing.name.find("upload pixels") != std::string::npos;
+            return uploads;
+        };
+        QSignalSpy shown(window_.get(), &MainWindow::resultShown);
+        const auto runWith = [&](double angle) {
+            shown.clear();
+            panel().angleBox()->setValue(angle);
+            return QTest::qWaitFor([&] { return !shown.isEmpty() && settled(); }, kResultTimeoutMs);
+        };
+        const auto shownIsReference = [&](const ImageRGBA8& image, double angle) {
+            const auto& request = window_->lastOutcome()->request;
+            pipeline::Spec spec;
+            spec.rotation = request.rotation;
+            spec.convolution = request.convolution;
+            const ImageRGBA8 expected = pipeline::referencePipeline(image, spec);
+            return request.image.get() == &image && request.rotation->params.angleDegrees == angle &&
+                   shownPixels().width == expected.width && shownPixels().height == expected.height &&
+                   maxAbsDifference(shownPixels(), expected) <= 1;
+        };
+        for (const int size : {64, 72}) {
+            const auto image = std::make_shared<const ImageRGBA8>(testCard(size));
+            shown.clear();
+            window_->showImage(image, QStringLiteral("card %1").arg(size));
+            QVERIFY(QTest::qWaitFor([&] { return !shown.isEmpty() && settled(); }, kResultTimeoutMs));
+            QVERIFY(runWith(10.0));  // whatever angle it showed first, a run of this image at 10 degrees
+            QVERIFY(runWith(20.0));
+            QCOMPARE(pixelUploads(), 0);
+            QVERIFY(shownIsReference(*image, 20.0));
+            QVERIFY(runWith(30.0));
+            QCOMPARE(pixelUploads(), 0);
+            QVERIFY(shownIsReference(*image, 30.0));
+        }
+        // The first run of an image uploads it: shown anew, the image of the same content is another image.
+        const auto again = std::make_shared<const ImageRGBA8>(testCard(72));
+        shown.clear();
+        window_->showImage(again, QStringLiteral("card 72 again"));
+        QVERIFY(QTest::qWaitFor([&] { return !shown.isEmpty() && settled(); }, kResultTimeoutMs));
+        QCOMPARE(pixelUploads(), 1);
+        QVERIFY(shownIsReference(*again, 30.0));
+        QVERIFY(reports_.isEmpty());
+    }
+
     void cleanupTestCase() { window_.reset(); }
 };
 
