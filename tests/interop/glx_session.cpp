@@ -1,10 +1,13 @@
 #include "glx_session.hpp"
 
+#include <GL/gl.h>
 #include <GL/glx.h>
 
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+
+#include "runtime/error.hpp"
 
 GlxSession::GlxSession() {
     const char* name = std::getenv("DISPLAY");
@@ -62,4 +65,15 @@ void GlxSession::release() noexcept {
     if (window_) XDestroyWindow(display_, window_);
     if (colormap_) XFreeColormap(display_, colormap_);
     XCloseDisplay(display_);
+}
+
+hs::ImageRGBA8 readTexture(const hs::interop::TextureSink& sink) {
+    hs::ImageRGBA8 image(sink.width(), sink.height());
+    glBindTexture(GL_TEXTURE_2D, sink.texture());
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, image.pixels.data());
+    glBindTexture(GL_TEXTURE_2D, 0);
+    if (const GLenum code = glGetError(); code != GL_NO_ERROR)
+        throw hs::Error(hs::ErrorKind::OpenCl, "glGetTexImage failed with GL error " + std::to_string(code));
+    return image;
 }

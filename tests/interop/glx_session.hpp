@@ -1,6 +1,8 @@
 #pragma once
 
+#include "image/image.hpp"
 #include "interop/gl_sharing.hpp"
+#include "interop/texture_sink.hpp"
 
 // A GLX context made current on a hidden (never mapped) window of $DISPLAY: what the harness needs instead of
 // a Qt window, on Xvfb with Mesa here and on Xvfb with NVIDIA's GLX on the GPU machine.
@@ -25,3 +27,7 @@ class GlxSession {
     __GLXcontextRec* context_ = nullptr;
     __GLXcontextRec* idleContext_ = nullptr;
 };
+
+// The pixels of `sink`'s texture, read back through GL in the current context (the texture a display shows,
+// to compare with what OpenCL computed). Throws hs::Error naming the GL error.
+hs::ImageRGBA8 readTexture(const hs::interop::TextureSink& sink);

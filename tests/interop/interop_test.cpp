@@ -62,16 +62,6 @@ PixelSource devicePattern(DeviceContext& device, int width, int height, unsigned
     return PixelSource(device, patternBuffer(device, width, height, seed), width, height);
 }
 
-ImageRGBA8 readTexture(const TextureSink& sink) {
-    ImageRGBA8 image(sink.width(), sink.height());
-    glBindTexture(GL_TEXTURE_2D, sink.texture());
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, image.pixels.data());
-    glBindTexture(GL_TEXTURE_2D, 0);
-    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
-    return image;
-}
-
 ::testing::AssertionResult samePixels(const ImageRGBA8& actual, const ImageRGBA8& expected) {
     if (actual.width != expected.width || actual.height != expected.height)
         return ::testing::AssertionFailure() << actual.width << "x" << actual.height << " instead of "

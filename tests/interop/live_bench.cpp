@@ -162,17 +162,6 @@ ImageRGBA8 inputFrame(int width, int height) {
     return image;
 }
 
-ImageRGBA8 readTexture(const TextureSink& sink) {
-    ImageRGBA8 image(sink.width(), sink.height());
-    glBindTexture(GL_TEXTURE_2D, sink.texture());
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, image.pixels.data());
-    glBindTexture(GL_TEXTURE_2D, 0);
-    if (const GLenum code = glGetError(); code != GL_NO_ERROR)
-        throw Error(ErrorKind::OpenCl, "glGetTexImage failed with GL error " + std::to_string(code));
-    return image;
-}
-
 // Empty when equal, else where the first difference is.
 std::string difference(const ImageRGBA8& actual, const ImageRGBA8& expected) {
     if (actual.width != expected.width || actual.height != expected.height)
