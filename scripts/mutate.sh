@@ -134,23 +134,40 @@ mkdir -p "$tree" "$log"
 
 # The scratch tree mirrors this working tree's files (those git tracks or would track), and loses those this
 # tree no longer has: the engine's CMake globs its sources, so a file left over from an older tree would be
-# built too.
-(cd "$root" && git ls-files -z --cached --others --exclude-standard --deduplicate |
-    tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$tree"
+# built too. A file is rewritten only where its content differs, and then gets the current time as its
+# mtime: ninja decides what to rebuild by mtimes, so a file restored with its older mtime (as tar -x does)
+# after a mutation was built would leave the mutated objects in place.
 (cd "$root" && git ls-files -z --cached --others --exclude-standard --deduplicate) | python3 -c '
 import os, sys
-tree = sys.argv[1]
-keep = set(sys.stdin.buffer.read().decode().split("\0"))
+root, tree = sys.argv[1], sys.argv[2]
+keep = set(p for p in sys.stdin.buffer.read().decode().split("\0") if p)
+for path in keep:
+    source = os.path.join(root, path)
+    if not os.path.isfile(source):
+        continue
+    data = open(source, "rb").read()
+    target = os.path.join(tree, path)
+    if os.path.isfile(target) and open(target, "rb").read() == data:
+        continue
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    open(target, "wb").write(data)
+    os.chmod(target, os.stat(source).st_mode & 0o777)
 for folder, subfolders, files in os.walk(tree):
     relative = os.path.relpath(folder, tree)
     if relative == ".":
         subfolders[:] = [s for s in subfolders if s not in ("build", "logs")]
-        files = [f for f in files if f != "report.txt"]
+        files = [f for f in files if f not in ("report.txt", "mutated")]
     for name in files:
         path = os.path.normpath(os.path.join(relative, name))
         if path not in keep:
             os.remove(os.path.join(folder, name))
-' "$tree"
+' "$root" "$tree"
+# A run stopped during a mutation left that file mutated, and maybe objects built from it: it has just been
+# rewritten from this tree; its mtime must also be newer than those objects.
+if [[ -f $scratch/mutated ]]; then
+    touch "$tree/$(cat "$scratch/mutated")"
+    rm "$scratch/mutated"
+fi
 export CCACHE_BASEDIR=$scratch
 if [[ ! -f $build/build.ninja ]]; then
     cmake -S "$tree" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_WERROR=ON \
@@ -196,6 +213,7 @@ while IFS= read -r -d '' file && IFS= read -r -d '' search && IFS= read -r -d ''
         broken=$((broken + 1))
         continue
     fi
+    echo "${file%#*}" >"$scratch/mutated"
     label="${file%#*}:$line: '$search' -> '$replace'"
     started=$SECONDS
     why=""
@@ -214,6 +232,7 @@ while IFS= read -r -d '' file && IFS= read -r -d '' search && IFS= read -r -d ''
         fi
     fi
     cp "$root/${file%#*}" "$tree/${file%#*}"
+    rm "$scratch/mutated"
     if [[ $kind == SURVIVED ]]; then
         survived=$((survived + 1))
         survivors+=("$label")
