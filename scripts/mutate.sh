@@ -5,6 +5,7 @@
 # "survived": either a test is missing or the change is equivalent (say which in mutations.txt).
 #
 #   scripts/mutate.sh [--list FILE] [--only SUBSTRING] [--report FILE] [--scratch DIR] [--skip-baseline]
+#                     [--check]
 #
 #   --list     the mutations (default scripts/mutations.txt; format described there)
 #   --only     run only the mutations whose file, search or replacement text contains SUBSTRING
@@ -12,6 +13,11 @@
 #   --scratch  the scratch folder (default ${TMPDIR:-/tmp}/histoscope-mutate); its copy of the tree is
 #              refreshed from this working tree (tracked and untracked, not ignored, files) on every run
 #   --skip-baseline  do not first check that the unmutated tree passes the tests (when you just ran them)
+#   --check    only check that every entry of the list still applies to this working tree, then stop
+#
+# Every run first checks the whole list (not only the --only entries) against this working tree: an entry
+# whose search text is no longer on exactly the lines it names (the code changed under it) is printed as
+# STALE with what it found, and counted in the summary; a STALE entry is never run, and the exit status is 1.
 #
 # Environment: MUTATE_JOBS (build jobs, default 2), MUTATE_TIMEOUT (seconds per test run, default 900; a run
 # that takes longer, a mutated loop that never ends, counts as killed).
@@ -20,8 +26,8 @@
 # (tests/CMakeLists.txt) and --gtest_fail_fast, so a killed mutation stops at its first failing test. Each
 # mutation runs the engine tests its list section names (@tests, a gtest filter: those of the code it
 # mutates, so that a survivor costs minutes rather than the whole suite on two cores); a survivor has passed
-# all of them. Exit status: 0 when every mutation ran, 1 when the unmutated tree fails its tests or a
-# mutation's search text does not name exactly one line, 2 for bad arguments.
+# all of them. Exit status: 0 when every mutation ran, 1 when the unmutated tree fails its tests or an
+# entry of the list is stale, 2 for bad arguments.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,6 +36,7 @@ only=""
 report_file=""
 scratch=${TMPDIR:-/tmp}/histoscope-mutate
 skip_baseline=0
+check_only=0
 while [[ $# -gt 0 ]]; do
     case $1 in
         --list) list=$(realpath "$2"); shift 2 ;;
@@ -37,7 +44,8 @@ while [[ $# -gt 0 ]]; do
         --report) report_file=$(realpath -m "$2"); shift 2 ;;
         --scratch) scratch=$(realpath -m "$2"); shift 2 ;;
         --skip-baseline) skip_baseline=1; shift ;;
-        -h | --help) sed -n '2,24p' "$0"; exit 0 ;;
+        --check) check_only=1; shift ;;
+        -h | --help) sed -n '2,30p' "$0"; exit 0 ;;
         *) echo "mutate.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -45,51 +53,6 @@ done
 case $scratch in
     "$root" | "$root"/*) echo "mutate.sh: the scratch folder must lie outside the working tree" >&2; exit 2 ;;
 esac
-
-jobs=${MUTATE_JOBS:-2}
-timeout_s=${MUTATE_TIMEOUT:-900}
-# The copy of the tree is the scratch folder itself, with its build in build/ as in a working tree: the
-# compile commands (relative to build/ under ccache's base_dir) are then those of a working tree's build, and
-# hit its cache entries.
-tree=$scratch
-build=$scratch/build
-log=$scratch/logs
-mkdir -p "$tree" "$log"
-
-# The scratch tree mirrors this working tree's files (those git tracks or would track), and loses those this
-# tree no longer has: the engine's CMake globs its sources, so a file left over from an older tree would be
-# built too.
-(cd "$root" && git ls-files -z --cached --others --exclude-standard --deduplicate |
-    tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$tree"
-(cd "$root" && git ls-files -z --cached --others --exclude-standard --deduplicate) | python3 -c '
-import os, sys
-tree = sys.argv[1]
-keep = set(sys.stdin.buffer.read().decode().split("\0"))
-for folder, subfolders, files in os.walk(tree):
-    relative = os.path.relpath(folder, tree)
-    if relative == ".":
-        subfolders[:] = [s for s in subfolders if s not in ("build", "logs")]
-        files = [f for f in files if f != "report.txt"]
-    for name in files:
-        path = os.path.normpath(os.path.join(relative, name))
-        if path not in keep:
-            os.remove(os.path.join(folder, name))
-' "$tree"
-export CCACHE_BASEDIR=$scratch
-if [[ ! -f $build/build.ninja ]]; then
-    cmake -S "$tree" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_WERROR=ON \
-        >"$log/configure.txt" 2>&1 ||
-        { echo "mutate.sh: configuring failed, see $log/configure.txt" >&2; exit 1; }
-fi
-
-build_tests() { cmake --build "$build" --target engine_tests -j "$jobs" >"$1" 2>&1; }
-# The environment of tests/CMakeLists.txt's HISTOSCOPE_TEST_ENV.
-# run_tests LOG [FILTER]
-run_tests() {
-    (cd "$build/tests/engine" && HISTOSCOPE_CACHE_DIR=$build/test-cache POCL_DEVICES="pthread pthread" \
-        timeout --kill-after=10 "$timeout_s" "$build/bin/engine_tests" --gtest_fail_fast --gtest_brief=1 \
-        "--gtest_filter=${2:-*}") >"$1" 2>&1
-}
 
 # Reads the list: "FILE: SEARCH => REPLACE" lines (FILE may end in "#K/N": SEARCH is on N lines, the K-th is
 # mutated), "@tests FILTER" lines (the gtest filter of the mutations below it; "*" before the first), '#'
@@ -113,24 +76,112 @@ for number, line in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
 EOF
 }
 
-# Applies one mutation to the scratch copy: the search text must occur on exactly one line of the file (N
-# lines for FILE#K/N, of which the K-th is taken); its first occurrence there is replaced. Prints the line
-# number, or an error and returns 1.
+# apply_mutation TREE FILE SEARCH REPLACE [--dry]: applies one mutation to the copy of the tree at TREE (with
+# --dry only checks that it would apply): the search text must occur on exactly one line of the file (N lines
+# for FILE#K/N, of which the K-th is taken); its first occurrence there is replaced. Prints the line number,
+# or why the entry is stale and returns 1.
 apply_mutation() {
-    python3 - "$tree" "$1" "$2" "$3" <<'EOF'
-import re, sys
+    python3 - "$@" <<'EOF'
+import os, re, sys
 tree, file, search, replace = sys.argv[1:5]
+dry = sys.argv[5:] == ["--dry"]
 which = re.fullmatch(r"(.*)#(\d+)/(\d+)", file)
 path, k, n = (which[1], int(which[2]), int(which[3])) if which else (file, 1, 1)
+if not os.path.isfile(f"{tree}/{path}"):
+    sys.exit(f"no file {path}")
 lines = open(f"{tree}/{path}", encoding="utf-8").read().split("\n")
 hits = [i for i, line in enumerate(lines) if search in line]
 if len(hits) != n or not 1 <= k <= n:
-    sys.exit(f"'{search}' is on {len(hits)} lines, not {n}" + (f" (taking the {k}th)" if which else ""))
+    sys.exit(f"'{search}' is on {len(hits)} line(s), not {n}" + (f" (taking number {k})" if which else ""))
 hit = hits[k - 1]
+if dry:
+    print(hit + 1)
+    sys.exit(0)
 lines[hit] = lines[hit].replace(search, replace, 1)
 open(f"{tree}/{path}", "w", encoding="utf-8").write("\n".join(lines))
 print(hit + 1)
 EOF
+}
+
+# Every entry of the list against this working tree, before anything is built: a stale entry (its code
+# changed under it) is reported here, loudly, whatever --only selects.
+stale=()
+while IFS= read -r -d '' file && IFS= read -r -d '' search && IFS= read -r -d '' replace &&
+    IFS= read -r -d '' tests; do
+    if ! why=$(apply_mutation "$root" "$file" "$search" "$replace" --dry 2>&1); then
+        stale+=("$file: '$search' -> '$replace': $why")
+    fi
+done < <(parse_list)
+for entry in "${stale[@]}"; do echo "STALE    $entry" >&2; done
+if [[ ${#stale[@]} -gt 0 ]]; then
+    echo "mutate.sh: ${#stale[@]} stale entries in $list (not run): update or remove them" >&2
+fi
+if [[ $check_only -eq 1 ]]; then
+    [[ ${#stale[@]} -eq 0 ]] && echo "mutate.sh: every entry of $list applies"
+    [[ ${#stale[@]} -eq 0 ]]
+    exit
+fi
+
+jobs=${MUTATE_JOBS:-2}
+timeout_s=${MUTATE_TIMEOUT:-900}
+# The copy of the tree is the scratch folder itself, with its build in build/ as in a working tree: the
+# compile commands (relative to build/ under ccache's base_dir) are then those of a working tree's build, and
+# hit its cache entries.
+tree=$scratch
+build=$scratch/build
+log=$scratch/logs
+mkdir -p "$tree" "$log"
+
+# The scratch tree mirrors this working tree's files (those git tracks or would track), and loses those this
+# tree no longer has: the engine's CMake globs its sources, so a file left over from an older tree would be
+# built too. A file is rewritten only where its content differs, and then gets the current time as its
+# mtime: ninja decides what to rebuild by mtimes, so a file restored with its older mtime (as tar -x does)
+# after a mutation was built would leave the mutated objects in place.
+(cd "$root" && git ls-files -z --cached --others --exclude-standard --deduplicate) | python3 -c '
+import os, sys
+root, tree = sys.argv[1], sys.argv[2]
+keep = set(p for p in sys.stdin.buffer.read().decode().split("\0") if p)
+for path in keep:
+    source = os.path.join(root, path)
+    if not os.path.isfile(source):
+        continue
+    data = open(source, "rb").read()
+    target = os.path.join(tree, path)
+    if os.path.isfile(target) and open(target, "rb").read() == data:
+        continue
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    open(target, "wb").write(data)
+    os.chmod(target, os.stat(source).st_mode & 0o777)
+for folder, subfolders, files in os.walk(tree):
+    relative = os.path.relpath(folder, tree)
+    if relative == ".":
+        subfolders[:] = [s for s in subfolders if s not in ("build", "logs")]
+        files = [f for f in files if f not in ("report.txt", "mutated")]
+    for name in files:
+        path = os.path.normpath(os.path.join(relative, name))
+        if path not in keep:
+            os.remove(os.path.join(folder, name))
+' "$root" "$tree"
+# A run stopped during a mutation left that file mutated, and maybe objects built from it: it has just been
+# rewritten from this tree; its mtime must also be newer than those objects.
+if [[ -f $scratch/mutated ]]; then
+    touch "$tree/$(cat "$scratch/mutated")"
+    rm "$scratch/mutated"
+fi
+export CCACHE_BASEDIR=$scratch
+if [[ ! -f $build/build.ninja ]]; then
+    cmake -S "$tree" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_WERROR=ON \
+        >"$log/configure.txt" 2>&1 ||
+        { echo "mutate.sh: configuring failed, see $log/configure.txt" >&2; exit 1; }
+fi
+
+build_tests() { cmake --build "$build" --target engine_tests -j "$jobs" >"$1" 2>&1; }
+# The environment of tests/CMakeLists.txt's HISTOSCOPE_TEST_ENV.
+# run_tests LOG [FILTER]
+run_tests() {
+    (cd "$build/tests/engine" && HISTOSCOPE_CACHE_DIR=$build/test-cache POCL_DEVICES="pthread pthread" \
+        timeout --kill-after=10 "$timeout_s" "$build/bin/engine_tests" --gtest_fail_fast --gtest_brief=1 \
+        "--gtest_filter=${2:-*}") >"$1" 2>&1
 }
 
 run_started=$SECONDS
@@ -157,11 +208,12 @@ while IFS= read -r -d '' file && IFS= read -r -d '' search && IFS= read -r -d ''
     number=$((number + 1))
     if [[ $tests != "${last_tests:-}" ]]; then say "-- engine tests: $tests"; last_tests=$tests; fi
     label="$file: '$search' -> '$replace'"
-    if ! line=$(apply_mutation "$file" "$search" "$replace" 2>&1); then
-        say "ERROR    $label: $line"
+    if ! line=$(apply_mutation "$tree" "$file" "$search" "$replace" 2>&1); then
+        say "STALE    $label: $line"
         broken=$((broken + 1))
         continue
     fi
+    echo "${file%#*}" >"$scratch/mutated"
     label="${file%#*}:$line: '$search' -> '$replace'"
     started=$SECONDS
     why=""
@@ -180,6 +232,7 @@ while IFS= read -r -d '' file && IFS= read -r -d '' search && IFS= read -r -d ''
         fi
     fi
     cp "$root/${file%#*}" "$tree/${file%#*}"
+    rm "$scratch/mutated"
     if [[ $kind == SURVIVED ]]; then
         survived=$((survived + 1))
         survivors+=("$label")
@@ -189,8 +242,9 @@ while IFS= read -r -d '' file && IFS= read -r -d '' search && IFS= read -r -d ''
     say "$(printf '%-8s' "$kind") $label [$((SECONDS - started)) s]${why:+ $why}"
 done < <(parse_list)
 
-say "summary: $number mutations, $killed killed, $survived survived, $broken not applied;" \
+say "summary: $number mutations, $killed killed, $survived survived, $broken stale (not run);" \
     "wall time $(((SECONDS - run_started) / 60)) min"
 for survivor in "${survivors[@]}"; do say "  survivor: $survivor"; done
 if [[ -n $report_file ]]; then cp "$report" "$report_file"; fi
-[[ $broken -eq 0 ]]
+if [[ ${#stale[@]} -gt 0 ]]; then say "the list has ${#stale[@]} stale entries (see above): exit status 1"; fi
+[[ $broken -eq 0 && ${#stale[@]} -eq 0 ]]

@@ -127,6 +127,31 @@ TEST_P(EveryBowStrategy, ExactTiesAcrossWorkItemsAndBlocksGoToTheLowestIndex) {
     EXPECT_EQ(result.histogram, histogram);
 }
 
+// Descriptors nearer the origin than to any centroid. bow-tiled pads the centroids past k (to the end of
+// their group of 4, or of the block of 128 with -D FULL_BLOCKS) with zeros, which score |0|^2 - 2 x.0 = 0;
+// here every real score |c|^2 - 2 x.c is above 0, so only the checks against k (and FULL_BLOCKS only for
+// whole blocks) keep a padding centroid from winning. Centroid i is (2 + i) times the unit vector of
+// dimension 1 + i % 63: from -e0 its squared distance is 1 + (2 + i)^2, least for centroid 0; the second
+// descriptor is centroid k - 1 itself. k = 2 and 130 end inside a group of 4, 16 inside a block; 128 is
+// one whole block.
+TEST_P(EveryBowStrategy, DescriptorsNearerTheOriginThanToAnyCentroidByHand) {
+    const Strategy& strategy = findStrategy(GetParam());
+    for (const std::size_t k : {2u, 16u, 128u, 130u}) {
+        SCOPED_TRACE("k = " + std::to_string(k));
+        Matrix centroids(std::vector<float>(k * kDimensions, 0.0f));
+        for (std::size_t c = 0; c < k; ++c) centroids.row(c)[1 + c % 63] = static_cast<float>(2 + c);
+        Matrix descriptors(std::vector<float>(2 * kDimensions, 0.0f));
+        descriptors.row(0)[0] = -1.0f;
+        std::copy(centroids.row(k - 1), centroids.row(k - 1) + kDimensions, descriptors.row(1));
+        if (strategy.runsOnDevice() &&
+            !strategy.supported(&deviceFor(strategy)->info(), shapeOf(descriptors, centroids), centroids).ok)
+            continue;
+        const Result result = assignWords(deviceFor(strategy), descriptors, centroids, strategy);
+        EXPECT_EQ(result.memberships, (std::vector<std::uint32_t>{0, static_cast<std::uint32_t>(k - 1)}));
+        EXPECT_EQ(result.histogram, histogramOf({0, static_cast<std::uint32_t>(k - 1)}, k));
+    }
+}
+
 TEST_P(EveryBowStrategy, NoDescriptorsGiveAnEmptyHistogram) {
     const Strategy& strategy = findStrategy(GetParam());
     const Result result = assignWords(deviceFor(strategy), Matrix{}, test_data::uniformRows(5, 1), strategy);

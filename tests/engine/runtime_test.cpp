@@ -316,5 +316,19 @@ TEST(TimingLog, MissingQueuedAndSubmitTimesTakeTheStart) {
     EXPECT_EQ(kernel.submitNs, kStart - 40'000);
 }
 
+// QUEUED takes SUBMIT's value, not START's, where SUBMIT is known and earlier than START: when QUEUED is
+// missing, and when it is later than SUBMIT though still before START.
+TEST(TimingLog, AQueuedTimeMissingOrAfterTheSubmitTakesTheSubmitTime) {
+    constexpr std::uint64_t kStart = 1'000'000;
+    const Timing missing = deviceTiming(Stage::Kernel, "kernel", 0, kStart - 300, kStart, kStart + 10, 0);
+    EXPECT_EQ(missing.queuedNs, kStart - 300);
+    EXPECT_EQ(missing.submitNs, kStart - 300);
+    const Timing late =
+        deviceTiming(Stage::Kernel, "kernel", kStart - 100, kStart - 300, kStart, kStart + 10, 0);
+    EXPECT_EQ(late.queuedNs, kStart - 300);
+    EXPECT_EQ(late.submitNs, kStart - 300);
+    EXPECT_EQ(late.startNs, kStart);
+}
+
 }  // namespace
 }  // namespace hs

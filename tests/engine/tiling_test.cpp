@@ -281,6 +281,21 @@ TEST(TiledHistogram, ACpuDeviceCountsImagesBeyondTheBandSizeInBands) {
     EXPECT_FALSE(pixels.onDevice(testDevice())) << "the whole image never went to the device";
 }
 
+// The band rule's boundary: 2048 x 2048 RGBA8 is 16 MiB exactly, not more, so it is uploaded whole.
+TEST(TiledHistogram, ACpuDeviceCountsAnImageOfExactly16MiBAtOnce) {
+    if (testDevice().info().type != DeviceType::Cpu)
+        GTEST_SKIP() << "bands for host memory are a CPU device's rule; " << testDevice().info().name
+                     << " is not one";
+    const auto image = noiseImage(2048, 2048, 10);
+    PixelSource pixels(image);
+    const auto result = histogram::computeHistogram(&testDevice(), pixels, {256, false},
+                                                    histogram::findStrategy("local-atomic"));
+    EXPECT_EQ(result.values, histogram::referenceHistogram(image.pixels.data(), image.pixelCount(), 256));
+    EXPECT_EQ(countTimings(result.timings, "upload pixels (band)"), 0u);
+    EXPECT_EQ(result.note.find("bands"), std::string::npos) << result.note;
+    EXPECT_TRUE(pixels.onDevice(testDevice()));
+}
+
 // A source owning its host pixels gives them up once uploaded and reads them back when asked again.
 TEST(PixelSourceOwned, GivesUpItsHostPixelsOnceUploadedAndReadsThemBack) {
     const auto image = noiseImage(33, 17, 4);
