@@ -79,6 +79,8 @@ void writeJson(std::ostream& out, const Options& options, const DeviceContext* d
 }
 
 int run(const Options& options) {
+    // Before any measuring, so that none is wasted on a JSON file that cannot be written.
+    if (options.jsonPath && *options.jsonPath != "-") io::checkReplaceable(*options.jsonPath);
     Runtime runtime;
     DeviceContext* device = nullptr;
     std::string deviceProblem;

@@ -2,8 +2,10 @@
 // should not be (the process's own fatal messages on stderr: fatal_messages_cli_test.cpp).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QImageWriter>
 #include <QTemporaryDir>
@@ -52,6 +54,17 @@ TEST_F(HardenedCli, UnwritableOutputFormatIsAUsageErrorBeforeAnyWork) {
     expectOneErrorLine(runCli({"convolve", missing, "--filter", "box", "--out", path("x.xyz")}), 2, "xyz");
 }
 
+// Failure 3 at the command line: the sigma that overflowed into a 1x1 filter (exit 0) is a usage error naming
+// the limit, before the image is read (it does not exist here) or anything is written.
+TEST_F(HardenedCli, HugeGaussianIsAUsageErrorBeforeAnyWork) {
+    for (const QString spec : {"gaussian:1e9", "gaussian:7e8"}) {
+        SCOPED_TRACE(spec.toStdString());
+        expectOneErrorLine(
+            runCli({"convolve", path("missing.png"), "--filter", spec, "--out", path("f.png")}), 2, "sigma");
+        EXPECT_FALSE(QFileInfo::exists(path("f.png")));
+    }
+}
+
 TEST_F(HardenedCli, SpecialFileAtOutIsRefusedAndLeftAlone) {
     const QString fifo = path("out.png");
     ASSERT_EQ(mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
@@ -59,6 +72,14 @@ TEST_F(HardenedCli, SpecialFileAtOutIsRefusedAndLeftAlone) {
     struct stat status;
     ASSERT_EQ(stat(QFile::encodeName(fifo).constData(), &status), 0);
     EXPECT_TRUE(S_ISFIFO(status.st_mode)) << "the FIFO was replaced";
+    // The vocabulary's output too, checked before any image is read: the missing one is not what it reports.
+    expectOneErrorLine(runCli({"vocabulary", path("missing.png"), "--k", "2", "--out", fifo}), 3, "FIFO");
+    // A device node is refused like a FIFO: an image name that leads to /dev/null, which stays as it is.
+    const QString node = path("null.png");
+    ASSERT_EQ(symlink("/dev/null", QFile::encodeName(node).constData()), 0);
+    expectOneErrorLine(runCli({"rotate", imagePath(), "--angle", "5", "--out", node}), 3, "a device node");
+    ASSERT_EQ(stat("/dev/null", &status), 0);
+    EXPECT_TRUE(S_ISCHR(status.st_mode));
 }
 
 TEST_F(HardenedCli, EmptyPathAndControlCharactersReadSafely) {

@@ -6,6 +6,7 @@
 #include "commands/command.hpp"
 #include "commands/descriptor_options.hpp"
 #include "image/pixel_source.hpp"
+#include "io/export.hpp"
 #include "io/image_io.hpp"
 #include "io/npy.hpp"
 #include "ops/bow/kmeans.hpp"
@@ -31,6 +32,7 @@ int run(const QStringList& arguments) {
     params.k = static_cast<std::size_t>(parser.integer("k", 1, 1 << 20));
     params.seed = static_cast<std::uint64_t>(parser.integer("seed", 0, 1 << 30));
     const QString out = parser.required("out", "C.npy");
+    io::checkReplaceable(out);  // before k-means, so that none is wasted on an output that cannot be written
     const bow::DescriptorParams descriptorParams = descriptorOptions(parser);
     const bow::Strategy& strategy = bow::findStrategy(parser.value("strategy").toStdString());
 
