@@ -117,10 +117,17 @@ class SoakTest : public QObject {
         qInfo("resident memory: %lld kB after %d switches, %lld kB after %d", baselineKb, kBaselineSwitches,
               finalKb, kSwitches);
         QVERIFY(baselineKb > 0);
+#if defined(__SANITIZE_ADDRESS__)
+        // AddressSanitizer holds freed blocks in its quarantine (256 MiB) to catch later uses, so resident
+        // memory grows with every allocation there; the normal build holds the bound.
+        qInfo(
+            "the 10 %% bound is checked in the normal build only (ASan's quarantine grows resident memory)");
+#else
         QVERIFY2(
             std::abs(finalKb - baselineKb) <= baselineKb / 10,
             qPrintable(
                 QStringLiteral("resident memory went from %1 kB to %2 kB").arg(baselineKb).arg(finalKb)));
+#endif
     }
 };
 
