@@ -1,7 +1,9 @@
 # Sourced by run.sh and test.sh: installs the Debian 12 packages HistoScope needs, only those missing.
+# qt6-svg-dev is the real package behind the name libqt6svg6-dev (a virtual one that dpkg never lists as
+# installed, so the check below would run apt-get on every call).
 histoscope_packages=(
     cmake ninja-build g++ ccache pkg-config
-    qt6-base-dev libqt6opengl6-dev libqt6svg6-dev qt6-image-formats-plugins libgl-dev
+    qt6-base-dev libqt6opengl6-dev qt6-svg-dev qt6-image-formats-plugins libgl-dev
     ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo
     libqcustomplot-dev libqcustomplot2.1-qt6 libglew-dev
     libgtest-dev xvfb xauth
