@@ -14,7 +14,7 @@ install_missing_packages clang-14 libclang-rt-14-dev  # libFuzzer; not needed by
 build=${HISTOSCOPE_FUZZ_BUILD_DIR:-build-fuzz}
 CXX=clang++-14 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHISTOSCOPE_WERROR=OFF \
     -DHISTOSCOPE_FUZZ=ON -DHISTOSCOPE_BUILD_TESTS=OFF
-targets=(fuzz_decode fuzz_npy fuzz_filter fuzz_selector fuzz_histogram)
+targets=(fuzz_decode fuzz_npy fuzz_filter fuzz_selector fuzz_options fuzz_histogram)
 [ $# -gt 1 ] && targets=("${@:2}")
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
 
