@@ -20,10 +20,10 @@ class MainWindow;
 // [--sampling MODE] [--fit-canvas]] [--filter SPEC] [--export-histogram OUT.csv|json] --screenshot OUT.png
 // --quit` renders the window after the first result, exports the histogram, saves the window, and exits. With
 // `--measure-frames N --measure-json OUT.json` it first runs the pipeline N more times as Run ×N does (the
-// same requests, stages and display hand-off; `--display-path copy` forces the copy path) and writes the per-frame
-// figures (ui/frame_measurement.hpp) before the screenshot. It
-// drives the window through the requests and exports a user's actions make (MainWindow), nothing else. The
-// options histoscope-cli also takes follow the same rules (ops/shared_options.hpp).
+// same requests, stages and display hand-off; `--display-path copy` forces the copy path) and writes the
+// per-frame figures (ui/frame_measurement.hpp) before the screenshot. It drives the window through the
+// requests and exports a user's actions make (MainWindow), nothing else. The options histoscope-cli also
+// takes follow the same rules (ops/shared_options.hpp).
 struct LaunchOptions {
     QString image;
     QString device;

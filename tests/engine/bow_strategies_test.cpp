@@ -94,14 +94,14 @@ TEST_P(EveryBowStrategy, HandMadeNearestCentroidsAndTiesToTheLowestIndex) {
 }
 
 // Exact ties between identical centroids that lie in different parts of a strategy's search. bow-tiled
-// sweeps the centroids in blocks of 128; within a block, work-item row ty takes the centroids 4 ty .. 4 ty + 3
-// and 64 + 4 ty .. 64 + 4 ty + 3 (so centroid c falls to row (c / 4) % 16), keeps its best over the blocks,
+// sweeps the centroids in blocks of 128; within a block, work-item row ty takes the centroids 4 ty .. 4 ty +
+// 3 and 64 + 4 ty .. 64 + 4 ty + 3 (so centroid c falls to row (c / 4) % 16), keeps its best over the blocks,
 // and the rows' candidates are merged from row 0 up. The unit vector e0 is centroid 0, 5 (another row), 67
 // (row 0's second four) and 129 (row 0 in the second block); e1 is 66, 75 and 128, the lowest in row 0; e2 is
-// 64 (row 0) and 4 (row 1): the lowest index is in a later row than the row that is merged first; e3 is 10 and
-// 260 (the third block). Every other centroid is 10 e_d (d >= 4), at a squared distance of at least 101 from
-// them. Identical centroids give bit-identical distances, so the rule decides: the lowest index, 0, 66, 4 and
-// 10.
+// 64 (row 0) and 4 (row 1): the lowest index is in a later row than the row that is merged first; e3 is 10
+// and 260 (the third block). Every other centroid is 10 e_d (d >= 4), at a squared distance of at least 101
+// from them. Identical centroids give bit-identical distances, so the rule decides: the lowest index, 0, 66,
+// 4 and 10.
 TEST_P(EveryBowStrategy, ExactTiesAcrossWorkItemsAndBlocksGoToTheLowestIndex) {
     const Strategy& strategy = findStrategy(GetParam());
     constexpr std::size_t k = 300;

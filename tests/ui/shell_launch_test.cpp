@@ -292,8 +292,8 @@ class LaunchTest : public QObject {
             QVERIFY2(figures["min"].toDouble() <= figures["median"].toDouble(), name);
             QVERIFY2(figures["median"].toDouble() <= figures["max"].toDouble(), name);
         }
-        // The timing view's totals: the kernels, the filter's taps uploaded each frame (the image stays on the
-        // device after the warm-up), and the hand-off to the texture.
+        // The timing view's totals: the kernels, the filter's taps uploaded each frame (the image stays on
+        // the device after the warm-up), and the hand-off to the texture.
         const QJsonObject totals = json["timing_totals_ms"].toObject();
         for (const char* stage : {"kernel", "upload", "readback", "interop"})
             QVERIFY2(totals[QLatin1String(stage)].toObject()["median"].toDouble() > 0, stage);
