@@ -31,10 +31,10 @@ __kernel void rotate_image(__read_only image2d_t src, __global uchar4* dst, int 
 
 // The plain-buffer variant, for devices without images, images beyond the device's image limits, and
 // comparison: the same sampling done by hand.
-// -D PIXELS_X=1, 2 or 4: the output pixels per work-item along x, stored together when aligned (the host uses
-// 4: fewer instructions per pixel, 16-byte stores; bench/README.md has the H100 figures).
-#ifndef PIXELS_X
-#error "build with -D PIXELS_X=1, 2 or 4"
+// -D PIXELS_X=4: the output pixels per work-item along x, stored as one 16-byte store when aligned (fewer
+// instructions per pixel; bench/README.md has the H100 figures). The host states it, as it sizes the launch.
+#if PIXELS_X != 4
+#error "build with -D PIXELS_X=4"
 #endif
 
 inline float4 texel_or_border(__global const uchar4* src, int width, int height, int x, int y) {
@@ -72,28 +72,18 @@ __kernel void rotate_buffer(__global const uchar4* src, __global uchar4* dst, in
     const int x = get_global_id(0) * PIXELS_X;
     const int y = get_global_id(1);
     if (x >= width || y >= height) return;
-#if PIXELS_X == 1
-    dst[y * width + x] = rotated_pixel(src, row_x, row_y, x, y, src_width, src_height);
-#else
     uchar4 out[PIXELS_X];
 #pragma unroll
     for (int k = 0; k < PIXELS_X; ++k)
         out[k] = rotated_pixel(src, row_x, row_y, x + k, y, src_width, src_height);
     const int first = y * width + x;
     if (x + PIXELS_X <= width && first % PIXELS_X == 0) {
-#if PIXELS_X == 2
-        *(__global uint2*)(dst + first) = (uint2)(as_uint(out[0]), as_uint(out[1]));
-#elif PIXELS_X == 4
         *(__global uint4*)(dst + first) =
             (uint4)(as_uint(out[0]), as_uint(out[1]), as_uint(out[2]), as_uint(out[3]));
-#else
-#error "PIXELS_X is 1, 2 or 4"
-#endif
     } else {
 #pragma unroll
         for (int k = 0; k < PIXELS_X; ++k) {
             if (x + k < width) dst[first + k] = out[k];
         }
     }
-#endif
 }
