@@ -60,5 +60,5 @@ if has transforms; then
     $bench --suites bow --sizes 16 --repetitions 25 --json "$out/bow.json" >"$out/bow.txt" 2>&1
     $bench --suites rotate,convolve --sizes 256 --repetitions 20 --json "$out/transforms.json" \
         >"$out/transforms.txt" 2>&1
-    grep -E "^(bow +bow-(tiled|gpu1)|rotate|convolve|baseline)" "$out/bow.txt" "$out/transforms.txt"
+    grep -E "^(bow +bow-(tiled|tensor|gpu1)|rotate|convolve|baseline)" "$out/bow.txt" "$out/transforms.txt"
 fi

@@ -9,7 +9,8 @@
 # 3. registers, local memory and spills of each variant from its PTX (ptxas -v): OUT/ptxas.txt (variants.txt
 #    has the driver's own report of every build, -cl-nv-verbose);
 # 4. runs the bow engine tests (every builder against bow-serial on this device): OUT/tests.log;
-# 5. the bench's bow suite, every GPU strategy (bow-tiled: the product's kernel): OUT/bow.txt, .json.
+# 5. the bench's bow suite, every GPU strategy (bow-tiled and bow-tensor: the product's kernels): OUT/bow.txt,
+#    .json.
 # BOWFAST_COUNT, BOWFAST_REPS and BOWFAST_MIB (the bench's --sizes) shrink the run for a CPU device (PoCL).
 set -uo pipefail
 out=${1:?usage: bowfast.sh OUT}
@@ -26,19 +27,18 @@ export HISTOSCOPE_CACHE_DIR=$PWD/$build/cache
     cmake --build $build -j12 --target engine_tests histoscope-bench) >"$out/build.log" 2>&1 &
 builder=$!
 
-# name:LX,LY,REG_D,REG_C,CHUNK: LX x LY work-items, REG_D descriptors x REG_C centroids each, so a group owns
-# LX REG_D descriptors and sweeps the centroids LY REG_C at a time; CHUNK dimensions staged per barrier pair.
-# The two H100 runs of 2026-11-23 (bench/README.md) measured these and more; d8c8 was the fastest and is
-# bow-tiled's shape. Loading the next chunk during this one's multiply-adds, staging rows as they lie (coalesced
-# loads) and -cl-nv-maxrregcount=128 were slower or no faster and are not in the kernel.
+# name:LX,LY,REG_D,REG_C,CHUNK: assign_tiled, LX x LY work-items, REG_D descriptors x REG_C centroids each, so a
+# group owns LX REG_D descriptors and sweeps the centroids LY REG_C at a time; CHUNK dimensions staged per
+# barrier pair. name:tensor,WARPS,NTILES,MTILES[,FLAG...]: assign_tensor, WARPS warps owning MTILES x 16
+# descriptors each, sweeping NTILES x 8 centroids at a time. The H100 runs of 2026-11-23 (bench/README.md)
+# measured these and more; d8c8 is bow-tiled's shape, tensor 8,2,4 bow-tensor's.
 variants=(
     d8c8:16,16,8,8,16           # bow-tiled: 128 x 128 per group, two blocks for k = 256, 127 registers
-    d8c16:16,16,8,16,16         # 128 x 256, 231 registers: one group per compute unit
-    d8c16-wg128:16,8,8,16,16    # 128 x 128 by 128 work-items
-    d16c8-wg128:8,16,16,8,16
-    d4c16:16,16,4,16,16         # the tile of the kernel before (64 x 256)
-    d8c8-ch32:16,16,8,8,32      # 139 registers: one group per compute unit
-    d8c8-64x256:8,32,8,8,16
+    tensor:tensor,8,2,4         # bow-tensor: 512 descriptors per group, 217 registers
+    tensor-8x1x4:tensor,8,1,4
+    tensor-4x1x4:tensor,4,1,4
+    tensor-8x2x2:tensor,8,2,2   # 128 registers
+    tensor-8x1x2:tensor,8,1,2
 )
 mkdir -p $build && g++ -O2 -std=c++17 -o $build/bowfast_variants bench/experiments/bowfast_variants.cpp -lOpenCL \
     >"$out/variants.txt" 2>&1 &&
@@ -62,12 +62,12 @@ cat "$out/ptxas.txt"
 
 wait $builder || { tail -30 "$out/build.log"; exit 1; }
 tests=$(find $build -name engine_tests -type f -perm -u+x | head -1)
-timeout 90 "$tests" --gtest_filter='*Bow*:*bow*' >"$out/tests.log" 2>&1
+timeout 240 "$tests" --gtest_filter='*Bow*:*bow*' >"$out/tests.log" 2>&1
 echo "tests: exit $?" >>"$out/tests.log"
 grep -E "^\[  (PASSED|FAILED) |FAILED  \]|tests: exit" "$out/tests.log"
 
 timeout 60 $build/bin/histoscope-bench --suites bow --sizes "$mib" --repetitions "$reps" \
-    --strategies bow-gpu1-baseline,bow-gpu2-coalesced,bow-gpu3-vectorized,bow-gpu4-local,bow-gpu5-constant,bow-tiled \
+    --strategies bow-gpu1-baseline,bow-gpu2-coalesced,bow-gpu3-vectorized,bow-gpu4-local,bow-gpu5-constant,bow-tiled,bow-tensor \
     --json "$out/bow.json" >"$out/bow.txt" 2>&1
 echo "bench: exit $?" >>"$out/bow.txt"
-grep -E "bow-(tiled|gpu1)|exit" "$out/bow.txt"
+grep -E "bow-(tiled|tensor|gpu1)|exit" "$out/bow.txt"

@@ -6,7 +6,8 @@
 // data with exact ties (duplicated centroids) the lowest index must win. The programs' binaries (PTX on
 // NVIDIA) are written to OUT/ptx for ptxas -v.
 //   bowfast_variants OUT KERNEL_DIR COUNT K REPS VARIANT...
-// VARIANT: name:LX,LY,REG_D,REG_C,CHUNK (assign_tiled's -D options).
+// VARIANT: name:LX,LY,REG_D,REG_C,CHUNK (assign_tiled's -D options) or
+// name:tensor,WARPS,NTILES,MTILES[,FLAG...] (assign_tensor's, each FLAG another -D such as EMULATE_MMA).
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
@@ -43,13 +44,21 @@ std::string readFile(const std::string& path) {
 
 struct Variant {
     std::string name;
+    bool tensor = false;
     int lx = 16, ly = 16, regD = 8, regC = 8, chunk = 16;
-    int descriptorsPerGroup() const { return lx * regD; }
-    int centroidsPerBlock() const { return ly * regC; }
+    int warps = 4, ntiles = 2, mtiles = 1;
+    std::string extra;  // further -D options of a tensor variant
+    const char* kernel() const { return tensor ? "assign_tensor" : "assign_tiled"; }
+    std::size_t items() const { return std::size_t(tensor ? 32 * warps : lx * ly); }
+    int descriptorsPerGroup() const { return tensor ? 16 * mtiles * warps : lx * regD; }
+    int centroidsPerBlock() const { return tensor ? 8 * ntiles : ly * regC; }
     std::string options(int k) const {
-        std::string o = "-D TILE -D LX=" + std::to_string(lx) + " -D LY=" + std::to_string(ly) +
-                        " -D REG_D=" + std::to_string(regD) + " -D REG_C=" + std::to_string(regC) +
-                        " -D CHUNK=" + std::to_string(chunk);
+        std::string o =
+            tensor ? "-D TENSOR -D WARPS=" + std::to_string(warps) + " -D NTILES=" + std::to_string(ntiles) +
+                         " -D MTILES=" + std::to_string(mtiles) + extra
+                   : "-D TILE -D LX=" + std::to_string(lx) + " -D LY=" + std::to_string(ly) +
+                         " -D REG_D=" + std::to_string(regD) + " -D REG_C=" + std::to_string(regC) +
+                         " -D CHUNK=" + std::to_string(chunk);
         if (k % centroidsPerBlock() == 0) o += " -D FULL_BLOCKS";
         return o;
     }
@@ -160,9 +169,9 @@ double eventMs(cl_event event) {
     return double(end - start) * 1e-6;
 }
 
-// kind: "gpu1" (assign_scalar in groups of 64) or a tiled variant. Returns no runs when it cannot build.
-Run measure(Device& dev, const std::string& kind, const Variant* variant, const std::string& source,
-            const Data& data, int repetitions, const std::string& binaryPath) {
+// No variant: gpu1 (assign_scalar in groups of 64). Returns no runs when it cannot build.
+Run measure(Device& dev, const Variant* variant, const std::string& source, const Data& data, int repetitions,
+            const std::string& binaryPath) {
     Run run;
     cl_int status;
     const std::string options = variant ? variant->options(data.k) : "";
@@ -183,7 +192,7 @@ Run measure(Device& dev, const std::string& kind, const Variant* variant, const 
     cl_mem memberships = buffer(std::size_t(data.count) * 4, nullptr);
     cl_mem histogram = buffer(std::size_t(data.k) * 4, nullptr);
     const cl_uint count = cl_uint(data.count), k = cl_uint(data.k);
-    cl_kernel kernel = clCreateKernel(program, kind == "gpu1" ? "assign_scalar" : "assign_tiled", &status);
+    cl_kernel kernel = clCreateKernel(program, variant ? variant->kernel() : "assign_scalar", &status);
     check(status, "kernel");
     int a = 0;
     clSetKernelArg(kernel, a++, sizeof(cl_mem), &descriptors);
@@ -193,6 +202,8 @@ Run measure(Device& dev, const std::string& kind, const Variant* variant, const 
     clSetKernelArg(kernel, a++, sizeof(cl_mem), &memberships);
     clSetKernelArg(kernel, a++, sizeof(cl_mem), &histogram);
     if (variant) clSetKernelArg(kernel, a++, std::size_t(k) * 4, nullptr);
+    // assign_tensor's norms and scales.
+    if (variant && variant->tensor) clSetKernelArg(kernel, a++, std::size_t(k) * 8, nullptr);
 
     for (int repetition = -1; repetition < repetitions; ++repetition) {
         const cl_uint zero = 0;
@@ -204,12 +215,12 @@ Run measure(Device& dev, const std::string& kind, const Variant* variant, const 
             check(clEnqueueNDRangeKernel(dev.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, &event),
                   "gpu1");
         } else {
-            const std::size_t items = std::size_t(variant->lx) * variant->ly;
+            const std::size_t items = variant->items();
             const std::size_t groups =
                 (count + variant->descriptorsPerGroup() - 1) / variant->descriptorsPerGroup();
             const std::size_t global = groups * items;
             check(clEnqueueNDRangeKernel(dev.queue, kernel, 1, nullptr, &global, &items, 0, nullptr, &event),
-                  "tiled");
+                  "variant");
         }
         clWaitForEvents(1, &event);
         const double ms = eventMs(event);
@@ -294,9 +305,18 @@ int main(int argc, char** argv) {
         Variant v;
         v.name = arg.substr(0, arg.find(':'));
         const std::string spec = arg.substr(arg.find(':') + 1);
-        if (std::sscanf(spec.c_str(), "%d,%d,%d,%d,%d", &v.lx, &v.ly, &v.regD, &v.regC, &v.chunk) != 5) {
+        v.tensor = spec.rfind("tensor,", 0) == 0;
+        char extra[64] = {};
+        if (v.tensor
+                ? std::sscanf(spec.c_str(), "tensor,%d,%d,%d%63s", &v.warps, &v.ntiles, &v.mtiles, extra) < 3
+                : std::sscanf(spec.c_str(), "%d,%d,%d,%d,%d", &v.lx, &v.ly, &v.regD, &v.regC, &v.chunk) !=
+                      5) {
             std::fprintf(stderr, "bad variant %s\n", arg.c_str());
             return 2;
+        }
+        std::istringstream flags(extra);
+        for (std::string flag; std::getline(flags, flag, ',');) {
+            if (!flag.empty()) v.extra += " -D " + flag;
         }
         variants.push_back(v);
     }
@@ -345,7 +365,7 @@ int main(int argc, char** argv) {
     std::printf(
         "device %s, %d descriptors x %d centroids, %d repetitions after a warm-up; ms min median max\n", name,
         count, k, repetitions);
-    const Run gpu1 = measure(dev, "gpu1", nullptr, source, main, repetitions, "");
+    const Run gpu1 = measure(dev, nullptr, source, main, repetitions, "");
     std::vector<double> gpu1Sorted = gpu1.ms;
     std::sort(gpu1Sorted.begin(), gpu1Sorted.end());
     const double gpu1Median = gpu1Sorted[gpu1Sorted.size() / 2];
@@ -356,7 +376,7 @@ int main(int argc, char** argv) {
                  gpu1Verdict.wrong);
     int failures = gpu1Verdict.wrong + !gpu1Verdict.histogramOk;
     for (const Variant& v : variants) {
-        const Run run = measure(dev, "tiled", &v, source, main, repetitions, out + "/ptx/" + v.name + ".bin");
+        const Run run = measure(dev, &v, source, main, repetitions, out + "/ptx/" + v.name + ".bin");
         if (run.ms.empty()) {
             std::printf("%-14s BUILD FAILED (%s)\n", v.name.c_str(), v.options(k).c_str());
             ++failures;
@@ -366,9 +386,9 @@ int main(int argc, char** argv) {
         std::sort(sorted.begin(), sorted.end());
         const double median = sorted[sorted.size() / 2];
         const Verdict verdict = judge(main, run, nearest, best);
-        const Run oddRun = measure(dev, "tiled", &v, source, odd, 1, "");
+        const Run oddRun = measure(dev, &v, source, odd, 1, "");
         const Verdict oddVerdict = judge(odd, oddRun, oddNearest, oddBest);
-        const Run tieRun = measure(dev, "tiled", &v, source, ties, 1, "");
+        const Run tieRun = measure(dev, &v, source, ties, 1, "");
         int tieWrong = 0;
         for (const cl_uint m : tieRun.memberships) tieWrong += (m % 2 != 0 || m >= cl_uint(ties.k / 2));
         const bool ok = verdict.wrong == 0 && verdict.histogramOk && oddVerdict.wrong == 0 &&

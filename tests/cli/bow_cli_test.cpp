@@ -142,6 +142,12 @@ TEST(BowStrategiesCli, ListsTheBuildersWithGpu5RefusedPastTheConstantBuffer) {
             const auto& strategy = *bow::strategies()[static_cast<std::size_t>(i)];
             EXPECT_EQ(entry["name"].toString().toStdString(), std::string(strategy.name()));
             EXPECT_EQ(entry["runs_on"].toString(), strategy.runsOnDevice() ? "device" : "host");
+            // bow-tensor runs on NVIDIA tensor cores only.
+            if (strategy.name() == "bow-tensor" && device.nvidiaComputeCapability < 80) {
+                EXPECT_FALSE(entry["supported"].toBool());
+                EXPECT_TRUE(entry["reason"].toString().contains("tensor cores"));
+                continue;
+            }
             const bool refused = k > fitting && strategy.name() == "bow-gpu5-constant";
             EXPECT_EQ(entry["supported"].toBool(), !refused) << entry["reason"].toString().toStdString();
             if (refused) {

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <functional>
 #include <numeric>
+#include <optional>
 
 #include "bow_test_data.hpp"
 #include "expect_error.hpp"
 #include "ops/bow/bow.hpp"
+#include "ops/bow/tensor_strategy.hpp"
 #include "runtime/runtime.hpp"
 
 namespace hs::bow {
@@ -29,6 +31,24 @@ std::vector<std::string> strategyNames() {
     return names;
 }
 
+// bow-tensor with its products emulated: the whole kernel but the tensor-core instructions, on any device.
+const TensorStrategy emulatedTensor(TensorStrategy::Products::Emulated);
+
+// A registered strategy, or the emulated bow-tensor.
+const Strategy& strategyNamed(std::string_view name) {
+    return name == emulatedTensor.name() ? emulatedTensor : findStrategy(name);
+}
+
+// Whether the test device runs `strategy` at all (bow-tensor needs NVIDIA tensor cores): the reason if not.
+std::optional<std::string> refusalOnTheTestDevice(const Strategy& strategy) {
+    if (!strategy.runsOnDevice()) return std::nullopt;
+    const Support support = strategy.supported(&deviceFor(strategy)->info(), Shape{100, 16}, Matrix{});
+    return support.ok ? std::nullopt : std::optional(support.reason);
+}
+
+#define SKIP_WHERE_THE_DEVICE_REFUSES(STRATEGY) \
+    if (const auto refusal = refusalOnTheTestDevice(STRATEGY)) GTEST_SKIP() << *refusal
+
 std::vector<std::uint32_t> histogramOf(const std::vector<std::uint32_t>& memberships, std::size_t k) {
     std::vector<std::uint32_t> counts(k, 0);
     for (const auto m : memberships) ++counts.at(m);
@@ -40,7 +60,8 @@ class EveryBowStrategy : public ::testing::TestWithParam<std::string> {};
 // Descriptors not a multiple of any work-group size, k = 1, 3 and past 256 (257, 300): ours support any k
 // whose histogram fits the local memory (bow-tiled) or constant buffer (bow-gpu5-constant).
 TEST_P(EveryBowStrategy, EqualsSerialWithoutNearTies) {
-    const Strategy& strategy = findStrategy(GetParam());
+    const Strategy& strategy = strategyNamed(GetParam());
+    SKIP_WHERE_THE_DEVICE_REFUSES(strategy);
     for (const std::size_t k : {1u, 3u, 64u, 257u, 300u}) {
         const Matrix centroids = test_data::uniformRows(k, 11 + k);
         // A device whose constant buffer is smaller than PoCL's (the H100's 64 KiB) refuses gpu5 past 256
@@ -64,7 +85,8 @@ TEST_P(EveryBowStrategy, EqualsSerialWithoutNearTies) {
 
 // Uniform data has near ties; outside them the memberships equal serial's, and the histogram counts them.
 TEST_P(EveryBowStrategy, AgreesWithSerialUpToNearTiesOnUniformData) {
-    const Strategy& strategy = findStrategy(GetParam());
+    const Strategy& strategy = strategyNamed(GetParam());
+    SKIP_WHERE_THE_DEVICE_REFUSES(strategy);
     const Matrix centroids = test_data::uniformRows(37, 5);
     const Matrix descriptors = test_data::uniformRows(3001, 6);
     const Result expected = assignWords(nullptr, descriptors, centroids, findStrategy("bow-serial"));
@@ -78,7 +100,8 @@ TEST_P(EveryBowStrategy, AgreesWithSerialUpToNearTiesOnUniformData) {
 }
 
 TEST_P(EveryBowStrategy, HandMadeNearestCentroidsAndTiesToTheLowestIndex) {
-    const Strategy& strategy = findStrategy(GetParam());
+    const Strategy& strategy = strategyNamed(GetParam());
+    SKIP_WHERE_THE_DEVICE_REFUSES(strategy);
     // Centroids: the unit vectors e0, e1, e2 (and the origin as centroid 3).
     Matrix centroids(std::vector<float>(4 * kDimensions, 0.0f));
     for (std::size_t c = 0; c < 3; ++c) centroids.row(c)[c] = 1.0f;
@@ -103,7 +126,8 @@ TEST_P(EveryBowStrategy, HandMadeNearestCentroidsAndTiesToTheLowestIndex) {
 // from them. Identical centroids give bit-identical distances, so the rule decides: the lowest index, 0, 66,
 // 4 and 10.
 TEST_P(EveryBowStrategy, ExactTiesAcrossWorkItemsAndBlocksGoToTheLowestIndex) {
-    const Strategy& strategy = findStrategy(GetParam());
+    const Strategy& strategy = strategyNamed(GetParam());
+    SKIP_WHERE_THE_DEVICE_REFUSES(strategy);
     constexpr std::size_t k = 300;
     Matrix centroids(std::vector<float>(k * kDimensions, 0.0f));
     for (std::size_t c = 0; c < k; ++c) centroids.row(c)[4 + c % 60] = 10.0f;
@@ -135,7 +159,8 @@ TEST_P(EveryBowStrategy, ExactTiesAcrossWorkItemsAndBlocksGoToTheLowestIndex) {
 // descriptor is centroid k - 1 itself. k = 2 and 130 end inside a group of 4, 16 inside a block; 128 is
 // one whole block.
 TEST_P(EveryBowStrategy, DescriptorsNearerTheOriginThanToAnyCentroidByHand) {
-    const Strategy& strategy = findStrategy(GetParam());
+    const Strategy& strategy = strategyNamed(GetParam());
+    SKIP_WHERE_THE_DEVICE_REFUSES(strategy);
     for (const std::size_t k : {2u, 16u, 128u, 130u}) {
         SCOPED_TRACE("k = " + std::to_string(k));
         Matrix centroids(std::vector<float>(k * kDimensions, 0.0f));
@@ -152,24 +177,50 @@ TEST_P(EveryBowStrategy, DescriptorsNearerTheOriginThanToAnyCentroidByHand) {
     }
 }
 
+// Data far from unit length: bow-tensor scales each row and centroid by a power of two into the range of
+// halves (5 exponent bits: 1e5 overflows them, 1e-7 is below their normal range); the others work in float.
+TEST_P(EveryBowStrategy, MembershipsDoNotDependOnTheScaleOfTheData) {
+    const Strategy& strategy = strategyNamed(GetParam());
+    SKIP_WHERE_THE_DEVICE_REFUSES(strategy);
+    constexpr std::size_t k = 37, count = 1000;
+    for (const float scale : {1e-7f, 1e5f}) {
+        SCOPED_TRACE("scale " + std::to_string(scale));
+        Matrix centroids = test_data::uniformRows(k, 21);
+        Matrix descriptors = test_data::around(centroids, count, 0.05f, 22);
+        for (auto* matrix : {&centroids, &descriptors})
+            for (float& value : matrix->values) value *= scale;
+        const Result result = assignWords(deviceFor(strategy), descriptors, centroids, strategy);
+        for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(result.memberships[i], i * 7 % k) << i;
+        EXPECT_EQ(result.histogram, histogramOf(result.memberships, k));
+    }
+}
+
 TEST_P(EveryBowStrategy, NoDescriptorsGiveAnEmptyHistogram) {
-    const Strategy& strategy = findStrategy(GetParam());
+    const Strategy& strategy = strategyNamed(GetParam());
+    SKIP_WHERE_THE_DEVICE_REFUSES(strategy);
     const Result result = assignWords(deviceFor(strategy), Matrix{}, test_data::uniformRows(5, 1), strategy);
     EXPECT_TRUE(result.memberships.empty());
     EXPECT_EQ(result.histogram, std::vector<std::uint32_t>(5, 0));
 }
 
-INSTANTIATE_TEST_SUITE_P(Bow, EveryBowStrategy, ::testing::ValuesIn(strategyNames()), [](const auto& param) {
-    std::string name = param.param;
-    std::replace(name.begin(), name.end(), '-', '_');
-    return name;
-});
+std::vector<std::string> strategyNamesAndTheEmulatedTensor() {
+    std::vector<std::string> names = strategyNames();
+    names.emplace_back(emulatedTensor.name());
+    return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Bow, EveryBowStrategy, ::testing::ValuesIn(strategyNamesAndTheEmulatedTensor()),
+                         [](const auto& param) {
+                             std::string name = param.param;
+                             std::replace(name.begin(), name.end(), '-', '_');
+                             return name;
+                         });
 
 TEST(BowStrategies, TheBooksProgressionAndOursAreRegistered) {
     EXPECT_EQ(strategyNames(),
               (std::vector<std::string>{"bow-serial", "bow-cpu-parallel", "bow-gpu1-baseline",
                                         "bow-gpu2-coalesced", "bow-gpu3-vectorized", "bow-gpu4-local",
-                                        "bow-gpu5-constant", "bow-tiled"}));
+                                        "bow-gpu5-constant", "bow-tiled", "bow-tensor"}));
     EXPECT_TRUE(test::mentions(test::messageOf<UsageError>([] { findStrategy("gpu9"); }), "bow-tiled"));
 }
 
@@ -239,7 +290,9 @@ TEST(BowStrategies, TheListOfADeviceWithATinyConstantBufferRefusesOnlyGpu5WithTh
     for (std::size_t i = 0; i < rows.size(); ++i) {
         SCOPED_TRACE(std::string(strategies()[i]->name()));
         EXPECT_EQ(rows[i].strategy, strategies()[i]);
-        if (rows[i].strategy->name() == "bow-gpu5-constant") {
+        if (rows[i].strategy->name() == "bow-tensor") {
+            EXPECT_EQ(rows[i].support.ok, device.nvidiaComputeCapability >= 80) << rows[i].support.reason;
+        } else if (rows[i].strategy->name() == "bow-gpu5-constant") {
             EXPECT_FALSE(rows[i].support.ok);
             EXPECT_TRUE(test::mentions(rows[i].support.reason, "17 centroids take 5 KiB"))
                 << rows[i].support.reason;
@@ -250,7 +303,8 @@ TEST(BowStrategies, TheListOfADeviceWithATinyConstantBufferRefusesOnlyGpu5WithTh
         }
     }
     for (const auto& row : supportList<Operation>(&device, {100, 16}, sixteen))
-        EXPECT_TRUE(row.support.ok) << row.strategy->name() << ": " << row.support.reason;
+        EXPECT_TRUE(row.support.ok || row.strategy->name() == "bow-tensor")
+            << row.strategy->name() << ": " << row.support.reason;
     // Without a device only the host strategies can run.
     for (const auto& row : supportList<Operation>(nullptr, {100, 17}, seventeen))
         EXPECT_EQ(row.support.ok, !row.strategy->runsOnDevice()) << row.strategy->name();
@@ -268,6 +322,7 @@ TEST(BowStrategies, ARunRecordsItsStrategyAndTheBuildsItUsed) {
     const Matrix descriptors = test_data::uniformRows(70, 2);
     for (const auto* strategy : strategies()) {
         SCOPED_TRACE(std::string(strategy->name()));
+        if (refusalOnTheTestDevice(*strategy)) continue;
         DeviceContext* device = deviceFor(*strategy);
         const Result result = assignWords(device, descriptors, centroids, *strategy);
         EXPECT_EQ(result.strategy, strategy);
@@ -306,6 +361,54 @@ TEST(BowStrategies, RefusesAnEmptyVocabulary) {
                                                findStrategy("bow-serial"));
                                }),
                                "no centroids"));
+}
+
+}  // namespace
+}  // namespace hs::bow
+
+namespace hs::bow {
+namespace {
+
+// bow-tensor runs on NVIDIA tensor cores of compute capability 8.0 or later only, and keeps 4 scores, indices
+// and row maxima per descriptor of its group (512) in local memory beside k counters, norms and scales.
+TEST(BowStrategies, TensorStrategyNeedsTensorCoresAndLocalMemoryForItsCentroids) {
+    const Strategy& tensor = findStrategy("bow-tensor");
+    DeviceInfo device = runtime().open("0:0").info();
+    device.name = "Test GPU";
+    device.nvidiaComputeCapability = 0;
+    EXPECT_TRUE(
+        test::mentions(tensor.supported(&device, {100, 16}, Matrix{}).reason, "Test GPU is not an NVIDIA"));
+    device.nvidiaComputeCapability = 75;
+    EXPECT_TRUE(test::mentions(tensor.supported(&device, {100, 16}, Matrix{}).reason, "Test GPU has 7.5"));
+    device.nvidiaComputeCapability = 90;
+    device.localMemBytes = 3 * 4 * 512 * 4 + 1000 * 12;
+    EXPECT_TRUE(tensor.supported(&device, {100, 1000}, Matrix{}).ok);
+    const Support refused = tensor.supported(&device, {100, 1001}, Matrix{});
+    EXPECT_TRUE(test::mentions(refused.reason, "1001 centroids need 36 KiB of local memory"))
+        << refused.reason;
+    device.maxWorkGroupSize = 128;
+    EXPECT_TRUE(test::mentions(tensor.supported(&device, {100, 8}, Matrix{}).reason, "work-groups of 256"));
+    // The emulation runs anywhere, with room for its exchange (8 warps x 384 floats) too.
+    device.maxWorkGroupSize = 256;
+    device.nvidiaComputeCapability = 0;
+    device.localMemBytes += 8 * 384 * 4;
+    EXPECT_TRUE(emulatedTensor.supported(&device, {100, 1000}, Matrix{}).ok);
+    EXPECT_FALSE(emulatedTensor.supported(&device, {100, 1001}, Matrix{}).ok);
+}
+
+// Whole blocks of 16 centroids need no check against k; only the emulation is built with EMULATE_MMA.
+TEST(BowStrategies, TensorStrategyBuildOptions) {
+    const DeviceInfo& device = runtime().open("0:0").info();
+    const Strategy& tensor = findStrategy("bow-tensor");
+    for (const std::size_t k : {16u, 256u})
+        EXPECT_TRUE(test::mentions(tensor.kernelBuild(device, Matrix{}, {100, k})->options, "-D FULL_BLOCKS"))
+            << k;
+    for (const std::size_t k : {1u, 8u, 300u})
+        EXPECT_FALSE(test::mentions(tensor.kernelBuild(device, Matrix{}, {100, k})->options, "FULL_BLOCKS"))
+            << k;
+    EXPECT_FALSE(test::mentions(tensor.kernelBuild(device, Matrix{}, {100, 16})->options, "EMULATE_MMA"));
+    EXPECT_TRUE(
+        test::mentions(emulatedTensor.kernelBuild(device, Matrix{}, {100, 16})->options, "EMULATE_MMA"));
 }
 
 }  // namespace

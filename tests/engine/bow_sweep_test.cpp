@@ -22,6 +22,12 @@ TEST(BowSweep, OneCheckedRowPerSizeAndStrategy) {
     for (const auto& row : rows) {
         SCOPED_TRACE(row.strategy + " " + std::to_string(row.descriptors) + "x" +
                      std::to_string(row.centroids));
+        // bow-tensor needs NVIDIA tensor cores: on other devices its rows say why and hold no figures.
+        if (row.strategy == "bow-tensor" && runtime.open("0:0").info().nvidiaComputeCapability < 80) {
+            EXPECT_FALSE(row.kernel.has_value());
+            EXPECT_TRUE(test::mentions(row.detail, "tensor cores")) << row.detail;
+            continue;
+        }
         ASSERT_TRUE(row.kernel.has_value()) << row.detail;
         EXPECT_LE(row.kernel->min, row.kernel->median);
         EXPECT_LE(row.kernel->median, row.kernel->max);

@@ -51,7 +51,7 @@ TEST(Registry, ListsEveryRegisteredStrategyInTheDocumentedOrder) {
     EXPECT_EQ(namesOf<bow::Operation>(),
               (std::vector<std::string>{"bow-serial", "bow-cpu-parallel", "bow-gpu1-baseline",
                                         "bow-gpu2-coalesced", "bow-gpu3-vectorized", "bow-gpu4-local",
-                                        "bow-gpu5-constant", "bow-tiled"}));
+                                        "bow-gpu5-constant", "bow-tiled", "bow-tensor"}));
     // A strategy file added later is listed too.
     EXPECT_EQ(histogram::strategies().size(), registrationsIn("ops/histogram"));
     EXPECT_EQ(rotate::strategies().size(), registrationsIn("ops/rotate"));

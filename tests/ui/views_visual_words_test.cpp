@@ -427,6 +427,13 @@ class VisualWordsViewTest : public QObject {
             QCOMPARE(row.centroids, std::size_t((r / strategies) % 2 == 0 ? 4 : 8));
             QCOMPARE(row.strategy,
                      std::string(bow::strategies()[static_cast<std::size_t>(r % strategies)]->name()));
+            QCOMPARE(table->item(r, 2)->text(), QString::fromStdString(row.strategy));
+            // bow-tensor needs NVIDIA tensor cores: elsewhere its rows say why and hold no figures.
+            if (row.strategy == "bow-tensor" && runtime.devices().front().nvidiaComputeCapability < 80) {
+                QVERIFY2(!row.kernel && row.detail.find("tensor cores") != std::string::npos,
+                         row.detail.c_str());
+                continue;
+            }
             QVERIFY2(row.kernel.has_value(), row.detail.c_str());
             QCOMPARE(row.misassigned, std::size_t{0});
             QCOMPARE(table->item(r, 2)->text(), QString::fromStdString(row.strategy));

@@ -69,6 +69,18 @@ std::uint64_t allocationLimit(std::uint64_t deviceLimit) {
     return std::min(deviceLimit, value);
 }
 
+// Through cl_nv_device_attribute_query; 0 where the device does not have it.
+int nvidiaComputeCapability(const DeviceInfo& info, const cl::Device& device) {
+    if (!info.hasExtension("cl_nv_device_attribute_query")) return 0;
+    cl_uint major = 0, minor = 0;
+    if (clGetDeviceInfo(device(), CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, nullptr) !=
+            CL_SUCCESS ||
+        clGetDeviceInfo(device(), CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, nullptr) !=
+            CL_SUCCESS)
+        return 0;
+    return static_cast<int>(10 * major + minor);
+}
+
 DeviceInfo describe(const cl::Platform& platform, const cl::Device& device, int platformIndex,
                     int deviceIndex) {
     DeviceInfo info;
@@ -99,6 +111,7 @@ DeviceInfo describe(const cl::Platform& platform, const cl::Device& device, int 
     info.fp64 = device.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
     info.profilingResolutionNs = device.getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>();
     info.extensions = splitWords(device.getInfo<CL_DEVICE_EXTENSIONS>());
+    info.nvidiaComputeCapability = nvidiaComputeCapability(info, device);
     return info;
 }
 

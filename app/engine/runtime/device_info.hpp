@@ -43,6 +43,9 @@ struct DeviceInfo {
     bool fp64 = false;
     std::size_t profilingResolutionNs = 0;
     std::vector<std::string> extensions;
+    // NVIDIA's compute capability as 10 * major + minor (90 for an H100), from cl_nv_device_attribute_query;
+    // 0 on other devices.
+    int nvidiaComputeCapability = 0;
 
     // "P:D", the stable selector of this device.
     std::string selector() const;
