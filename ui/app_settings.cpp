@@ -29,6 +29,7 @@ const QString kFilter = QStringLiteral("transform/filter");
 const QString kFilterParameterGroup = QStringLiteral("transform/");
 const QString kCustomMatrix = QStringLiteral("transform/customMatrix");
 const QString kConvolveStrategy = QStringLiteral("transform/convolveStrategy");
+const QString kStagePages = QStringLiteral("stages");
 const QString kPlotWidth = QStringLiteral("export/plotWidth");
 const QString kPlotHeight = QStringLiteral("export/plotHeight");
 const QString kPlotDpi = QStringLiteral("export/plotDpi");
@@ -100,6 +101,12 @@ void AppSettings::load() {
         parameter.value() = finiteValue(settings, kFilterParameterGroup + parameter.key(), parameter.value());
     transform_.customMatrix = settings.value(kCustomMatrix, defaults.customMatrix).toString();
     transform_.convolveStrategy = settings.value(kConvolveStrategy, defaults.convolveStrategy).toString();
+    // Every generated stage page's keys, whatever kinds this build registers: stages/<kind>/<key>.
+    for (const QString& key : settings.allKeys()) {
+        const QStringList parts = key.split(QLatin1Char('/'));
+        if (parts.size() == 3 && parts[0] == kStagePages)
+            transform_.stagePages[parts[1]][parts[2]] = settings.value(key).toString();
+    }
     const PlotExportSize plotDefaults;
     setPlotExportSize({settings.value(kPlotWidth, plotDefaults.width).toInt(),
                        settings.value(kPlotHeight, plotDefaults.height).toInt(),
@@ -133,6 +140,10 @@ bool AppSettings::save() const {
         settings.setValue(kFilterParameterGroup + parameter.key(), parameter.value());
     settings.setValue(kCustomMatrix, transform_.customMatrix);
     settings.setValue(kConvolveStrategy, transform_.convolveStrategy);
+    for (auto kind = transform_.stagePages.cbegin(); kind != transform_.stagePages.cend(); ++kind)
+        for (auto key = kind.value().cbegin(); key != kind.value().cend(); ++key)
+            settings.setValue(kStagePages + QLatin1Char('/') + kind.key() + QLatin1Char('/') + key.key(),
+                              key.value());
     settings.setValue(kPlotWidth, plotExportSize_.width);
     settings.setValue(kPlotHeight, plotExportSize_.height);
     settings.setValue(kPlotDpi, plotExportSize_.dpi);

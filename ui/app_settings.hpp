@@ -37,6 +37,8 @@ struct TransformSettings {
         "1 2 1\n"
         "/ 16\n");
     QString convolveStrategy;  // empty: the registry's first
+    // The generated stage pages (ui/stage_page.hpp), by kind name: each page's StagePage::settings().
+    QMap<QString, QMap<QString, QString>> stagePages;
 
     bool operator==(const TransformSettings&) const = default;
 };

@@ -13,6 +13,7 @@
 #include "ops/pipeline/stage_launch.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/timing.hpp"
+#include "stages/builtin.hpp"
 #include "ui/worker_thread.hpp"
 
 namespace hs::ui {
@@ -27,10 +28,6 @@ DeviceContext& requireDevice(DeviceContext* device) {
 const histogram::Strategy& histogramStrategy(const RunRequest& request) {
     if (!request.strategy) throw UsageError("no histogram strategy is chosen");
     return *request.strategy;
-}
-
-pipeline::Spec imageStages(const RunRequest& request) {
-    return pipeline::Spec{request.rotation, request.convolution, std::nullopt};
 }
 
 }  // namespace
@@ -52,8 +49,7 @@ Controller::~Controller() {
         workerContext_,
         [this] {
             if (display_) display_->release();
-            deviceInput_.reset();
-            runtime_.reset();
+            session_.reset();
         },
         Qt::BlockingQueuedConnection);
     thread_->quit();
@@ -89,8 +85,8 @@ void Controller::start() {
             std::vector<DeviceInfo> devices;
             QString problem;
             try {
-                runtime_ = std::make_unique<Runtime>();
-                devices = runtime_->devices();
+                session_ = std::make_unique<session::Session>();
+                devices = session_->runtime().devices();
             } catch (const std::exception& e) {
                 problem = QString::fromStdString(e.what());
             }
@@ -233,9 +229,9 @@ void Controller::execute(const Job& job) {
 
 DeviceContext* Controller::openDevice(const QString& selector) {
     if (selector.isEmpty()) return nullptr;
-    if (!runtime_)
+    if (!session_)
         throw OpenClError("opening device " + selector.toStdString(), 0, "no OpenCL runtime is available");
-    return &runtime_->open(selector.toStdString());
+    return &session_->device(selector.toStdString());
 }
 
 RunOutcome Controller::measure(const Job& job) {
@@ -256,7 +252,7 @@ RunOutcome Controller::runJob(const Job& job) {
     if (device) {
         outcome.device = device->info();
         outcome.display =
-            display_ ? display_->prepare(*device, runtime_->programCache(),
+            display_ ? display_->prepare(*device, session_->runtime().programCache(),
                                          request.forceCopyDisplay ? interop::PathPreference::ForceCopy
                                                                   : interop::PathPreference::Auto)
                      : DisplayStatus{QStringLiteral("host"),
@@ -276,27 +272,23 @@ RunOutcome Controller::runJob(const Job& job) {
     PixelSource pixels(*request.image);
     outcome.result =
         histogram::computeHistogram(device, pixels, request.histogramParams(), histogramStrategy(request));
-    for (auto& timing : outcome.result.timings) timing.name = "histogram: " + timing.name;
-    outcome.stages.push_back({pipeline::StageKind::Histogram, outcome.result.strategy,
+    for (auto& timing : outcome.result.timings) {
+        timing.name = "histogram: " + timing.name;
+        timing.step = "histogram";
+        if (device && !timing.host) timing.device = device->info().name;
+    }
+    outcome.stages.push_back({"histogram", outcome.result.strategy,
                               QString::fromStdString(outcome.result.note), outcome.result.builds});
     return outcome;
 }
 
 void Controller::runImageStages(DeviceContext& device, const RunRequest& request, RunOutcome& outcome) {
-    pipeline::Spec spec = imageStages(request);
-    spec.histogram = pipeline::HistogramStage{request.histogramParams(), &histogramStrategy(request)};
+    session::RunSpec spec{request.image, request.device.toStdString(), request.imageStages()};
+    spec.stages.push_back(stages::histogramStage(request.histogramParams(), histogramStrategy(request)));
     // On the shared display path the stages run in the display's GL-sharing context of the same device, so
     // that the last stage's buffer can be copied into the texture on the device.
     DeviceContext& runOn = display_ ? display_->pipelineDevice() : device;
-    TimingLog uploadLog;
-    PixelSource input = stageInput(runOn, request, uploadLog);
-    pipeline::Result result = pipeline::runPipeline(runOn, input, spec);
-    if (auto timings = uploadLog.collect(); !timings.empty()) {
-        pipeline::StageReport upload;
-        upload.stage = pipeline::StageKind::Upload;
-        upload.timings = std::move(timings);
-        result.stages.insert(result.stages.begin(), std::move(upload));
-    }
+    pipeline::Result result = session_->run(spec, runOn).result;
 
     TimingLog displayLog;
     if (display_) {
@@ -307,17 +299,17 @@ void Controller::runImageStages(DeviceContext& device, const RunRequest& request
     }
     if (auto timings = displayLog.collect(); !timings.empty()) {
         pipeline::StageReport display;
-        display.stage = pipeline::StageKind::Display;
+        display.stage = pipeline::kDisplay;
         display.timings = std::move(timings);
         result.stages.push_back(std::move(display));
     }
 
     for (const auto& stage : result.stages) {
-        if (!stage.strategy) continue;  // transfers
+        if (!stage.configured) continue;  // transfers
         outcome.stages.push_back(
             {stage.stage, stage.strategy, QString::fromStdString(stage.note), stage.builds});
     }
-    const pipeline::StageReport& counted = *result.stage(pipeline::StageKind::Histogram);
+    const pipeline::StageReport& counted = *result.stage("histogram");
     outcome.result.strategy = counted.strategy;
     outcome.result.builds = counted.builds;
     outcome.result.histogram = std::move(*result.histogram);
@@ -325,32 +317,11 @@ void Controller::runImageStages(DeviceContext& device, const RunRequest& request
     outcome.result.timings = result.timings();
 }
 
-PixelSource Controller::stageInput(DeviceContext& device, const RunRequest& request, TimingLog& log) {
-    // The image stays on the device between runs of the same image there (Run ×N, a dragged slider, another
-    // strategy or filter): uploaded once instead of every run (4.7 of a 4K run's 8.4 ms on the H100). Only
-    // where that copy is small beside the device's memory (a CPU device's is the host's) and fits one buffer;
-    // otherwise the stages take the host pixels as before (bands, tiles).
-    const ImageRGBA8& image = *request.image;
-    const DeviceInfo& info = device.info();
-    if (image.byteCount() > info.globalMemBytes / 8 ||
-        !pipeline::pixelBufferProblem(info, image.width, image.height).empty()) {
-        deviceInput_.reset();
-        return PixelSource(image);
-    }
-    if (!deviceInput_ || deviceInput_->image != request.image ||
-        deviceInput_->context != device.context()()) {
-        deviceInput_.reset();  // the previous image's pixels go before the new ones arrive
-        PixelSource host(image);
-        const cl::Buffer& buffer = host.device(device, log);
-        deviceInput_ = DeviceInput{request.image, device.context()(), buffer};
-    }  // `host` waited for its upload as it went: the buffer holds the pixels for every later command
-    return PixelSource(device, deviceInput_->buffer, image.width, image.height);
-}
-
 void Controller::runTwoDevices(DeviceContext& producer, const RunRequest& request, RunOutcome& outcome) {
     if (!request.convolution)
         throw UsageError("pipeline mode convolves on the first device: no filter is set");
-    if (request.rotation) throw UsageError("pipeline mode runs convolution then histogram, without rotation");
+    if (request.rotation || !request.otherStages.empty())
+        throw UsageError("pipeline mode runs convolution then histogram, without rotation or other stages");
     DeviceContext& consumer = requireDevice(openDevice(request.twoDevices->consumer));
     produce_consume::Params params;
     params.filter = request.convolution->filter;
@@ -370,13 +341,12 @@ void Controller::runTwoDevices(DeviceContext& producer, const RunRequest& reques
     };
     QStringList notes;
     for (const auto& note : result.notes) notes << QString::fromStdString(note);
-    outcome.stages.push_back({pipeline::StageKind::Convolve,
+    outcome.stages.push_back({"convolve",
                               ranOr(convolve::strategies(), result.convolutionStrategy, params.convolution),
                               {},
                               result.devices[0].builds});
     outcome.stages.push_back(
-        {pipeline::StageKind::Histogram,
-         ranOr(histogram::strategies(), result.histogramStrategy, params.histogramStrategy),
+        {"histogram", ranOr(histogram::strategies(), result.histogramStrategy, params.histogramStrategy),
          notes.join(QStringLiteral("; ")), result.devices[1].builds});
     RunRecord record;
     record.strategy = outcome.stages.back().strategy;
@@ -385,6 +355,7 @@ void Controller::runTwoDevices(DeviceContext& producer, const RunRequest& reques
         for (const auto& timing : device.timings) {
             record.timings.push_back(timing);
             record.timings.back().name = device.role + ": " + timing.name;
+            record.timings.back().device = device.device;
         }
     outcome.result = histogram::Result::counted(result.values, params.histogram, std::move(record));
     outcome.consumer = consumer.info();
@@ -394,8 +365,10 @@ void Controller::runTwoDevices(DeviceContext& producer, const RunRequest& reques
 std::shared_ptr<const ImageRGBA8> Controller::processedImage(DeviceContext* device,
                                                              const RunRequest& request) {
     if (!request.processesImage()) return request.image;
-    PixelSource input(*request.image);
-    pipeline::Result result = pipeline::runPipeline(requireDevice(device), input, imageStages(request));
+    pipeline::Result result =
+        session_
+            ->run({request.image, request.device.toStdString(), request.imageStages()}, requireDevice(device))
+            .result;
     return std::make_shared<const ImageRGBA8>(result.readBack());
 }
 

@@ -18,6 +18,7 @@
 #include "ops/produce_consume/produce_consume.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/error.hpp"
+#include "session/session.hpp"
 #include "ui/display_link.hpp"
 
 class QThread;
@@ -46,6 +47,8 @@ struct RunRequest {
     int bins = histogram::kMaxBins;
     std::optional<pipeline::RotateStage> rotation;
     std::optional<pipeline::ConvolveStage> convolution;
+    // The stages of the generated panel pages (equalize, ...), which run after rotation and convolution.
+    stages::StageList otherStages;
     bool ignoreTransparent = false;  // histogram::Params::ignoreTransparent
     // Set: pipeline mode, which runs `convolution` (required) then the histogram over two devices; no
     // rotation.
@@ -55,16 +58,28 @@ struct RunRequest {
     bool forceCopyDisplay = false;
 
     histogram::Params histogramParams() const { return {bins, ignoreTransparent}; }
-    bool processesImage() const { return rotation || convolution; }
+    bool processesImage() const { return rotation || convolution || !otherStages.empty(); }
+    // The image stages it asks for, in the order they run.
+    stages::StageList imageStages() const {
+        stages::StageList list = pipeline::stagesOf({rotation, convolution, std::nullopt});
+        list.insert(list.end(), otherStages.begin(), otherStages.end());
+        return list;
+    }
 };
 
 // One stage as it ran: the strategy that ran, why it is not the requested one (empty when it is), and the
 // programs it built.
 struct StageOutcome {
-    pipeline::StageKind stage = pipeline::StageKind::Histogram;
-    const StrategyInfo* strategy = nullptr;
+    std::string stage;                       // the stage kind's name (pipeline::StageReport::stage)
+    const StrategyInfo* strategy = nullptr;  // null for a kind without strategies (equalize)
     QString note;
     std::vector<KernelBuild> builds;
+
+    // The strategy's name and description; empty for a kind without strategies.
+    QString strategyName() const { return strategy ? QString::fromUtf8(strategy->name()) : QString(); }
+    QString strategyDescription() const {
+        return strategy ? QString::fromUtf8(strategy->description()) : QString();
+    }
 };
 
 struct RunOutcome {
@@ -173,8 +188,6 @@ class Controller : public QObject {
     RunOutcome measure(const Job& job);
     RunOutcome runJob(const Job& job);
     void runImageStages(DeviceContext& device, const RunRequest& request, RunOutcome& outcome);
-    // The request's image as the image stages' input on `device`; an upload it makes is recorded in `log`.
-    PixelSource stageInput(DeviceContext& device, const RunRequest& request, TimingLog& log);
     void runTwoDevices(DeviceContext& producer, const RunRequest& request, RunOutcome& outcome);
     // The request's image after its image stages, on the host (Compare measures histograms of it).
     std::shared_ptr<const ImageRGBA8> processedImage(DeviceContext* device, const RunRequest& request);
@@ -193,16 +206,10 @@ class Controller : public QObject {
 
     QThread* thread_ = nullptr;
     QObject* workerContext_ = nullptr;  // lives on thread_; the target of the work posted there
-    std::unique_ptr<Runtime> runtime_;  // created, used and destroyed on thread_ only
-    DisplayLink* display_ = nullptr;    // used on thread_ only
-    // The pixels of the image the image stages ran on last, in a buffer of the context they ran in (thread_
-    // only). The buffer holds its context, so the handle names that context for as long as it is kept.
-    struct DeviceInput {
-        std::shared_ptr<const ImageRGBA8> image;
-        cl_context context = nullptr;
-        cl::Buffer buffer;
-    };
-    std::optional<DeviceInput> deviceInput_;
+    // The run path every front end shares (its runtime and the device-input cache): created, used and
+    // destroyed on thread_ only.
+    std::unique_ptr<session::Session> session_;
+    DisplayLink* display_ = nullptr;  // used on thread_ only
     std::mutex probeMutex_;
     std::function<void()> probe_;
 

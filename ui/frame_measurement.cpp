@@ -46,8 +46,9 @@ bool FrameMeasurement::add(const RunOutcome& outcome, Clock::time_point shown) {
 std::string FrameMeasurement::json(const QString& imagePath) const {
     QStringList stages;
     for (const auto& stage : last_.stages)
-        stages << QStringLiteral("%1 %2").arg(QString::fromUtf8(pipeline::stageKindName(stage.stage)),
-                                              QString::fromUtf8(stage.strategy->name()));
+        stages << QStringLiteral("%1 %2")
+                      .arg(QString::fromStdString(stage.stage), stage.strategyName())
+                      .trimmed();
     const int width =
         last_.frame ? last_.frame->width : (last_.request.image ? last_.request.image->width : 0);
     const int height =

@@ -14,6 +14,7 @@
 #include "io/image_io.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/shared_options.hpp"
+#include "stages/stage.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/export_actions.hpp"
 #include "ui/frame_measurement.hpp"
@@ -82,6 +83,16 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
     parser.addOptions({helpOption, versionOption, open, device, strategy, bins, ignoreTransparent, angle,
                        sampling, fitCanvas, filter, display, screenshot, histogramExport, measureFrames,
                        measureJson, quit});
+    // The flag of every image stage kind that no parameter adds (--equalize), as histoscope-cli pipeline has.
+    QStringList stageFlags;
+    for (const auto* kind : stages::kinds()) {
+        if (!kind->producesImage() || !kind->trigger().empty()) continue;
+        const QString name =
+            QString::fromUtf8(kind->name().data(), static_cast<qsizetype>(kind->name().size()));
+        parser.addOption(QCommandLineOption(
+            name, QString::fromUtf8(kind->help().data(), static_cast<qsizetype>(kind->help().size()))));
+        stageFlags << name;
+    }
     parser.addPositionalArgument(QStringLiteral("IMAGE"), QStringLiteral("Image to open."),
                                  QStringLiteral("[IMAGE]"));
 
@@ -121,6 +132,8 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
         options.filter = parser.value(filter);
         io::filterFromSpec(options.filter.toStdString());  // throws UsageError or InputError, in words
     }
+    for (const QString& name : stageFlags)
+        if (parser.isSet(name)) options.stages << name;
     options.screenshot = parser.value(screenshot);
     if (!options.screenshot.isEmpty() &&
         QFileInfo(options.screenshot).suffix().toLower() != QLatin1String("png"))
@@ -185,6 +198,7 @@ void Launcher::start(const QString& image) {
             return fail(e.kind(), tr("Filter not available"), QString::fromUtf8(e.what()));
         }
     }
+    for (const QString& stage : options_.stages) window_.switchStageOn(stage);
     if (!image.isEmpty()) {
         window_.openImage(image);
     } else if (options_.quit) {

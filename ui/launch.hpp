@@ -17,7 +17,8 @@ class MainWindow;
 
 // What the command line asks for. `histoscope IMAGE` opens a file; the scripted mode
 // `histoscope --open IMG --device SEL --strategy NAME --bins N [--ignore-transparent] [--angle DEG
-// [--sampling MODE] [--fit-canvas]] [--filter SPEC] [--export-histogram OUT.csv|json] --screenshot OUT.png
+// [--sampling MODE] [--fit-canvas]] [--filter SPEC] [--equalize] [--export-histogram OUT.csv|json]
+// --screenshot OUT.png
 // --quit` renders the window after the first result, exports the histogram, saves the window, and exits. With
 // `--measure-frames N --measure-json OUT.json` it first runs the pipeline N more times as Run ×N does (the
 // same requests, stages and display hand-off; `--display-path copy` forces the copy path) and writes the
@@ -34,6 +35,8 @@ struct LaunchOptions {
     rotate::FilterMode sampling = rotate::FilterMode::Linear;
     bool fitCanvas = false;
     QString filter;  // a convolve::filterFromSpec spec
+    // Stage kinds whose own flag was given (--equalize): their generated Transform pages are switched on.
+    QStringList stages;
     QString screenshot;
     QString histogramExport;  // .csv or .json, written as File ▸ Export ▸ Histogram writes it
     bool quit = false;

@@ -54,8 +54,8 @@ constexpr int kDefaultRepetitions = 10;  // Compare, per strategy
 constexpr int kNoteWidth = 420;          // pixels of the status bar for a stage's fallback note
 
 // "rotate", "convolve", "histogram": how the status bar, the timings and the kernel view name a stage.
-QString stageText(pipeline::StageKind stage) {
-    return QString::fromUtf8(pipeline::stageKindName(stage));
+QString stageText(const std::string& stage) {
+    return QString::fromStdString(stage);
 }
 
 QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
@@ -656,9 +656,17 @@ RunRequest MainWindow::currentRequest() const {
                       bins_->value(),
                       transformPanel_->rotation(),
                       transformPanel_->convolution(),
+                      transformPanel_->otherStages(),
                       ignoreTransparent_->isChecked(),
                       transformPanel_->twoDevices(),
                       forceCopyDisplay_};
+}
+
+bool MainWindow::switchStageOn(const QString& name) {
+    StagePage* page = transformPanel_->stagePage(name);
+    if (!page) return false;
+    page->setChecked(true);
+    return true;
 }
 
 void MainWindow::setForceCopyDisplay(bool force) {
@@ -724,8 +732,7 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
     // Every stage that ran, in order: "rotate image-sampler → convolve separable → histogram private-uchar".
     QStringList stages;
     for (const auto& stage : outcome.stages)
-        stages << QStringLiteral("%1 %2").arg(stageText(stage.stage),
-                                              QString::fromUtf8(stage.strategy->name()));
+        stages << QStringLiteral("%1 %2").arg(stageText(stage.stage), stage.strategyName()).trimmed();
     const QString pipeline = stages.join(QStringLiteral(" → "));
     histogramView_->setHistogram(outcome.result.values, outcome.request.bins);
     // The device's selector beside its name tells two identical devices apart.
@@ -748,11 +755,10 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
     const double kernelMs = static_cast<double>(totalNs(outcome.result.timings, Stage::Kernel)) / 1e6;
     kernelTimeLabel_->setText(tr("kernel %1").arg(millisecondsText(kernelMs)));
     if (outcome.device) exportActions_->setDeviceName(QString::fromStdString(outcome.device->name));
-    exportActions_->setHistogramContext(
-        io::histogramContext(imagePath_, outcome.request.image->width, outcome.request.image->height,
-                             outcome.device ? &*outcome.device : nullptr, outcome.result.strategy->name(),
-                             outcome.request.strategy->name(), outcome.request.rotation,
-                             outcome.request.convolution, outcome.request.ignoreTransparent));
+    exportActions_->setHistogramContext(io::histogramContext(
+        imagePath_, outcome.request.image->width, outcome.request.image->height,
+        outcome.device ? &*outcome.device : nullptr, outcome.result.strategy->name(),
+        outcome.request.strategy->name(), outcome.request.imageStages(), outcome.request.ignoreTransparent));
     devicePanel_->clearFailure(outcome.request.device);
     showProcessedImage(outcome);
     emit resultShown();
@@ -790,10 +796,10 @@ std::map<QString, QString> MainWindow::showKernelSource(const RunOutcome& outcom
     // strategy built none. A stage builds one program (its kernels come from one source).
     for (const auto& stage : outcome.stages) {
         // Pipeline mode counts on its second device.
-        const bool onConsumer = outcome.consumer && stage.stage == pipeline::StageKind::Histogram;
+        const bool onConsumer = outcome.consumer && stage.stage == "histogram";
         KernelView::Kernel kernel{stageText(stage.stage),
-                                  QString::fromUtf8(stage.strategy->name()),
-                                  QString::fromUtf8(stage.strategy->description()),
+                                  stage.strategyName(),
+                                  stage.strategyDescription(),
                                   {},
                                   {},
                                   {},

@@ -108,6 +108,9 @@ class MainWindow : public QMainWindow {
     // Switches convolution on with a convolve::filterFromSpec spec; throws UsageError or InputError as that
     // does.
     void setFilter(const QString& spec);
+    // Switches on the Transform panel's generated page of the stage kind called `name` (equalize); false
+    // when the panel has no such page.
+    bool switchStageOn(const QString& name);
     // Processed images go through the host even where OpenCL could write the view's texture (the launch
     // option --display-path copy; the next run uses it).
     void setForceCopyDisplay(bool force);

@@ -111,6 +111,13 @@ TransformPanel::TransformPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildRotation());
     layout->addWidget(buildConvolution());
+    for (const auto* kind : stages::kinds()) {
+        if (!kind->producesImage() || kind->name() == "rotate" || kind->name() == "convolve") continue;
+        auto* page = new StagePage(*kind);
+        connect(page, &StagePage::changed, this, &TransformPanel::transformChanged);
+        layout->addWidget(page);
+        stagePages_.append(page);
+    }
     layout->addWidget(buildTwoDevices());
     // No taller than the controls need: the panel beside it (the device's properties) has a use for the rest.
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
@@ -478,6 +485,8 @@ TransformSettings TransformPanel::settings() const {
     }
     settings.customMatrix = customEditor_->toPlainText();
     settings.convolveStrategy = convolveStrategy_->currentText();
+    for (const StagePage* page : stagePages_)
+        settings.stagePages[QString::fromUtf8(page->kind().name().data())] = page->settings();
     return settings;
 }
 
@@ -502,6 +511,8 @@ void TransformPanel::applySettings(const TransformSettings& settings) {
         customEditor_->setPlainText(settings.customMatrix);
         selectFilter(settings.filter);
         selectText(convolveStrategy_, settings.convolveStrategy);
+        for (StagePage* page : stagePages_)
+            page->applySettings(settings.stagePages.value(QString::fromUtf8(page->kind().name().data())));
     }
     emit transformChanged();
 }
@@ -520,6 +531,20 @@ std::optional<pipeline::ConvolveStage> TransformPanel::convolution() const {
     if (!convolutionGroup_->isChecked()) return std::nullopt;
     return pipeline::ConvolveStage{filter(),
                                    &strategyAt<convolve::Operation>(convolveStrategy_->currentIndex())};
+}
+
+stages::StageList TransformPanel::otherStages() const {
+    stages::StageList list;
+    if (twoDevicesGroup_->isChecked()) return list;  // pipeline mode convolves and counts, nothing else
+    for (const StagePage* page : stagePages_)
+        if (auto stage = page->stage()) list.push_back(std::move(stage));
+    return list;
+}
+
+StagePage* TransformPanel::stagePage(const QString& name) const {
+    for (StagePage* page : stagePages_)
+        if (QString::fromUtf8(page->kind().name().data()) == name) return page;
+    return nullptr;
 }
 
 void TransformPanel::updateSupport(const DeviceInfo* device, QSize imageSize) {

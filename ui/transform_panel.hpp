@@ -14,6 +14,7 @@
 #include "runtime/device_info.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/controller.hpp"
+#include "ui/stage_page.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -52,6 +53,11 @@ class TransformPanel : public QWidget {
     // The stages as set, or nothing while a stage is switched off.
     std::optional<pipeline::RotateStage> rotation() const;
     std::optional<pipeline::ConvolveStage> convolution() const;
+    // The stages of the generated pages (ui/stage_page.hpp: every registered image stage kind but rotate and
+    // convolve, whose pages are made by hand) that are switched on, in kind order; none in pipeline mode.
+    stages::StageList otherStages() const;
+    // The generated page of the kind called `name`; null when there is none.
+    StagePage* stagePage(const QString& name) const;
     double angle() const;
     // The filter the convolution stage applies (for a custom matrix: the last one that parsed).
     convolve::Filter filter() const;
@@ -165,6 +171,8 @@ class TransformPanel : public QWidget {
     QLabel* customError_ = nullptr;
     QPushButton* loadFilter_ = nullptr;
     QComboBox* convolveStrategy_ = nullptr;
+
+    QList<StagePage*> stagePages_;
 
     QGroupBox* twoDevicesGroup_ = nullptr;
     QComboBox* consumer_ = nullptr;

@@ -3,12 +3,14 @@
 #include <QFile>
 #include <QFileInfo>
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <limits>
 
 #include "io/files/files.hpp"
 #include "measure/measure.hpp"
 #include "ops/histogram/statistics.hpp"
+#include "ops/shared_options.hpp"
 #include "runtime/error.hpp"
 
 namespace hs::io {
@@ -68,9 +70,7 @@ void writeHistogramJson(JsonWriter& json, const histogram::Histogram& histogram)
 
 HistogramContext histogramContext(const QString& path, int width, int height, const DeviceInfo* device,
                                   std::string_view strategy, std::string_view requested,
-                                  const std::optional<pipeline::RotateStage>& rotation,
-                                  const std::optional<pipeline::ConvolveStage>& convolution,
-                                  bool ignoreTransparent) {
+                                  const stages::StageList& stages, bool ignoreTransparent) {
     HistogramContext context;
     context.imagePath = path;
     context.imageWidth = width;
@@ -78,12 +78,23 @@ HistogramContext histogramContext(const QString& path, int width, int height, co
     if (device) context.device = *device;
     context.strategy = text(strategy);
     context.requestedStrategy = text(requested);
-    if (rotation) {
-        context.angle = rotation->params.angleDegrees;
-        context.sampling = text(rotate::filterModeName(rotation->params.filterMode));
-        context.fitCanvas = rotation->params.fitCanvas;
+    for (const auto& stage : stages) {
+        if (!stage->kind().producesImage()) continue;
+        const std::string_view kind = stage->kind().name();
+        context.stages << text(kind);
+        // The rotation and the filter keep the members they always had (the stage's normalized values).
+        const auto& values = stage->values();
+        if (kind == "rotate") {
+            const std::string& angle = values.at(std::string(options::kAngle.name));
+            double degrees = 0;
+            std::from_chars(angle.data(), angle.data() + angle.size(), degrees);  // numberText's, any locale
+            context.angle = degrees;
+            context.sampling = text(values.at(std::string(options::kSampling.name)));
+            context.fitCanvas = values.contains(options::kFitCanvas.name);
+        } else if (kind == "convolve") {
+            context.filter = text(stage->summary());
+        }
     }
-    if (convolution) context.filter = text(convolution->filter.label);
     context.ignoreTransparent = ignoreTransparent;
     return context;
 }
@@ -139,6 +150,9 @@ void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context
     textOrNull("sampling", context.sampling);
     textOrNull("filter", context.filter);
     json.field("fit_canvas", context.fitCanvas);
+    json.key("stages").beginArray();
+    for (const QString& stage : context.stages) json.value(stage.toStdString());
+    json.endArray();
     json.endObject();
     json.field("ignore_transparent", context.ignoreTransparent);
     json.endObject();

@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -37,17 +38,17 @@ struct HistogramContext {
     QString sampling;  // with an angle only
     QString filter;    // empty: no convolution
     bool fitCanvas = false;
+    // Every image stage before the histogram, in the order it ran ("equalize", "rotate", ...).
+    QStringList stages;
     // Whether fully transparent pixels were left out of R, G, B and luma.
     bool ignoreTransparent = false;
 };
 
-// The context of a histogram of `path` (width x height) after the given stages ran `strategy` (auto's
-// choice) for `requested` on `device` (null: none).
+// The context of a histogram of `path` (width x height) after the image stages of `stages` ran, the histogram
+// running `strategy` (auto's choice) for `requested` on `device` (null: none).
 HistogramContext histogramContext(const QString& path, int width, int height, const DeviceInfo* device,
                                   std::string_view strategy, std::string_view requested,
-                                  const std::optional<pipeline::RotateStage>& rotation,
-                                  const std::optional<pipeline::ConvolveStage>& convolution,
-                                  bool ignoreTransparent);
+                                  const stages::StageList& stages, bool ignoreTransparent);
 // "photo.png — <device> — <strategy> — 64 bins", a plot's title.
 QString histogramTitle(const HistogramContext& context, int bins);
 
@@ -59,7 +60,8 @@ QString histogramTitle(const HistogramContext& context, int bins);
 void writeHistogramJson(JsonWriter& json, const histogram::Histogram& histogram);
 // {"image": {path, width, height}, "device": {name, selector, platform} or null, "strategy",
 //  "requested_strategy", "bins", "bin_ranges": [[lower, upper], ...], "transform": {"angle" (null: no
-//  rotation), "sampling", "filter" (null: none), "fit_canvas"}, "ignore_transparent"}
+//  rotation), "sampling", "filter" (null: none), "fit_canvas", "stages": the image stages in order},
+//  "ignore_transparent"}
 void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context, int bins);
 // The histogram export, a whole document: writeHistogramJson's members plus "context".
 QByteArray histogramJson(const histogram::Histogram& histogram, const HistogramContext& context);

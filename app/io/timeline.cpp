@@ -10,12 +10,6 @@ namespace {
 
 constexpr double kNsPerUs = 1000.0;
 
-// "histogram" for "histogram: count"; empty for a command without a stage prefix.
-QString pipelineStageOf(const std::string& command) {
-    const auto colon = command.find(": ");
-    return colon == std::string::npos ? QString() : QString::fromStdString(command.substr(0, colon));
-}
-
 // A device's queue lane; a device without a name still gets a lane of its own.
 QString queueLaneName(const DeviceTimings& device) {
     return device.device.isEmpty() ? QStringLiteral("device") : device.device;
@@ -82,7 +76,7 @@ Timeline timelineOf(const RunTimings& run) {
             bar.stage = timing.stage;
             bar.name = QString::fromStdString(timing.name);
             if (timing.stage == Stage::Kernel && !timing.host) {
-                const auto options = run.buildOptions.find(pipelineStageOf(timing.name));
+                const auto options = run.buildOptions.find(QString::fromStdString(timing.step));
                 if (options != run.buildOptions.end()) bar.buildOptions = options->second;
             }
             bar.queuedUs = relative(timing.hostQueuedNs());

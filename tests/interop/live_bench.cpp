@@ -193,9 +193,9 @@ double ms(std::uint64_t ns) {
     return static_cast<double>(ns) / 1e6;
 }
 
+// Records without a stage are the hand-off to the display, which the bench times itself.
 std::string stageOf(const Timing& timing) {
-    const auto colon = timing.name.find(':');
-    return colon == std::string::npos ? "display" : timing.name.substr(0, colon);
+    return timing.step.empty() ? "display" : timing.step;
 }
 
 PathRun runPath(GlxSession& glx, Runtime& runtime, DeviceContext& engine, const pipeline::Spec& spec,
@@ -239,9 +239,7 @@ PathRun runPath(GlxSession& glx, Runtime& runtime, DeviceContext& engine, const 
     }
     std::vector<std::string> ran;
     for (const auto& stage : last->stages)
-        if (stage.strategy)
-            ran.push_back(std::string(pipeline::stageKindName(stage.stage)) + " " +
-                          std::string(stage.strategy->name()));
+        if (stage.strategy) ran.push_back(stage.stage + " " + std::string(stage.strategy->name()));
     for (const auto& part : ran) run.ran += (run.ran.empty() ? "" : " → ") + part;
     run.texture = readTexture(sink);
     run.pixels = last->readBack();

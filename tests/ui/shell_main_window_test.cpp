@@ -264,6 +264,7 @@ class MainWindowTest : public QObject {
                            1,
                            {},
                            {},
+                           {},
                            false,
                            {}};
         // The first run is held on the worker until the other nine requests are made, as on a slow device.

@@ -10,11 +10,11 @@ int run(const QStringList& arguments) {
                           "Filters an image on an OpenCL device (a correlation like OpenCV's filter2D, edges "
                           "clamped, alpha kept).");
     addImageInOut(parser);
-    addConvolutionOptions(parser, "strategy");
+    const auto& kind = stages::findKind("convolve");
+    addStageOptions(parser, kind, "strategy");
     if (!parser.parse(arguments)) return 0;
-    pipeline::Spec spec;
-    spec.convolution = convolutionFrom(parser, "strategy");
-    return runSpec(parser, spec);
+    parser.required("filter", "SPEC");
+    return runStages(parser, {stageFrom(parser, kind, "strategy")});
 }
 
 [[maybe_unused]] const bool registered = registerCommand(

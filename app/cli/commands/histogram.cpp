@@ -109,8 +109,8 @@ int run(const QStringList& arguments) {
                       }).runs;
     const auto cache = runtime.programCache().stats();
     const auto context = io::histogramContext(path, image.width, image.height, &device.info(),
-                                              std::string(result.strategy->name()), strategy.name(),
-                                              std::nullopt, std::nullopt, params.ignoreTransparent);
+                                              std::string(result.strategy->name()), strategy.name(), {},
+                                              params.ignoreTransparent);
 
     if (parser.isSet("json"))
         printJson([&](JsonWriter& json) {

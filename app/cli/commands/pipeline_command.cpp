@@ -1,91 +1,65 @@
-// histoscope-cli pipeline IMAGE [--angle DEG [--sampling MODE] [--fit-canvas]] [--filter SPEC]
-// [--histogram-strategy S] --out OUT [--json], and the parts rotate and convolve share with it.
+// histoscope-cli pipeline IMAGE [stage options, in the order the stages run] --out OUT [--json], and the
+// parts rotate and convolve share with it.
 #include "commands/pipeline_command.hpp"
+
+#include <algorithm>
 
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
-#include "io/files/filter_file.hpp"
+#include "io/files/files.hpp"
 #include "io/image_io.hpp"
+#include "ops/pipeline/pipeline.hpp"
 #include "runtime/device_properties.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
+#include "session/session.hpp"
 
 namespace hs::cli::transform {
 
 namespace {
 
-// "a, b, c" from a strategy registry.
-template <typename Strategies>
-QString namesOf(const Strategies& strategies) {
-    QStringList names;
-    for (const auto* strategy : strategies) names += text(strategy->name());
-    return names.join(", ");
+// What the stages read from files (a filter file), through io's bounded reader.
+std::string readStageFile(const std::string& path, std::uint64_t maxBytes, std::string_view what) {
+    return io::readWholeFile(path, static_cast<std::size_t>(maxBytes), what);
 }
 
-void writeStageJson(JsonWriter& json, const pipeline::StageReport& report, const pipeline::Spec& spec) {
-    json.beginObject().field("stage", pipeline::stageKindName(report.stage));
+void writeStageJson(JsonWriter& json, const pipeline::StageReport& report) {
+    json.beginObject().field("stage", report.stage);
     if (report.strategy) json.field("strategy", report.strategy->name());
     if (!report.note.empty()) json.field("note", report.note);
-    switch (report.stage) {
-        case pipeline::StageKind::Rotate:
-            json.field("requested_strategy", spec.rotation->strategy->name());
-            json.field("angle_degrees", spec.rotation->params.angleDegrees);
-            json.field("sampling", rotate::filterModeName(spec.rotation->params.filterMode));
-            json.field("fit_canvas", spec.rotation->params.fitCanvas);
-            break;
-        case pipeline::StageKind::Convolve: {
-            const auto& filter = spec.convolution->filter;
-            json.field("requested_strategy", spec.convolution->strategy->name());
-            json.key("filter").beginObject().field("label", filter.label).field("width", filter.width);
-            json.field("height", filter.height).field("integer", filter.isInteger()).endObject();
-            break;
-        }
-        case pipeline::StageKind::Histogram:
-            json.field("requested_strategy", spec.histogram->strategy->name());
-            json.field("bins", spec.histogram->params.bins);
-            json.field("ignore_transparent", spec.histogram->params.ignoreTransparent);
-            break;
-        case pipeline::StageKind::Upload:
-        case pipeline::StageKind::Readback:
-        case pipeline::StageKind::Display:
-            break;
+    if (report.configured) {
+        if (const auto* requested = report.configured->requestedStrategy())
+            json.field("requested_strategy", requested->name());
+        report.configured->writeJson(json);
     }
+    json.key("builds").beginArray();
+    for (const auto& build : report.builds)
+        json.beginObject().field("source", build.source).field("options", build.options).endObject();
+    json.endArray();
     json.endObject();
 }
 
 QString summary(const QString& path, const ImageRGBA8& image, const QString& out, const DeviceInfo& device,
-                pipeline::Result& result, const pipeline::Spec& spec) {
+                pipeline::Result& result) {
     QString lines = imageAndDeviceLines(path, image, device);
     for (const auto& report : result.stages) {
-        if (!report.strategy) continue;  // transfers
-        QString what;
-        switch (report.strategy->operation()) {
-            case OperationKind::Rotate:
-                what = QString("%1 degrees, %2%3")
-                           .arg(spec.rotation->params.angleDegrees)
-                           .arg(text(rotate::filterModeName(spec.rotation->params.filterMode)))
-                           .arg(spec.rotation->params.fitCanvas ? ", fit canvas" : "");
-                break;
-            case OperationKind::Convolve:
-                what = text(spec.convolution->filter.label);
-                break;
-            case OperationKind::Histogram:
-                what = QString("%1 bins%2 (the counts: --json)")
-                           .arg(spec.histogram->params.bins)
-                           .arg(spec.histogram->params.ignoreTransparent ? ", alpha 0 ignored" : "");
-                break;
-            case OperationKind::Bow:  // not a stage of the pipeline
-                break;
-        }
+        if (!report.configured) continue;  // transfers
+        QString what = text(report.configured->summary());
+        if (!report.configured->kind().producesImage()) what += " (the counts: --json)";
         lines += QString("%1 %2 %3\n")
-                     .arg(text(pipeline::stageKindName(report.stage)), -9)
-                     .arg(text(report.strategy->name()), -15)
+                     .arg(text(report.stage), -9)
+                     .arg(report.strategy ? text(report.strategy->name()) : QString("-"), -15)
                      .arg(what);
         if (!report.note.empty()) lines += "note      " + text(report.note) + "\n";
     }
     lines += "timings\n" + timingLines(result.timings(), 36);
     lines += QString("wrote     %1 (%2x%3)\n").arg(out).arg(result.image.width()).arg(result.image.height());
     return lines;
+}
+
+// The flag that adds a kind whose parameters do not: --equalize.
+bool hasOwnFlag(const stages::StageKind& kind) {
+    return kind.trigger().empty();
 }
 
 }  // namespace
@@ -98,52 +72,70 @@ void addImageInOut(ArgumentParser& parser) {
     parser.addFlag("json", "Print one JSON object (stages, device, timings).");
 }
 
-void addRotationOptions(ArgumentParser& parser, const QString& strategyOption) {
-    parser.addOption(options::kAngle);
-    parser.addOption(options::kSampling);
-    parser.addFlag(text(options::kFitCanvas.name), text(options::kFitCanvas.help));
-    parser.addOption(strategyOption, "S", "Rotation strategy: " + namesOf(rotate::strategies()) + ".",
-                     "image-sampler");
+void addStageOptions(ArgumentParser& parser, const stages::StageKind& kind, const QString& strategyOption) {
+    if (hasOwnFlag(kind) && kind.producesImage()) parser.addFlag(text(kind.name()), text(kind.help()));
+    for (const auto& parameter : kind.parameters()) {
+        if (parameter.type == stages::Parameter::Type::Flag)
+            parser.addFlag(text(parameter.name), text(parameter.help));
+        else
+            parser.addOption(text(parameter.name), text(parameter.placeholder), text(parameter.help),
+                             text(parameter.defaultText));
+    }
+    if (kind.strategies().empty()) return;
+    QStringList names;
+    for (const auto* strategy : kind.strategies()) names += text(strategy->name());
+    parser.addOption(strategyOption, "S", text(kind.label()) + " strategy: " + names.join(", ") + ".",
+                     text(kind.defaultStrategy()));
 }
 
-void addConvolutionOptions(ArgumentParser& parser, const QString& strategyOption) {
-    parser.addOption(options::filterOption());
-    parser.addOption(strategyOption, "S", "Convolution strategy: " + namesOf(convolve::strategies()) + ".",
-                     "local-tiled");
+bool asksFor(const ArgumentParser& parser, const stages::StageKind& kind) {
+    if (hasOwnFlag(kind)) return parser.isSet(text(kind.name()));
+    // Any of its options, not only the trigger: --sampling without --angle is then the kind's own error
+    // instead of an option silently ignored.
+    return std::any_of(
+        kind.parameters().begin(), kind.parameters().end(),
+        [&](const stages::Parameter& parameter) { return parser.isSet(text(parameter.name)); });
 }
 
-std::optional<pipeline::RotateStage> rotationFrom(const ArgumentParser& parser,
-                                                  const QString& strategyOption) {
-    const auto params = parser.rotation();
-    if (!params) return std::nullopt;
-    return pipeline::RotateStage{*params, &rotate::findStrategy(parser.value(strategyOption).toStdString())};
+std::shared_ptr<const stages::Stage> stageFrom(const ArgumentParser& parser, const stages::StageKind& kind,
+                                               const QString& strategyOption) {
+    stages::Values values;
+    for (const auto& parameter : kind.parameters()) {
+        const QString name = text(parameter.name);
+        if (!parser.isSet(name)) continue;
+        values.emplace(parameter.name, parameter.type == stages::Parameter::Type::Flag
+                                           ? std::string()
+                                           : parser.value(name).toStdString());
+    }
+    const std::string strategy =
+        kind.strategies().empty() ? std::string() : parser.value(strategyOption).toStdString();
+    try {
+        return kind.configure(values, strategy, readStageFile);
+    } catch (const UsageError& error) {
+        throw parser.usageError(QString::fromUtf8(error.what()));
+    }
 }
 
-pipeline::ConvolveStage convolutionFrom(const ArgumentParser& parser, const QString& strategyOption) {
-    const std::string spec = parser.required("filter", "SPEC").toStdString();
-    const auto& strategy = convolve::findStrategy(parser.value(strategyOption).toStdString());
-    return {io::filterFromSpec(spec), &strategy};
-}
-
-int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
+int runStages(const ArgumentParser& parser, const stages::StageList& stages) {
     const QString out = parser.required("out", "OUT");
     io::checkImageOutput(out);  // before any work, so none is wasted on an output that cannot be written
     const QString path = parser.positional(0);
     ImageRGBA8 image = io::loadImage(path);
-    Runtime runtime;
-    DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
+    session::Session session;
+    DeviceContext& device = session.device(parser.value(options::kDevice).toStdString());
     // Big images: the host holds as few copies as it can. The decoded pixels move into the input, which gives
     // them up once uploaded, and the run consumes it: it goes once the first stage has read it (`image` keeps
     // the size for the report). The output is encoded from its device buffer, mapped (a CPU device's memory
     // itself), not from a copy read back.
-    pipeline::Result result =
-        pipeline::runPipeline(device, PixelSource(std::move(image.pixels), image.width, image.height), spec);
+    session::RunReport ran =
+        session.run(device, PixelSource(std::move(image.pixels), image.width, image.height), stages);
+    pipeline::Result& result = ran.result;
     result.withPixels([&](const std::uint8_t* pixels) {
         io::saveImage(out, pixels, result.image.width(), result.image.height());
     });
 
     if (!parser.isSet("json")) {
-        printText(summary(path, image, out, device.info(), result, spec));
+        printText(summary(path, image, out, device.info(), result));
         return 0;
     }
     printJson([&](JsonWriter& json) {
@@ -154,21 +146,25 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
         json.key("device");
         writeDeviceJson(json, device.info());
         json.key("stages").beginArray();
-        for (const auto& report : result.stages) writeStageJson(json, report, spec);
+        for (const auto& report : result.stages) writeStageJson(json, report);
         json.endArray().key("timings");
         io::writeTimingsJson(json, result.timings());
-        if (result.histogram) {
+        const auto counted = std::find_if(result.stages.begin(), result.stages.end(), [](const auto& report) {
+            return report.configured && !report.configured->kind().producesImage();
+        });
+        if (result.histogram && counted != result.stages.end()) {
+            const bool ignoreTransparent =
+                counted->configured->values().contains(options::kIgnoreTransparent.name);
             json.field("bins", result.histogram->bins);
-            json.field("ignore_transparent", spec.histogram->params.ignoreTransparent);
+            json.field("ignore_transparent", ignoreTransparent);
             json.key("histograms");
             io::writeHistogramJson(json, *result.histogram);
-            const std::string ran(result.stage(pipeline::StageKind::Histogram)->strategy->name());
             json.key("context");
             io::writeHistogramContextJson(
                 json,
-                io::histogramContext(path, image.width, image.height, &device.info(), ran,
-                                     spec.histogram->strategy->name(), spec.rotation, spec.convolution,
-                                     spec.histogram->params.ignoreTransparent),
+                io::histogramContext(
+                    path, image.width, image.height, &device.info(), counted->strategy->name(),
+                    counted->configured->requestedStrategy()->name(), stages, ignoreTransparent),
                 result.histogram->bins);
         }
         json.endObject();
@@ -178,35 +174,52 @@ int runSpec(const ArgumentParser& parser, const pipeline::Spec& spec) {
 
 namespace {
 
+// The position of `kind`'s trigger in `arguments` ("--angle 30", "--angle=30", "--equalize"): stages run in
+// the order the command line names them.
+qsizetype positionOf(const QStringList& arguments, const stages::StageKind& kind) {
+    const QString option = "--" + text(kind.trigger().empty() ? kind.name() : kind.trigger());
+    for (qsizetype i = 0; i < arguments.size(); ++i)
+        if (arguments[i] == option || arguments[i].startsWith(option + "=")) return i;
+    return arguments.size();
+}
+
+QString strategyOptionOf(const stages::StageKind& kind) {
+    return text(kind.name()) + "-strategy";
+}
+
 int runPipelineCommand(const QStringList& arguments) {
     ArgumentParser parser(
         "pipeline",
-        "Runs image -> rotate -> convolve -> histogram on an OpenCL device, the pixels staying on "
-        "the device between stages; rotate and convolve run when their options are given.");
+        "Runs image stages on an OpenCL device in the order their options are written, then "
+        "counts the histogram of the result, the pixels staying on the device between "
+        "stages. A stage runs when its option is given: --angle (rotate), --filter "
+        "(convolve), --equalize.");
     addImageInOut(parser);
-    addRotationOptions(parser, "rotate-strategy");
-    addConvolutionOptions(parser, "convolve-strategy");
-    parser.addOption("histogram-strategy", "S", text(options::kStrategy.help),
-                     text(options::kStrategy.defaultValue));
-    parser.addOption(options::kBins);
-    parser.addFlag(text(options::kIgnoreTransparent.name), text(options::kIgnoreTransparent.help));
+    std::vector<const stages::StageKind*> imageKinds;
+    const stages::StageKind* measurement = &stages::findKind("histogram");
+    for (const auto* kind : stages::kinds())
+        if (kind->producesImage()) imageKinds.push_back(kind);
+    for (const auto* kind : imageKinds) addStageOptions(parser, *kind, strategyOptionOf(*kind));
+    addStageOptions(parser, *measurement, strategyOptionOf(*measurement));
     if (!parser.parse(arguments)) return 0;
-    pipeline::Spec spec;
-    spec.rotation = rotationFrom(parser, "rotate-strategy");
-    if (parser.isSet(options::filterOption()))
-        spec.convolution = convolutionFrom(parser, "convolve-strategy");
-    spec.histogram =
-        pipeline::HistogramStage{{parser.bins(), parser.isSet(options::kIgnoreTransparent)},
-                                 &histogram::findStrategy(parser.value("histogram-strategy").toStdString())};
-    return runSpec(parser, spec);
+
+    std::erase_if(imageKinds, [&](const stages::StageKind* kind) { return !asksFor(parser, *kind); });
+    std::stable_sort(imageKinds.begin(), imageKinds.end(), [&](const auto* a, const auto* b) {
+        return positionOf(arguments, *a) < positionOf(arguments, *b);
+    });
+    stages::StageList list;
+    for (const auto* kind : imageKinds) list.push_back(stageFrom(parser, *kind, strategyOptionOf(*kind)));
+    list.push_back(stageFrom(parser, *measurement, strategyOptionOf(*measurement)));
+    return runStages(parser, list);
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
     {"pipeline",
-     "IMAGE [--angle DEG [--sampling MODE] [--fit-canvas]] [--filter SPEC] [--histogram-strategy S] [--bins "
-     "N] "
-     "[--ignore-transparent] --out OUT [--json]",
-     "rotate, convolve and count an image on the device, writing the processed image", runPipelineCommand});
+     "IMAGE [--angle DEG [--sampling MODE] [--fit-canvas]] [--filter SPEC] [--equalize] "
+     "[--histogram-strategy S] "
+     "[--bins N] [--ignore-transparent] --out OUT [--json]",
+     "rotate, convolve, equalize and count an image on the device (stages in the order given)",
+     runPipelineCommand});
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include "ops/produce_consume/produce_consume.hpp"
 #include "commands/pipeline_command.hpp"
 #include "io/export.hpp"
+#include "io/files/filter_file.hpp"
 #include "io/image_io.hpp"
 #include "runtime/device_properties.hpp"
 #include "runtime/runtime.hpp"
@@ -138,7 +139,7 @@ int run(const QStringList& arguments) {
                      "auto");
     parser.addOption("chunks", "N", "Chunks of rows, 1 to the image's height.",
                      QString::number(kDefaultChunks));
-    transform::addConvolutionOptions(parser, "convolve-strategy");
+    transform::addStageOptions(parser, stages::findKind("convolve"), "convolve-strategy");
     parser.addOption("histogram-strategy", "S", text(options::kStrategy.help),
                      text(options::kStrategy.defaultValue));
     parser.addOption(options::kBins);
@@ -148,10 +149,10 @@ int run(const QStringList& arguments) {
                    "speed_up).");
     if (!parser.parse(arguments)) return 0;
 
-    const auto convolution = transform::convolutionFrom(parser, "convolve-strategy");
+    // The two-device mode takes its stages typed (produce_consume::Params), not yet as a stage list.
     produce_consume::Params params;
-    params.filter = convolution.filter;
-    params.convolution = convolution.strategy;
+    params.filter = io::filterFromSpec(parser.required("filter", "SPEC").toStdString());
+    params.convolution = &convolve::findStrategy(parser.value("convolve-strategy").toStdString());
     params.histogramStrategy = &histogram::findStrategy(parser.value("histogram-strategy").toStdString());
     params.histogram = {parser.bins(), parser.isSet(text(options::kIgnoreTransparent.name))};
     params.mode = produce_consume::parseMode(parser.value("mode").toStdString());

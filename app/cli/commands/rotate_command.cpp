@@ -12,12 +12,11 @@ int run(const QStringList& arguments) {
         "Rotates an image about its centre on an OpenCL device (the output keeps the input's size, so what "
         "leaves the frame is cut off, unless --fit-canvas enlarges it; what enters is transparent black).");
     addImageInOut(parser);
-    addRotationOptions(parser, "strategy");
+    const auto& kind = stages::findKind("rotate");
+    addStageOptions(parser, kind, "strategy");
     if (!parser.parse(arguments)) return 0;
     parser.required("angle", "DEG");
-    pipeline::Spec spec;
-    spec.rotation = rotationFrom(parser, "strategy");
-    return runSpec(parser, spec);
+    return runStages(parser, {stageFrom(parser, kind, "strategy")});
 }
 
 [[maybe_unused]] const bool registered = registerCommand(

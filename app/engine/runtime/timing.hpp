@@ -20,7 +20,7 @@ std::string_view stageName(Stage stage);
 // of a run shares (runtime/device_clock.hpp): whatever places commands in time (a timeline, the overlap of
 // two devices, times from a run's start) uses the host* times; durations are the same on either clock.
 struct Timing {
-    Stage stage = Stage::Other;
+    Stage stage = Stage::Other;  // what kind of command: an upload, a kernel, ...
     std::string name;
     std::uint64_t queuedNs = 0;
     std::uint64_t submitNs = 0;
@@ -31,6 +31,11 @@ struct Timing {
     bool host = false;
     // Host steady ns = raw ns + hostOffsetNs; 0 for host work, already on that clock.
     std::int64_t hostOffsetNs = 0;
+    // Where in a run it belongs: the stage kind's name ("rotate") or the transfer's ("upload"), and the
+    // device that ran it (empty for host work); set by the run (pipeline::Result::timings), empty outside
+    // one.
+    std::string step{};
+    std::string device{};
 
     std::uint64_t durationNs() const { return endNs > startNs ? endNs - startNs : 0; }
     // A raw time of this record on the host steady clock.

@@ -1,7 +1,5 @@
 #include "io/files/filter_file.hpp"
 
-#include <filesystem>
-
 #include "io/files/files.hpp"
 
 namespace hs::io {
@@ -13,16 +11,12 @@ FilterFile readFilterFile(const std::string& path) {
 }
 
 convolve::Filter filterFromSpec(std::string_view spec, std::string* file) {
-    if (auto named = convolve::namedFilterFromSpec(spec)) {
-        if (file) file->clear();
-        return std::move(*named);
-    }
-    const std::string path(spec);
-    std::error_code error;
-    if (!std::filesystem::exists(path, error)) convolve::throwUnknownFilterSpec(spec);
-    FilterFile read = readFilterFile(path);
-    if (file) *file = std::move(read.text);
-    return std::move(read.filter);
+    return convolve::filterFromSpec(
+        spec,
+        [](const std::string& path) {
+            return readWholeFile(path, convolve::kMaxFilterFileBytes, "filter file");
+        },
+        file);
 }
 
 }  // namespace hs::io

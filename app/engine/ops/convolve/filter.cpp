@@ -334,6 +334,22 @@ void throwUnknownFilterSpec(std::string_view spec) {
     throw InputError(path + ": no such filter file (filters by name: " + filterSpecHelp() + ")");
 }
 
+Filter filterFromSpec(std::string_view spec,
+                      const std::function<std::string(const std::string& path)>& readFile,
+                      std::string* text) {
+    if (auto named = namedFilterFromSpec(spec)) {
+        if (text) text->clear();
+        return std::move(*named);
+    }
+    const std::string path(spec);
+    std::error_code error;
+    if (!std::filesystem::exists(path, error)) throwUnknownFilterSpec(spec);
+    std::string read = readFile(path);
+    Filter filter = parseFilterFile(read, path);
+    if (text) *text = std::move(read);
+    return filter;
+}
+
 std::optional<Separation> separate(const Filter& filter) {
     if (filter.isMagnitude()) return std::nullopt;
     const auto w = static_cast<std::size_t>(filter.width);

@@ -19,10 +19,13 @@
 // float).
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "stages/parameter.hpp"
 
 namespace hs::convolve {
 
@@ -75,20 +78,8 @@ Filter sobelFilter();      // magnitude of -1 0 1 / -2 0 2 / -1 0 1 and its tran
 // A number a filter kind takes. On a command line the parameters are positional (box:5, gaussian:1.5:7); the
 // GUI shows a spin box from min to max per parameter. The factory checks the values (min and max are the
 // range offered, the factory's message names the rule).
-struct FilterParameter {
-    enum class Type { Real, Integer, OddInteger };
-    std::string name{};         // key in the app's settings: "size", "sigma"
-    std::string placeholder{};  // in spec help texts: "N", "SIGMA"
-    std::string label{};        // GUI: "Size", "σ"
-    std::string help{};         // GUI tooltip
-    Type type = Type::Real;
-    double min = 0;
-    double max = 1;
-    double defaultValue = 0;
-    double step = 1;
-    // Non-empty: `min` stands for "choose automatically" and the GUI shows this text for it.
-    std::string automaticText{};
-};
+// The stages' parameter schema (stages/parameter.hpp), of which filters use Real, Integer and OddInteger.
+using FilterParameter = stages::Parameter;
 
 struct FilterKind {
     std::string name{};   // spec keyword and settings value: "box"
@@ -129,6 +120,12 @@ std::optional<Filter> namedFilterFromSpec(std::string_view spec);
 // What to say about a spec that is neither a filter name nor an existing file: a UsageError listing the
 // filters when it is a bare word ("blur"), an InputError (missing file) when it holds a '/' or a '.'.
 [[noreturn]] void throwUnknownFilterSpec(std::string_view spec);
+// What a --filter SPEC names: a registered filter kind (namedFilterFromSpec), else the filter file at that
+// path, whose text `readFile` reads (at most kMaxFilterFileBytes; io's reader, which names the file in its
+// errors) and `text` receives (empty for a named filter). A spec that is neither: throwUnknownFilterSpec.
+Filter filterFromSpec(std::string_view spec,
+                      const std::function<std::string(const std::string& path)>& readFile,
+                      std::string* text = nullptr);
 // The specs namedFilterFromSpec understands, and filter files, for help texts:
 // "box[:N], gaussian:SIGMA[:SIZE], ..., or a filter file".
 std::string filterSpecHelp();

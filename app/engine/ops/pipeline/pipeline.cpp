@@ -1,82 +1,49 @@
 #include "ops/pipeline/pipeline.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "ops/pipeline/stage_launch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
+#include "stages/builtin.hpp"
 
 namespace hs::pipeline {
 
 namespace {
 
-void validate(const Spec& spec) {
-    if (spec.rotation) {
-        rotate::validate(spec.rotation->params);
-        if (!spec.rotation->strategy) throw UsageError("pipeline: the rotate stage has no strategy");
-    }
-    if (spec.convolution) {
-        convolve::validate(spec.convolution->filter);
-        if (!spec.convolution->strategy) throw UsageError("pipeline: the convolve stage has no strategy");
-    }
-    if (spec.histogram) {
-        histogram::validate(spec.histogram->params);
-        if (!spec.histogram->strategy) throw UsageError("pipeline: the histogram stage has no strategy");
-    }
-}
-
 // The report of a transfer stage.
-StageReport transfer(StageKind kind, std::vector<Timing> timings) {
+StageReport transfer(std::string_view name, std::vector<Timing> timings) {
     StageReport report;
-    report.stage = kind;
+    report.stage = std::string(name);
     report.timings = std::move(timings);
     return report;
 }
 
-// The report of an operation's stage: the RunRecord part of its result (the output stays where it is).
-StageReport ran(RunRecord&& record) {
-    const StageKind kind = stageOf(record.strategy->operation());
-    return {std::move(record), kind};
-}
-
 }  // namespace
 
-std::string_view stageKindName(StageKind kind) {
-    switch (kind) {
-        case StageKind::Upload:
-            return "upload";
-        case StageKind::Rotate:
-            return "rotate";
-        case StageKind::Convolve:
-            return "convolve";
-        case StageKind::Histogram:
-            return "histogram";
-        case StageKind::Readback:
-            return "readback";
-        case StageKind::Display:
-            break;
+stages::StageList stagesOf(const Spec& spec) {
+    stages::StageList list;
+    if (spec.rotation) {
+        rotate::validate(spec.rotation->params);
+        if (!spec.rotation->strategy) throw UsageError("pipeline: the rotate stage has no strategy");
+        list.push_back(stages::rotateStage(spec.rotation->params, *spec.rotation->strategy));
     }
-    return "display";
+    if (spec.convolution) {
+        convolve::validate(spec.convolution->filter);
+        if (!spec.convolution->strategy) throw UsageError("pipeline: the convolve stage has no strategy");
+        list.push_back(stages::convolveStage(spec.convolution->filter, *spec.convolution->strategy));
+    }
+    if (spec.histogram) {
+        histogram::validate(spec.histogram->params);
+        if (!spec.histogram->strategy) throw UsageError("pipeline: the histogram stage has no strategy");
+        list.push_back(stages::histogramStage(spec.histogram->params, *spec.histogram->strategy));
+    }
+    return list;
 }
 
-StageKind stageOf(OperationKind operation) {
-    switch (operation) {
-        case OperationKind::Rotate:
-            return StageKind::Rotate;
-        case OperationKind::Convolve:
-            return StageKind::Convolve;
-        case OperationKind::Bow:
-            throw std::logic_error("visual words are not a stage of the pipeline");
-        case OperationKind::Histogram:
-            break;
-    }
-    return StageKind::Histogram;
-}
-
-const StageReport* Result::stage(StageKind kind) const {
+const StageReport* Result::stage(std::string_view name) const {
     const auto found = std::find_if(stages.begin(), stages.end(),
-                                    [kind](const StageReport& report) { return report.stage == kind; });
+                                    [name](const StageReport& report) { return report.stage == name; });
     return found == stages.end() ? nullptr : &*found;
 }
 
@@ -84,7 +51,9 @@ std::vector<Timing> Result::timings() const {
     std::vector<Timing> all;
     for (const auto& report : stages) {
         for (auto timing : report.timings) {
-            timing.name = std::string(stageKindName(report.stage)) + ": " + timing.name;
+            timing.name = report.stage + ": " + timing.name;
+            timing.step = report.stage;
+            if (!timing.host) timing.device = device;
             all.push_back(std::move(timing));
         }
     }
@@ -95,51 +64,41 @@ ImageRGBA8 Result::readBack() {
     TimingLog log;
     ImageRGBA8 out(image.width(), image.height());
     image.copyTo(out.pixels.data(), log);
-    stages.push_back(transfer(StageKind::Readback, log.collect()));
+    stages.push_back(transfer(kReadback, log.collect()));
     return out;
 }
 
 void Result::withPixels(const std::function<void(const std::uint8_t*)>& use) {
     TimingLog log;
     image.withHostPixels(log, use);
-    stages.push_back(transfer(StageKind::Readback, log.collect()));
+    stages.push_back(transfer(kReadback, log.collect()));
 }
 
 namespace {
 
 // runPipeline's stages on `input`, which `owner` holds when the run consumes it: then it goes once the first
 // image stage has read it (its commands are enqueued; a released buffer lives until they complete).
-Result runStages(DeviceContext& device, PixelSource& input, const Spec& spec,
+Result runStages(DeviceContext& device, PixelSource& input, const stages::StageList& list,
                  std::optional<PixelSource>* owner) {
-    validate(spec);
+    stages::validateOrder(list);
     requirePixels(input.width(), input.height(), "pipeline");
-    std::vector<StageReport> stages;
+    Result result{PixelSource(ImageRGBA8()), device.info().name, std::nullopt, std::nullopt, {}};
     std::optional<PixelSource> processed;
     const auto current = [&]() -> PixelSource& { return processed ? *processed : input; };
-    const auto output = [&](PixelSource&& image) {
-        if (!processed && owner) owner->reset();
-        processed.emplace(std::move(image));
-    };
 
-    if (spec.rotation) {
-        auto result = rotate::rotate(device, current(), spec.rotation->params, *spec.rotation->strategy);
-        stages.push_back(ran(std::move(result)));
-        output(std::move(result.image));
-    }
-    if (spec.convolution) {
-        auto result =
-            convolve::convolve(device, current(), spec.convolution->filter, *spec.convolution->strategy);
-        stages.push_back(ran(std::move(result)));
-        output(std::move(result.image));
-    }
-    std::optional<histogram::Histogram> counts;
-    std::optional<histogram::Histogram> values;
-    if (spec.histogram) {
-        auto result = histogram::computeHistogram(&device, current(), spec.histogram->params,
-                                                  *spec.histogram->strategy);
-        stages.push_back(ran(std::move(result)));
-        counts = std::move(result.histogram);
-        values = std::move(result.values);
+    for (const auto& stage : list) {
+        stages::StageRun ran = stage->run(device, current());
+        if (ran.image) {
+            if (!processed && owner) owner->reset();
+            processed.emplace(std::move(*ran.image));
+        }
+        if (ran.histogram) result.histogram = std::move(ran.histogram);
+        if (ran.values) result.values = std::move(ran.values);
+        StageReport report;
+        static_cast<RunRecord&>(report) = std::move(ran);
+        report.stage = std::string(stage->kind().name());
+        report.configured = stage;
+        result.stages.push_back(std::move(report));
     }
     if (!processed && !input.onDevice(device) &&
         !pixelBufferProblem(device.info(), input.width(), input.height()).empty()) {
@@ -157,26 +116,27 @@ Result runStages(DeviceContext& device, PixelSource& input, const Spec& spec,
         const cl::Buffer& buffer = input.device(device, log);
         processed.emplace(device, buffer, input.width(), input.height());
         if (auto timings = log.collect(); !timings.empty())
-            stages.push_back(transfer(StageKind::Upload, std::move(timings)));
+            result.stages.push_back(transfer(kUpload, std::move(timings)));
     }
-    return {std::move(*processed), std::move(counts), std::move(values), std::move(stages)};
+    result.image = std::move(*processed);
+    return result;
 }
 
 }  // namespace
 
-Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec) {
-    return runStages(device, input, spec, nullptr);
+Result runPipeline(DeviceContext& device, PixelSource& input, const stages::StageList& stages) {
+    return runStages(device, input, stages, nullptr);
 }
 
-Result runPipeline(DeviceContext& device, PixelSource&& input, const Spec& spec) {
+Result runPipeline(DeviceContext& device, PixelSource&& input, const stages::StageList& stages) {
     std::optional<PixelSource> owned(std::move(input));
-    return runStages(device, *owned, spec, &owned);
+    return runStages(device, *owned, stages, &owned);
 }
 
-ImageRGBA8 referencePipeline(const ImageRGBA8& image, const Spec& spec) {
-    validate(spec);
-    ImageRGBA8 out = spec.rotation ? rotate::referenceRotate(image, spec.rotation->params) : image;
-    if (spec.convolution) out = convolve::referenceConvolve(out, spec.convolution->filter);
+ImageRGBA8 referencePipeline(const ImageRGBA8& image, const stages::StageList& stages) {
+    stages::validateOrder(stages);
+    ImageRGBA8 out = image;
+    for (const auto& stage : stages) out = stage->reference(out);
     return out;
 }
 

@@ -1,10 +1,11 @@
 #pragma once
-// image -> rotate -> convolve -> histogram on one device, each stage optional. The pixels stay on the device
-// between stages (each stage hands the next a device PixelSource); the processed image stays there too, for
-// display (a shared GL texture) or a readback on request.
+// A list of stages (stages/stage.hpp: rotate, convolve, equalize, histogram, ...) run in order on one device.
+// The pixels stay on the device between stages (each stage hands the next a device PixelSource); the
+// processed image stays there too, for display (a shared GL texture) or a readback on request.
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "ops/histogram/histogram.hpp"
 #include "ops/rotate/rotate.hpp"
 #include "runtime/timing.hpp"
+#include "stages/stage.hpp"
 
 namespace hs {
 class DeviceContext;
@@ -37,36 +39,41 @@ struct HistogramStage {
     const histogram::Strategy* strategy = histogram::strategies().front();
 };
 
+// The classic image -> rotate -> convolve -> histogram, for callers that hold those stages typed; it runs as
+// the stage list stagesOf makes.
 struct Spec {
     std::optional<RotateStage> rotation;
     std::optional<ConvolveStage> convolution;
     std::optional<HistogramStage> histogram;
 };
 
-// What a stage of a run is: an operation, or a transfer around them (the pixels uploaded when no image stage
-// ran, read back on request, handed to the display).
-enum class StageKind { Upload, Rotate, Convolve, Histogram, Readback, Display };
+// The stages of `spec`, in its order.
+stages::StageList stagesOf(const Spec& spec);
 
-// "upload", "rotate", "convolve", "histogram", "readback", "display": the JSON's and the timings' names.
-std::string_view stageKindName(StageKind kind);
-// The stage an operation runs as.
-StageKind stageOf(OperationKind operation);
+// The names of the transfers around the stages: the pixels uploaded when no image stage ran, read back on
+// request, handed to the display.
+inline constexpr std::string_view kUpload = "upload";
+inline constexpr std::string_view kReadback = "readback";
+inline constexpr std::string_view kDisplay = "display";
 
-// One stage as it ran: for an operation, its strategy (what ran, the note, the builds it used); for a
-// transfer, no strategy and its timings only.
+// One stage as it ran: for a stage, its kind's name and what ran (strategy, note, builds); for a transfer,
+// its name (kUpload, ...) and its timings only.
 struct StageReport : RunRecord {
-    StageKind stage = StageKind::Upload;
+    std::string stage;
+    std::shared_ptr<const stages::Stage> configured;  // null for a transfer
 };
 
 struct Result {
-    PixelSource image;  // the processed image (the last image stage's output buffer), on the device
-    std::optional<histogram::Histogram> histogram;  // the requested bins
+    PixelSource image;   // the processed image (the last image stage's output buffer), on the device
+    std::string device;  // the name of the device that ran it
+    std::optional<histogram::Histogram> histogram;  // the requested bins (the last measurement's)
     std::optional<histogram::Histogram> values;     // the 256 values (histogram::Result::values)
     std::vector<StageReport> stages;
 
-    // The report of the `kind` stage, or null when none ran.
-    const StageReport* stage(StageKind kind) const;
-    // Every command of every stage in order, each name prefixed by its stage ("rotate: rotate_image").
+    // The report of the first stage called `name` (a kind's name or a transfer's), or null when none ran.
+    const StageReport* stage(std::string_view name) const;
+    // Every command of every stage in order, each with its stage (Timing::step) and its name prefixed by it
+    // for display ("rotate: rotate_image").
     std::vector<Timing> timings() const;
     // The processed pixels on the host; the transfer is recorded as a "readback" stage.
     ImageRGBA8 readBack();
@@ -75,16 +82,26 @@ struct Result {
     void withPixels(const std::function<void(const std::uint8_t*)>& use);
 };
 
-// Validates every stage first (UsageError before anything runs), then runs them in order on `device`. An
-// `input` that borrows its pixels stays as it was (a caller may run again on it); pixels it owns go where the
-// first stage uploads them (PixelSource::device, writeTo).
-Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec);
+// Validates the order (stages::validateOrder: UsageError before anything runs), then runs the stages in order
+// on `device`, each from the image the one before left on the device. An `input` that borrows its pixels
+// stays as it was (a caller may run again on it); pixels it owns go where the first stage uploads them
+// (PixelSource::device, writeTo).
+Result runPipeline(DeviceContext& device, PixelSource& input, const stages::StageList& stages);
 // The same, consuming `input`: its pixels (host or device) go once the first image stage has read them, so
 // that a big image is not held as the input beside every later stage's output.
-Result runPipeline(DeviceContext& device, PixelSource&& input, const Spec& spec);
+Result runPipeline(DeviceContext& device, PixelSource&& input, const stages::StageList& stages);
+inline Result runPipeline(DeviceContext& device, PixelSource& input, const Spec& spec) {
+    return runPipeline(device, input, stagesOf(spec));
+}
+inline Result runPipeline(DeviceContext& device, PixelSource&& input, const Spec& spec) {
+    return runPipeline(device, std::move(input), stagesOf(spec));
+}
 
-// What the pipeline computes, from the CPU references: rotate, then convolve (the histogram of the result is
+// What the stages compute, from their CPU references, in order (a histogram of the result is
 // histogram::referenceHistogram of this image).
-ImageRGBA8 referencePipeline(const ImageRGBA8& image, const Spec& spec);
+ImageRGBA8 referencePipeline(const ImageRGBA8& image, const stages::StageList& stages);
+inline ImageRGBA8 referencePipeline(const ImageRGBA8& image, const Spec& spec) {
+    return referencePipeline(image, stagesOf(spec));
+}
 
 }  // namespace hs::pipeline

@@ -1,0 +1,23 @@
+#pragma once
+// The built-in image stages made from typed parameters, for the callers that hold them typed (the app's
+// transform panel, the bench's suites, tests). Front ends that read text configure stages through their kind
+// (stages::findKind("rotate").configure(...)), which ends in the same objects.
+
+#include <memory>
+
+#include "ops/convolve/convolve.hpp"
+#include "ops/histogram/histogram.hpp"
+#include "ops/rotate/rotate.hpp"
+#include "stages/stage.hpp"
+
+namespace hs::stages {
+
+std::shared_ptr<const Stage> rotateStage(const rotate::Params& params, const rotate::Strategy& strategy);
+std::shared_ptr<const Stage> convolveStage(convolve::Filter filter, const convolve::Strategy& strategy);
+std::shared_ptr<const Stage> histogramStage(const histogram::Params& params,
+                                            const histogram::Strategy& strategy);
+
+// A number as the stages' values hold it: the shortest text that reads back as `value` ("30", "1.5").
+std::string numberText(double value);
+
+}  // namespace hs::stages
