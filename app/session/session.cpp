@@ -33,26 +33,6 @@ RunReport Session::run(DeviceContext& device, PixelSource&& input, const stages:
     return {device.info(), pipeline::runPipeline(device, std::move(input), stages)};
 }
 
-std::optional<MeasuredRun> Session::measure(const RunSpec& spec, DeviceContext& device,
-                                            const measure::Plan& plan, const std::function<bool()>& proceed,
-                                            const std::function<void(const RunReport&, int)>& each) {
-    std::optional<RunReport> last;
-    int timed = -plan.warmUps;  // the warm-ups come first and are not reported
-    auto measured = measure::measureWhile(
-        plan,
-        [&] {
-            RunReport report = run(spec, device);
-            std::vector<Timing> timings = report.result.timings();
-            if (timed >= 0 && each) each(report, timed);
-            ++timed;
-            last.emplace(std::move(report));
-            return timings;
-        },
-        proceed);
-    if (!measured || !last) return std::nullopt;
-    return MeasuredRun{std::move(*last), std::move(*measured)};
-}
-
 PixelSource Session::inputFor(const std::shared_ptr<const ImageRGBA8>& image, DeviceContext& device,
                               TimingLog& log) {
     // The image stays on the device between runs of the same image there: uploaded once instead of every run

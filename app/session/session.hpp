@@ -15,7 +15,6 @@
 
 #include "image/image.hpp"
 #include "image/pixel_source.hpp"
-#include "measure/measure.hpp"
 #include "ops/pipeline/pipeline.hpp"
 #include "runtime/runtime.hpp"
 #include "stages/stage.hpp"
@@ -38,13 +37,6 @@ struct RunReport {
     pipeline::Result result;
 };
 
-// A run measured: the report of the last repetition, and every timed repetition (measure's discipline:
-// untimed warm-up, repetitions, min / median / max).
-struct MeasuredRun {
-    RunReport last;
-    measure::Measurement measurement;
-};
-
 class Session {
   public:
     explicit Session(ProgramCacheSettings cacheSettings = ProgramCacheSettings::fromEnvironment());
@@ -65,12 +57,6 @@ class Session {
     // Runs `stages` on `device`, consuming `input`: its pixels go once the first image stage has read them,
     // so that a big image is held once (histoscope-cli's path; nothing is cached).
     RunReport run(DeviceContext& device, PixelSource&& input, const stages::StageList& stages);
-    // `plan.warmUps` untimed runs of `spec`, then `plan.repetitions` timed ones, asking `proceed` before each
-    // timed one (nothing when it answers false: superseded or cancelled); `each` sees every timed report.
-    std::optional<MeasuredRun> measure(
-        const RunSpec& spec, DeviceContext& device, const measure::Plan& plan,
-        const std::function<bool()>& proceed,
-        const std::function<void(const RunReport&, int repetition)>& each = {});
 
     // Forgets the cached input (its device memory goes).
     void dropCachedInput() { cachedInput_.reset(); }
