@@ -7,6 +7,9 @@ histoscope_packages=(
     ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo
     libqcustomplot-dev libqcustomplot2.1-qt6 libglew-dev
     libgtest-dev xvfb xauth
+    # The Debian package (cpack -G DEB, scripts/package.sh): man pages from the programs' --help, and
+    # dpkg-shlibdeps, which finds the package's dependencies in the binaries.
+    help2man dpkg-dev
     # Installed without recommends, Qt may find no fonts at all: DejaVu gives the sans font of the widgets and
     # the fixed-pitch font of the kernel view (fontconfig's "monospace"), also under Xvfb.
     fontconfig fonts-dejavu-core
