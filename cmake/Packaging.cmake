@@ -66,10 +66,10 @@ set(CPACK_DEBIAN_PACKAGE_SECTION graphics)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 # The libraries the programs link, from the binaries (dpkg-shlibdeps); below, what Qt loads at run time and no
-# binary names: the platform plugins (xcb, offscreen) without which the app cannot open a window, and the image
-# formats beyond PNG, JPEG, BMP and GIF (TIFF, WebP).
+# binary names: the image formats beyond PNG, JPEG, BMP and GIF (TIFF, WebP). The platform plugins the app
+# opens its window with (xcb, offscreen) come with libqt6gui6, which the binaries name.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, qt6-image-formats-plugins")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-image-formats-plugins")
 # An OpenCL driver: without one every program runs but lists no device. PoCL runs on any CPU.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd, fonts-dejavu-core")
 include(CPack)

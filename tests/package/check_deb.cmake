@@ -1,5 +1,5 @@
 # Makes the Debian package of the build tree BUILD with CPack into a fresh OUT and checks it with dpkg-deb: its
-# name, its fields (section, maintainer, dependencies computed from the binaries plus Qt's plugins) and its
+# name, its fields (section, maintainer, dependencies computed from the binaries plus Qt's image formats) and its
 # files (the programs, the desktop entry and icon, the man pages, the CLI's completion).
 #
 #     cmake -DBUILD=<build folder> -DOUT=<folder> -DVERSION=<project version> -P check_deb.cmake
@@ -28,7 +28,7 @@ foreach(library ocl-icd-libopencl1 libqt6core6 libqt6gui6 libqt6widgets6 libqt6o
                 libqcustomplot2.1-qt6 libglew2.2 libstdc\\+\\+6)
     field(Depends "(^|[ ,|])${library}[ ,\n]")
 endforeach()
-field(Depends "(^|, )qt6-qpa-plugins(,|\n)")
+field(Depends "(^|, )qt6-image-formats-plugins(,|\n)")
 field(Recommends "pocl-opencl-icd")
 
 execute_process(COMMAND dpkg-deb --contents ${deb} OUTPUT_VARIABLE contents RESULT_VARIABLE result)
