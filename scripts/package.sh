@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes the Debian package histoscope_<version>_amd64.deb (in the build folder) and shows its fields and files,
-# installing missing Debian packages first. It builds the programs only, in a folder of its own without the
-# tests (HISTOSCOPE_BUILD_DIR, default build-package), as CPack builds everything before it packages.
+# installing missing Debian packages first. It builds in a folder of its own without the tests
+# (HISTOSCOPE_BUILD_DIR, default build-package), where the whole build is what the package installs: CPack
+# packages what is built and builds nothing itself.
 # Install it with: sudo apt install ./build-package/histoscope_<version>_amd64.deb
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
