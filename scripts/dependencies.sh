@@ -9,6 +9,9 @@ histoscope_packages=(
     libgtest-dev xvfb xauth
     # The tests' independent references: OpenCV (cv2.equalizeHist, ...) and numpy, for Debian's python3.
     python3-opencv python3-numpy
+    # The Debian package (cpack -G DEB, scripts/package.sh): man pages from the programs' --help, and
+    # dpkg-shlibdeps, which finds the package's dependencies in the binaries.
+    help2man dpkg-dev
     # Installed without recommends, Qt may find no fonts at all: DejaVu gives the sans font of the widgets and
     # the fixed-pitch font of the kernel view (fontconfig's "monospace"), also under Xvfb.
     fontconfig fonts-dejavu-core

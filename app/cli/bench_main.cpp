@@ -6,9 +6,11 @@
 #include <memory>
 #include <new>
 #include <sstream>
+#include <string_view>
 
 #include "bench/inputs.hpp"
 #include "bench/suite.hpp"
+#include "histoscope_version.hpp"
 #include "io/files/files.hpp"
 #include "runtime/device_properties.hpp"
 #include "runtime/error.hpp"
@@ -149,6 +151,11 @@ int run(const Options& options) {
 }  // namespace hs::bench
 
 int main(int argc, char** argv) {
+    // Answered before the options are parsed, as it takes none of them.
+    if (argc == 2 && std::string_view(argv[1]) == "--version") {
+        std::printf("histoscope-bench %s\n", HISTOSCOPE_VERSION_LINE);
+        return 0;
+    }
     try {
         const auto options = hs::bench::parseOptions(argc, argv);
         return options ? hs::bench::run(*options) : 0;

@@ -13,6 +13,7 @@
 #include <new>
 
 #include "commands/command.hpp"
+#include "histoscope_version.hpp"
 #include "runtime/error.hpp"
 
 namespace {
@@ -118,7 +119,8 @@ QString overview() {
         text += QString("  %1 %2\n      %3\n").arg(command.name, command.synopsis, command.summary);
     text +=
         "\nExit codes: 0 ok, 2 usage, 3 input file, 4 OpenCL; on failure one line on stderr says why.\n"
-        "HISTOSCOPE_VERBOSE=1 also shows the diagnostics of the image decoders and the OpenCL driver.\n";
+        "HISTOSCOPE_VERBOSE=1 also shows the diagnostics of the image decoders and the OpenCL driver.\n"
+        "'histoscope-cli --version' prints the version and the commit it was built from.\n";
     return text;
 }
 
@@ -150,7 +152,7 @@ int main(int argc, char** argv) {
     errorStream = captureLibraryDiagnostics();
     QCoreApplication application(argc, argv);  // image-format plugins load through the application
     QCoreApplication::setApplicationName("histoscope-cli");
-    QCoreApplication::setApplicationVersion(HISTOSCOPE_VERSION);
+    QCoreApplication::setApplicationVersion(HISTOSCOPE_VERSION_LINE);
 
     const QStringList arguments = QCoreApplication::arguments().mid(1);
     if (arguments.isEmpty()) return failWith("no command given (try 'histoscope-cli --help')", 2);
@@ -160,7 +162,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (name == "--version") {
-        hs::cli::printText(QString("histoscope-cli %1\n").arg(HISTOSCOPE_VERSION));
+        hs::cli::printText(QString("histoscope-cli " HISTOSCOPE_VERSION_LINE "\n"));
         return 0;
     }
     QStringList known;

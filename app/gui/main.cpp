@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 
+#include "histoscope_version.hpp"
 #include "runtime/error.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/launch.hpp"
@@ -31,7 +32,8 @@ QStringList sampleCandidates() {
 int run(int argc, char* argv[]) {
     QApplication::setOrganizationName(QStringLiteral("HistoScope"));
     QApplication::setApplicationName(QStringLiteral("histoscope"));
-    QApplication::setApplicationVersion(QStringLiteral(HISTOSCOPE_VERSION));
+    // The commit too: --version and Help ▸ About show this.
+    QApplication::setApplicationVersion(QStringLiteral(HISTOSCOPE_VERSION_LINE));
 
     // --help and --version answer without a display. The options proper are parsed once QApplication has
     // taken its own (-platform, -style, ...) out of the arguments.
