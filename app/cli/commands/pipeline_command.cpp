@@ -120,7 +120,7 @@ std::optional<pipeline::RotateStage> rotationFrom(const ArgumentParser& parser,
 }
 
 pipeline::ConvolveStage convolutionFrom(const ArgumentParser& parser, const QString& strategyOption) {
-    const std::string spec = parser.required("filter", "SPEC").toStdString();
+    const std::string spec = io::nativePath(parser.required("filter", "SPEC")).native();
     const auto& strategy = convolve::findStrategy(parser.value(strategyOption).toStdString());
     return {io::filterFromSpec(spec), &strategy};
 }
