@@ -130,10 +130,16 @@ std::optional<int> index(const std::string& digits) {
     return value;
 }
 
-// The driver libraries the ICD loader reads from its vendor files (OCL_ICD_VENDORS, a folder or one file,
-// else /etc/OpenCL/vendors): each file's first line.
+// The driver libraries the ICD loader loads: those OCL_ICD_FILENAMES lists (separated by ':'), and each
+// vendor file's first line (OCL_ICD_VENDORS, a folder or one file, else /etc/OpenCL/vendors).
 std::vector<std::string> icdLibraries() {
     namespace fs = std::filesystem;
+    std::vector<std::string> libraries;
+    if (const char* named = std::getenv("OCL_ICD_FILENAMES"); named != nullptr) {
+        std::istringstream list(named);
+        for (std::string library; std::getline(list, library, ':');)
+            if (!library.empty()) libraries.push_back(library);
+    }
     const char* vendors = std::getenv("OCL_ICD_VENDORS");
     const fs::path where = vendors != nullptr && *vendors != '\0' ? fs::path(vendors) : "/etc/OpenCL/vendors";
     std::vector<fs::path> files;
@@ -144,7 +150,6 @@ std::vector<std::string> icdLibraries() {
     } else {
         files.push_back(where);
     }
-    std::vector<std::string> libraries;
     for (const auto& file : files) {
         std::ifstream in(file);
         std::string library;
