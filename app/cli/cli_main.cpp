@@ -11,9 +11,11 @@
 #include <QCoreApplication>
 #include <cstdio>
 #include <new>
+#include <string_view>
 
 #include "commands/command.hpp"
 #include "histoscope_version.hpp"
+#include "io/native_path.hpp"
 #include "runtime/error.hpp"
 
 namespace {
@@ -146,15 +148,21 @@ int failWith(const QString& message, int exitCode) {
     return exitCode;
 }
 
+// The engine's warnings are lines for the user too: beside the error lines, not into the capture.
+void warnUser(std::string_view line) {
+    failWith(QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size())), 0);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     errorStream = captureLibraryDiagnostics();
+    hs::setWarningSink(warnUser);
     QCoreApplication application(argc, argv);  // image-format plugins load through the application
     QCoreApplication::setApplicationName("histoscope-cli");
     QCoreApplication::setApplicationVersion(HISTOSCOPE_VERSION_LINE);
 
-    const QStringList arguments = QCoreApplication::arguments().mid(1);
+    const QStringList arguments = hs::io::argumentsFromNative(argc, argv);
     if (arguments.isEmpty()) return failWith("no command given (try 'histoscope-cli --help')", 2);
     const QString& name = arguments.front();
     if (name == "--help" || name == "-h" || name == "help") {

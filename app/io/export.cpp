@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "io/files/files.hpp"
+#include "io/native_path.hpp"
 #include "measure/measure.hpp"
 #include "ops/histogram/statistics.hpp"
 #include "ops/shared_options.hpp"
@@ -54,11 +55,11 @@ void writeTimingMembers(JsonWriter& json, const Timing& timing, std::uint64_t or
 }
 
 void checkReplaceable(const QString& path) {
-    io::checkReplaceable(std::filesystem::path(QFile::encodeName(path).toStdString()));
+    io::checkReplaceable(nativePath(path));
 }
 
 void writeFileAtomically(const QString& path, const QByteArray& data) {
-    io::writeFileAtomically(std::filesystem::path(QFile::encodeName(path).toStdString()),
+    io::writeFileAtomically(nativePath(path),
                             std::string_view(data.constData(), static_cast<std::size_t>(data.size())));
 }
 

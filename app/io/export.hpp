@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/native_path.hpp"
 #include "io/timeline.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/pipeline/pipeline.hpp"

@@ -1,6 +1,9 @@
 #include "io/image_io.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
 #include <QBuffer>
 #include <QByteArray>
 #include <QFile>
@@ -19,6 +22,7 @@
 #include <string_view>
 
 #include "io/export.hpp"
+#include "io/native_path.hpp"
 #include "io/stream_check.hpp"
 #include "runtime/error.hpp"
 
@@ -122,13 +126,11 @@ bool hasWideChannels(const QImage& image) {
     return image.format() == QImage::Format_Grayscale16 || image.depth() >= 64;
 }
 
-// Why `path`, which does not exist as far as QFileInfo can tell, cannot be read: "no such file", or the
-// system's words for a folder we may not enter, a symbolic link loop, a file used as a folder.
-QString unreachableReason(const QString& path) {
-    struct stat status;
-    if (::stat(QFile::encodeName(path).constData(), &status) == 0 || errno == ENOENT)
-        return QStringLiteral("no such file");
-    return QString::fromLocal8Bit(std::strerror(errno));
+// Why a path that cannot be opened cannot be read, from open()'s `error`: "no such file", or the system's
+// words for a folder we may not enter, a symbolic link loop, a file used as a folder.
+QString unreachableReason(int error) {
+    if (error == ENOENT) return QStringLiteral("no such file");
+    return QString::fromLocal8Bit(std::strerror(error));
 }
 
 // QImage's 32-bit ARGB32 / RGB32 pixels (0xAARRGGBB words; RGB32 has alpha 0xFF) to RGBA bytes, in place.
@@ -176,13 +178,24 @@ std::uint64_t LoadOptions::defaultMaxDecodedBytes() {
 
 ImageRGBA8 loadImage(const QString& path, const LoadOptions& options) {
     if (path.isEmpty()) throw InputError("an empty path names no image file");
-    const QFileInfo info(path);
-    if (!info.exists()) throw inputError(path, unreachableReason(path));
-    if (!info.isFile()) throw inputError(path, "not a regular file");
-    if (info.size() == 0) throw inputError(path, "empty file");
-
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) throw inputError(path, "cannot open: " + file.errorString());
+    // Opened by the name's own bytes (io/native_path.hpp), so that a name that is not UTF-8 is found too, and
+    // without waiting: a FIFO is refused by what it is, not waited on.
+    const int fd = ::open(nativePath(path).c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) throw inputError(path, unreachableReason(errno));
+    QFile file;
+    struct stat status;
+    if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+        ::close(fd);
+        throw inputError(path, "not a regular file");
+    }
+    if (status.st_size == 0) {
+        ::close(fd);
+        throw inputError(path, "empty file");
+    }
+    if (!file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        ::close(fd);
+        throw inputError(path, "cannot open: " + file.errorString());
+    }
     QImageReader reader(&file);
     reader.setDecideFormatFromContent(true);
     reader.setAutoTransform(true);

@@ -3,12 +3,15 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QStringList>
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
 #include "io/export.hpp"
+#include "io/files/files.hpp"
+#include "io/native_path.hpp"
 #include "runtime/error.hpp"
 
 namespace hs::io {
@@ -31,16 +34,28 @@ std::uint32_t littleEndian(const QByteArray& bytes, qsizetype at, int width) {
 }
 
 // The value of `key` in the header's Python dict literal, as written (a quoted string, True/False, a tuple).
+// A key given twice has its last value, as in the dict numpy.load() evaluates.
 QString field(const QString& header, const QString& key, const QString& valuePattern, const QString& path) {
     const QRegularExpression pattern("['\"]" + key + "['\"]\\s*:\\s*(" + valuePattern + ")");
-    const auto match = pattern.match(header);
-    if (!match.hasMatch()) refuse(path, "the .npy header has no '" + key + "' (" + header.trimmed() + ")");
-    return match.captured(1);
+    QString value;
+    bool found = false;
+    for (auto matches = pattern.globalMatch(header); matches.hasNext();) {
+        value = matches.next().captured(1);
+        found = true;
+    }
+    if (!found) refuse(path, "the .npy header has no '" + key + "' (" + header.trimmed() + ")");
+    return value;
 }
 
-}  // namespace
+// What the header of `bytes` (which hold at least the header) says, every field checked.
+struct Header {
+    qsizetype dataStart = 0;
+    qulonglong rows = 0;
+    QString shapeText;
+    qulonglong dataBytes = 0;
+};
 
-bow::Matrix parseDescriptorArray(const QByteArray& bytes, const QString& path) {
+Header parseHeader(const QByteArray& bytes, const QString& path) {
     if (!bytes.startsWith(kMagic)) refuse(path, "not a .npy file (no \\x93NUMPY magic)");
     if (bytes.size() < kPreamble + 2) refuse(path, "truncated .npy header");
     const int major = static_cast<std::uint8_t>(bytes[6]);
@@ -48,8 +63,9 @@ bow::Matrix parseDescriptorArray(const QByteArray& bytes, const QString& path) {
     const int lengthBytes = major == 1 ? 2 : 4;
     if (bytes.size() < kPreamble + lengthBytes) refuse(path, "truncated .npy header");
     const qsizetype headerLength = littleEndian(bytes, kPreamble, lengthBytes);
-    const qsizetype dataStart = kPreamble + lengthBytes + headerLength;
-    if (bytes.size() < dataStart) refuse(path, "truncated .npy header");
+    Header parsed;
+    parsed.dataStart = kPreamble + lengthBytes + headerLength;
+    if (bytes.size() < parsed.dataStart) refuse(path, "truncated .npy header");
     const QString header = QString::fromLatin1(bytes.mid(kPreamble + lengthBytes, headerLength));
 
     const QString descr = field(header, "descr", "'[^']*'|\"[^\"]*\"", path).mid(1).chopped(1);
@@ -59,35 +75,45 @@ bow::Matrix parseDescriptorArray(const QByteArray& bytes, const QString& path) {
     if (field(header, "fortran_order", "True|False", path) == "True")
         refuse(path,
                "Fortran-order arrays are not supported; save a C-order array (numpy.ascontiguousarray)");
-    const QString shapeText = field(header, "shape", "\\([^)]*\\)", path);
-    QStringList dimensions = shapeText.mid(1).chopped(1).split(',', Qt::SkipEmptyParts);
+    parsed.shapeText = field(header, "shape", "\\([^)]*\\)", path);
+    QStringList dimensions = parsed.shapeText.mid(1).chopped(1).split(',', Qt::SkipEmptyParts);
     for (auto& dimension : dimensions) dimension = dimension.trimmed();
     dimensions.removeAll(QString());
-    if (dimensions.size() != 2) refuse(path, "shape " + shapeText + " is not 2-D (rows, 64)");
+    if (dimensions.size() != 2) refuse(path, "shape " + parsed.shapeText + " is not 2-D (rows, 64)");
     bool rowsOk = false, columnsOk = false;
-    const qulonglong rows = dimensions[0].toULongLong(&rowsOk);
+    parsed.rows = dimensions[0].toULongLong(&rowsOk);
     const qulonglong columns = dimensions[1].toULongLong(&columnsOk);
-    if (!rowsOk || !columnsOk) refuse(path, "shape " + shapeText + " is not two sizes");
+    if (!rowsOk || !columnsOk) refuse(path, "shape " + parsed.shapeText + " is not two sizes");
     if (columns != bow::kDimensions)
         refuse(path, QString("shape %1 has %2 columns, %3 expected")
-                         .arg(shapeText)
+                         .arg(parsed.shapeText)
                          .arg(columns)
                          .arg(bow::kDimensions));
-    if (rows > std::numeric_limits<std::uint32_t>::max())
-        refuse(path, QString("%1 rows are more than 2^32-1").arg(rows));
+    if (parsed.rows > std::numeric_limits<std::uint32_t>::max())
+        refuse(path, QString("%1 rows are more than 2^32-1").arg(parsed.rows));
+    parsed.dataBytes = parsed.rows * columns * sizeof(float);
+    return parsed;
+}
 
-    const qsizetype expected = static_cast<qsizetype>(rows * columns * sizeof(float));
-    const qsizetype present = bytes.size() - dataStart;
-    if (present != expected)
+void checkDataBytes(const Header& header, qulonglong present, const QString& path) {
+    if (present != header.dataBytes)
         refuse(path, QString("%1: %2 bytes of data, shape %3 needs %4")
-                         .arg(present < expected ? "truncated" : "trailing bytes")
+                         .arg(present < header.dataBytes ? "truncated" : "trailing bytes")
                          .arg(present)
-                         .arg(shapeText)
-                         .arg(expected));
-    bow::Matrix matrix(std::vector<float>(static_cast<std::size_t>(rows * columns)));
+                         .arg(header.shapeText)
+                         .arg(header.dataBytes));
+}
+
+}  // namespace
+
+bow::Matrix parseDescriptorArray(const QByteArray& bytes, const QString& path) {
+    const Header header = parseHeader(bytes, path);
+    checkDataBytes(header, static_cast<qulonglong>(bytes.size() - header.dataStart), path);
+    bow::Matrix matrix(std::vector<float>(static_cast<std::size_t>(header.rows * bow::kDimensions)));
     // An empty (0, 64) array has no data: memcpy must not be given the null pointer of an empty vector.
-    if (expected > 0)
-        std::memcpy(matrix.values.data(), bytes.constData() + dataStart, static_cast<std::size_t>(expected));
+    if (header.dataBytes > 0)
+        std::memcpy(matrix.values.data(), bytes.constData() + header.dataStart,
+                    static_cast<std::size_t>(header.dataBytes));
     for (std::size_t i = 0; i < matrix.values.size(); ++i) {
         if (!std::isfinite(matrix.values[i]))
             refuse(path, QString("value %1 at row %2, column %3 is not finite")
@@ -99,9 +125,41 @@ bow::Matrix parseDescriptorArray(const QByteArray& bytes, const QString& path) {
 }
 
 bow::Matrix readDescriptorArray(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) refuse(path, "cannot read: " + file.errorString());
-    return parseDescriptorArray(file.readAll(), path);
+    // Regular files only (never /dev/zero or a FIFO), and the header read and judged first: the data is read
+    // only when the file's size is what the header's shape needs.
+    RegularFile file(nativePath(path), ".npy file");
+    try {
+        // The preamble and the header's length, then the header.
+        QByteArray bytes(static_cast<qsizetype>(std::min<std::uint64_t>(file.size(), kPreamble + 4)), '\0');
+        file.read(bytes.data(), static_cast<std::size_t>(bytes.size()));
+        std::uint64_t dataStart = file.size();
+        if (bytes.size() == kPreamble + 4 && bytes.startsWith(kMagic)) {
+            const int lengthBytes = static_cast<std::uint8_t>(bytes[6]) == 1 ? 2 : 4;
+            dataStart = std::min<std::uint64_t>(
+                file.size(),
+                kPreamble + lengthBytes + std::uint64_t{littleEndian(bytes, kPreamble, lengthBytes)});
+        }
+        const auto already = static_cast<std::uint64_t>(bytes.size());
+        if (dataStart > already) {
+            bytes.resize(static_cast<qsizetype>(dataStart));
+            file.read(bytes.data() + already, static_cast<std::size_t>(dataStart - already));
+        }
+        const Header header = parseHeader(bytes, path);
+        checkDataBytes(header, file.size() - static_cast<std::uint64_t>(header.dataStart), path);
+        const auto have = static_cast<std::uint64_t>(bytes.size());
+        bytes.resize(static_cast<qsizetype>(header.dataStart + static_cast<qsizetype>(header.dataBytes)));
+        file.read(bytes.data() + have,
+                  static_cast<std::size_t>(static_cast<std::uint64_t>(bytes.size()) - have));
+        return parseDescriptorArray(bytes, path);
+    } catch (const std::bad_alloc&) {
+        refuse(path, QString("out of memory for its %1 bytes").arg(file.size()));
+    }
+}
+
+bow::Matrix readVocabulary(const QString& path) {
+    bow::Matrix centroids = readDescriptorArray(path);
+    if (centroids.rows() == 0) refuse(path, "the vocabulary has no centroids (shape (0, 64))");
+    return centroids;
 }
 
 QByteArray descriptorArrayBytes(const bow::Matrix& matrix) {

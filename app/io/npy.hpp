@@ -3,8 +3,10 @@
 // writeDescriptorArray() writes, numpy.save() writes what readDescriptorArray() reads).
 //
 // Accepted: format version 1.0, 2.0 or 3.0; dtype '<f4' (little-endian float32); C order; shape (rows, 64);
-// exactly rows * 64 * 4 bytes of data after the header; every value finite. Anything else is refused with
-// hs::InputError "<path>: <reason>", one line.
+// exactly rows * 64 * 4 bytes of data after the header; every value finite; a key the header gives twice has
+// its last value, as numpy reads it. Anything else is refused with hs::InputError "<path>: <reason>", one
+// line. Files are read only when they are regular files (not /dev/zero, not a FIFO) whose size is what
+// their header promises, checked before the data is read.
 
 #include <QByteArray>
 #include <QString>
@@ -14,6 +16,8 @@
 namespace hs::io {
 
 bow::Matrix readDescriptorArray(const QString& path);
+// A vocabulary: the same, and at least one centroid.
+bow::Matrix readVocabulary(const QString& path);
 // The same checks on the bytes of a file; `path` only names it in errors.
 bow::Matrix parseDescriptorArray(const QByteArray& bytes, const QString& path);
 

@@ -84,7 +84,7 @@ int run(const QStringList& arguments) {
     const std::optional<bow::DescriptorParams> descriptorParams =
         fromArray ? std::nullopt : std::optional(descriptorOptions(parser));
 
-    const bow::Matrix centroids = io::readDescriptorArray(centroidsPath);
+    const bow::Matrix centroids = io::readVocabulary(centroidsPath);
     std::optional<ImageRGBA8> image;
     if (!fromArray) image = io::loadImage(descriptorsPath);
     Runtime runtime;

@@ -8,6 +8,7 @@
 #include "io/export.hpp"
 #include "io/files/files.hpp"
 #include "io/image_io.hpp"
+#include "io/native_path.hpp"
 #include "ops/pipeline/pipeline.hpp"
 #include "runtime/device_properties.hpp"
 #include "runtime/error.hpp"
@@ -103,9 +104,13 @@ std::shared_ptr<const stages::Stage> stageFrom(const ArgumentParser& parser, con
     for (const auto& parameter : kind.parameters()) {
         const QString name = text(parameter.name);
         if (!parser.isSet(name)) continue;
-        values.emplace(parameter.name, parameter.type == stages::Parameter::Type::Flag
-                                           ? std::string()
-                                           : parser.value(name).toStdString());
+        // Text may name a file: its bytes as given, whatever the locale (io::nativePath).
+        std::string value;
+        if (parameter.type == stages::Parameter::Type::Text)
+            value = io::nativePath(parser.value(name)).native();
+        else if (parameter.type != stages::Parameter::Type::Flag)
+            value = parser.value(name).toStdString();
+        values.emplace(parameter.name, std::move(value));
     }
     const std::string strategy =
         kind.strategies().empty() ? std::string() : parser.value(strategyOption).toStdString();

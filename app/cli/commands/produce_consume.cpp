@@ -4,6 +4,7 @@
 #include "commands/pipeline_command.hpp"
 #include "io/export.hpp"
 #include "io/files/filter_file.hpp"
+#include "io/native_path.hpp"
 #include "io/image_io.hpp"
 #include "runtime/device_properties.hpp"
 #include "runtime/runtime.hpp"
@@ -151,7 +152,7 @@ int run(const QStringList& arguments) {
 
     // The two-device mode takes its stages typed (produce_consume::Params), not yet as a stage list.
     produce_consume::Params params;
-    params.filter = io::filterFromSpec(parser.required("filter", "SPEC").toStdString());
+    params.filter = io::filterFromSpec(io::nativePath(parser.required("filter", "SPEC")).native());
     params.convolution = &convolve::findStrategy(parser.value("convolve-strategy").toStdString());
     params.histogramStrategy = &histogram::findStrategy(parser.value("histogram-strategy").toStdString());
     params.histogram = {parser.bins(), parser.isSet(text(options::kIgnoreTransparent.name))};

@@ -1,9 +1,16 @@
 #include "runtime/device_info.hpp"
 
+#include <dlfcn.h>
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <sstream>
 
@@ -123,11 +130,80 @@ std::optional<int> index(const std::string& digits) {
     return value;
 }
 
+// The driver libraries the ICD loader loads: those OCL_ICD_FILENAMES lists (separated by ':'), and each
+// vendor file's first line (OCL_ICD_VENDORS, a folder or one file, else /etc/OpenCL/vendors).
+std::vector<std::string> icdLibraries() {
+    namespace fs = std::filesystem;
+    std::vector<std::string> libraries;
+    if (const char* named = std::getenv("OCL_ICD_FILENAMES"); named != nullptr) {
+        std::istringstream list(named);
+        for (std::string library; std::getline(list, library, ':');)
+            if (!library.empty()) libraries.push_back(library);
+    }
+    const char* vendors = std::getenv("OCL_ICD_VENDORS");
+    const fs::path where = vendors != nullptr && *vendors != '\0' ? fs::path(vendors) : "/etc/OpenCL/vendors";
+    std::vector<fs::path> files;
+    std::error_code error;
+    if (fs::is_directory(where, error)) {
+        for (fs::directory_iterator entry(where, error), end; !error && entry != end; entry.increment(error))
+            if (entry->path().extension() == ".icd") files.push_back(entry->path());
+    } else {
+        files.push_back(where);
+    }
+    for (const auto& file : files) {
+        std::ifstream in(file);
+        std::string library;
+        if (std::getline(in, library) && !trimmed(library).empty()) libraries.push_back(trimmed(library));
+    }
+    return libraries;
+}
+
+// Why the ICD loader found no platform when the cause is the process's resources, not a missing driver
+// (empty otherwise): `loaderError` is errno after the loader's call. The loader drops a driver it cannot
+// load without a word, so each driver is loaded again here for the system's reason.
+std::string platformLoadProblem(int loaderError) {
+    const auto descriptors = [] {
+        rlimit limit{};
+        const bool known = ::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
+        return "out of file descriptors while loading the OpenCL drivers" +
+               (known ? " (the limit is " + std::to_string(limit.rlim_cur) + ", ulimit -n)" : std::string());
+    };
+    if (loaderError == EMFILE || loaderError == ENFILE) return descriptors();
+    for (const auto& library : icdLibraries()) {
+        errno = 0;
+        void* handle = ::dlopen(library.c_str(), RTLD_LAZY | RTLD_LOCAL);
+        const int openError = errno;
+        if (handle != nullptr) {
+            ::dlclose(handle);
+            continue;
+        }
+        const char* text = ::dlerror();
+        const std::string reason = text != nullptr ? text : "";
+        if (openError == EMFILE || openError == ENFILE ||
+            reason.find(std::strerror(EMFILE)) != std::string::npos)
+            return descriptors();
+        if (openError == ENOMEM || reason.find("failed to map segment") != std::string::npos ||
+            reason.find(std::strerror(ENOMEM)) != std::string::npos)
+            return "out of memory: the OpenCL driver " + library + " could not be loaded (" + reason + ")";
+    }
+    return {};
+}
+
 std::vector<cl::Platform> platformsOrNone() {
     std::vector<cl::Platform> platforms;
-    // The ICD loader reports "no platforms" as an error; for us it is an empty list.
+    // The ICD loader reports "no platforms" as an error; for us it is an empty list, unless the process ran
+    // out of descriptors or memory, which would otherwise read as a machine without OpenCL.
     cl_uint count = 0;
-    if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0) return platforms;
+    errno = 0;
+    const cl_int status = clGetPlatformIDs(0, nullptr, &count);
+    const int loaderError = errno;
+    if (status == CL_OUT_OF_HOST_MEMORY)
+        throw OpenClError("clGetPlatformIDs", status, "out of memory while loading the OpenCL drivers");
+    if (status != CL_SUCCESS || count == 0) {
+        if (const auto problem = platformLoadProblem(loaderError); !problem.empty())
+            throw OpenClError("enumerating OpenCL devices", 0, problem);
+        return platforms;
+    }
     cl::Platform::get(&platforms);
     return platforms;
 }

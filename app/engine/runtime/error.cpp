@@ -1,10 +1,19 @@
 #include "runtime/error.hpp"
 
+#include <atomic>
+#include <cstdio>
 #include <utility>
 
 namespace hs {
 
 namespace {
+
+void warnOnStderr(std::string_view line) {
+    std::fprintf(stderr, "histoscope: %.*s\n", static_cast<int>(line.size()), line.data());
+    std::fflush(stderr);
+}
+
+std::atomic<WarningSink> warningSink{warnOnStderr};
 
 std::string describe(const std::string& call, int code, const std::string& detail) {
     if (code == 0) return detail.empty() ? call : detail;
@@ -108,6 +117,14 @@ int exitCodeFor(ErrorKind kind) noexcept {
             return 4;
     }
     return 1;
+}
+
+void setWarningSink(WarningSink sink) {
+    warningSink = sink != nullptr ? sink : warnOnStderr;
+}
+
+void warn(std::string_view line) {
+    warningSink.load()(line);
 }
 
 }  // namespace hs

@@ -51,6 +51,13 @@ std::string clErrorName(int code);
 // Process exit code for an error kind: 2 usage, 3 input, 4 OpenCL (see ARCHITECTURE.md).
 int exitCodeFor(ErrorKind kind) noexcept;
 
+// A problem that does not stop the work (a program cache that is not trusted, so not used), as one line for
+// the user. The default sink writes "histoscope: <line>" to stderr; the CLI, whose stderr captures the
+// libraries' diagnostics, sends it where its own error lines go.
+using WarningSink = void (*)(std::string_view line);
+void setWarningSink(WarningSink sink);
+void warn(std::string_view line);
+
 // Runs `body`, turning the bindings' cl::Error into OpenClError that names the call and the code, and
 // prefixing `where` (a device or operation name) so the one-line message says what failed.
 template <typename Body>

@@ -1,14 +1,16 @@
 #include "runtime/program_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <system_error>
 
+#include "runtime/error.hpp"
 #include "util/atomic_file.hpp"
 #include "util/hash.hpp"
 
@@ -21,6 +23,8 @@ namespace {
 // Version 2 adds the checksum line; a version-1 entry reads as damaged and is replaced.
 constexpr std::string_view kMagic = "histoscope-program-binary 2\n";
 constexpr std::size_t kChecksumDigits = 16;
+// A record of stateDirectory() (auto's choices: a line per device and size class) is far smaller.
+constexpr std::uint64_t kMaxStateBytes = 1 << 20;
 
 fs::path defaultDirectory() {
     if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "histoscope";
@@ -53,7 +57,7 @@ std::optional<std::uint64_t> parseByteCount(std::string_view text) {
 }
 
 // Compiled programs are private to their user: another account could otherwise plant a binary that runs as
-// ours, or read what we compiled. A folder we did not create (HISTOSCOPE_CACHE_DIR=/tmp) is left as it is.
+// ours, or read what we compiled. A folder we did not create is left as it is, and used only if trusted.
 bool makePrivateDirectory(const fs::path& directory) {
     std::error_code ec;
     if (fs::create_directory(directory, ec)) {
@@ -96,32 +100,87 @@ fs::path ProgramCache::entryPath(const std::string& key) const {
     return entriesDirectory() / (toHex(fnv1a64(key)) + ".bin");
 }
 
-std::optional<fs::path> ProgramCache::stateDirectory() const {
-    if (!settings_.enabled) return std::nullopt;
+bool ProgramCache::usable() {
+    if (!settings_.enabled) return false;
+    std::call_once(foldersChecked_, [this] {
+        if (const auto reason = cacheFolderDistrust(settings_.directory, true); !reason.empty())
+            distrust(settings_.directory, reason);
+        else if (const auto inside = cacheFolderDistrust(entriesDirectory(), false); !inside.empty())
+            distrust(entriesDirectory(), inside);
+    });
+    return !distrusted_;
+}
+
+void ProgramCache::distrust(const fs::path& path, const std::string& reason) {
+    distrusted_ = true;
+    // Once per process: every cache of a process (one per Runtime) shares the folder.
+    static std::atomic<bool> said{false};
+    if (said.exchange(true)) return;
+    warn(path.string() + ": " + reason +
+         "; the program cache is not used (it trusts only this user's files, writable by no one else)");
+}
+
+bool ProgramCache::makeFolders(bool entries) {
+    std::error_code ec;
+    fs::create_directories(settings_.directory.parent_path(), ec);
+    if (!makePrivateDirectory(settings_.directory) || (entries && !makePrivateDirectory(entriesDirectory())))
+        return false;
+    // Made by someone else between the first check and now.
+    if (const auto reason = cacheFolderDistrust(settings_.directory, true); !reason.empty()) {
+        distrust(settings_.directory, reason);
+        return false;
+    }
+    if (const auto reason = entries ? cacheFolderDistrust(entriesDirectory(), false) : std::string();
+        !reason.empty()) {
+        distrust(entriesDirectory(), reason);
+        return false;
+    }
+    return true;
+}
+
+std::optional<fs::path> ProgramCache::stateDirectory() {
+    if (!usable()) return std::nullopt;
     return settings_.directory;
 }
 
+std::optional<std::string> ProgramCache::readState(const std::string& name) {
+    if (!usable()) return std::nullopt;
+    const fs::path path = settings_.directory / name;
+    CacheFile file = readCacheFile(path, kMaxStateBytes);
+    if (!file.distrust.empty()) distrust(path, file.distrust);
+    return file.contents;
+}
+
+void ProgramCache::writeState(const std::string& name, const std::string& contents) {
+    if (!usable() || !makeFolders(false)) return;
+    const fs::path path = settings_.directory / name;
+    if (const auto reason = cacheFileDistrust(path); !reason.empty()) return distrust(path, reason);
+    // Owner-only whatever the umask: a record the group could write would not be trusted when read back.
+    replaceCacheFile(
+        path, [&](std::ostream& out) { out << contents; }, fs::perms::owner_read | fs::perms::owner_write);
+}
+
 std::optional<std::vector<unsigned char>> ProgramCache::load(const std::string& key) {
-    if (!settings_.enabled) return std::nullopt;
+    if (!usable()) return std::nullopt;
     const auto path = entryPath(key);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    const CacheFile file = readCacheFile(path, settings_.maxBytes);
+    if (!file.distrust.empty()) distrust(path, file.distrust);
+    if (!file.contents) {
         ++misses_;
         return std::nullopt;
     }
     // The full key is stored in the entry, so a hash collision reads as a miss rather than a wrong binary.
-    std::string magic(kMagic.size(), '\0');
-    in.read(magic.data(), static_cast<std::streamsize>(magic.size()));
-    std::string storedKey;
-    std::getline(in, storedKey, '\0');
-    std::string checksum;
-    std::getline(in, checksum, '\n');
-    if (!in || magic != kMagic || storedKey != key) {
+    const std::string_view text = *file.contents;
+    const std::size_t keyEnd = text.find('\0', kMagic.size());
+    const std::size_t checksumEnd = keyEnd == std::string_view::npos ? keyEnd : text.find('\n', keyEnd + 1);
+    if (!text.starts_with(kMagic) || checksumEnd == std::string_view::npos ||
+        text.substr(kMagic.size(), keyEnd - kMagic.size()) != key) {
         ++misses_;
         return std::nullopt;
     }
-    std::vector<unsigned char> binary((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    in.close();
+    const std::string_view checksum = text.substr(keyEnd + 1, checksumEnd - keyEnd - 1);
+    const std::string_view stored = text.substr(checksumEnd + 1);
+    std::vector<unsigned char> binary(stored.begin(), stored.end());
     // Drivers trust a binary they are handed (PoCL crashed on damaged ones), so nothing unverified reaches
     // them. A damaged entry goes; the rebuilt program replaces it.
     if (binary.empty() || checksum.size() != kChecksumDigits || checksum != checksumOf(binary)) {
@@ -129,21 +188,20 @@ std::optional<std::vector<unsigned char>> ProgramCache::load(const std::string& 
         ++misses_;
         return std::nullopt;
     }
-    // The modification time is the entry's last use, for the least-recently-used eviction in store().
-    std::error_code ignored;
-    fs::last_write_time(path, fs::file_time_type::clock::now(), ignored);
+    // The modification time is the entry's last use, for the least-recently-used eviction in store(); the
+    // entry itself, never what a link planted since would lead to.
+    ::utimensat(AT_FDCWD, path.c_str(), nullptr, AT_SYMLINK_NOFOLLOW);
     ++hits_;
     return binary;
 }
 
 void ProgramCache::store(const std::string& key, const std::vector<unsigned char>& binary) {
-    if (!settings_.enabled || binary.empty()) return;
-    std::error_code ec;
-    fs::create_directories(settings_.directory.parent_path(), ec);
-    if (!makePrivateDirectory(settings_.directory) || !makePrivateDirectory(entriesDirectory())) return;
+    if (!usable() || binary.empty() || !makeFolders(true)) return;
+    const auto path = entryPath(key);
+    if (const auto reason = cacheFileDistrust(path); !reason.empty()) return distrust(path, reason);
     // A failed write costs a rebuild next time, nothing more: the reason is not worth a caller's attention.
     replaceCacheFile(
-        entryPath(key),
+        path,
         [&](std::ostream& out) {
             out.write(kMagic.data(), static_cast<std::streamsize>(kMagic.size()));
             out.write(key.data(), static_cast<std::streamsize>(key.size()));
@@ -167,7 +225,10 @@ void ProgramCache::evictToCap() {
     std::error_code ec;
     for (const auto& item : fs::directory_iterator(entriesDirectory(), ec)) {
         std::error_code statError;
-        if (item.path().extension() != ".bin" || !item.is_regular_file(statError)) continue;
+        // Only the cache's own entries: nothing is followed or counted through a link.
+        if (item.path().extension() != ".bin" ||
+            item.symlink_status(statError).type() != fs::file_type::regular)
+            continue;
         Entry entry{item.path(), item.file_size(statError), item.last_write_time(statError)};
         if (statError) continue;  // removed meanwhile by another process
         total += entry.bytes;

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,7 +28,10 @@ struct ProgramCacheSettings {
 // Persistent program-binary cache. The key names everything that changes the binary: platform and its
 // version, device, driver version, build options and a hash of the source. Each entry carries a checksum of
 // its binary; a damaged or mismatching entry is a miss, never an error (nor a binary handed to the driver):
-// the cache is an accelerator, not a store of record. Folders it creates and its entries are owner-only.
+// the cache is an accelerator, not a store of record. Folders it creates and its entries are owner-only, and
+// it trusts nothing it did not make: its folder, `programs/` and every entry must be this user's and
+// writable by no one else, and no entry may be a symbolic link or anything but a regular file. Otherwise
+// it says so once (hs::warn: the file or folder and the reason) and runs as if disabled.
 class ProgramCache {
   public:
     struct Stats {
@@ -51,17 +55,31 @@ class ProgramCache {
     void countMiss() { ++misses_; }
 
     // The folder for small per-device records that outlive a process (such as `auto` strategy choices); none
-    // while the cache is disabled, so that disabling it leaves no file behind.
-    std::optional<std::filesystem::path> stateDirectory() const;
+    // while the cache is disabled or not trusted, so that disabling it leaves no file behind.
+    std::optional<std::filesystem::path> stateDirectory();
+    // The record `name` in stateDirectory(), read and trusted as the entries are; nothing when it is absent
+    // or there is no such folder.
+    std::optional<std::string> readState(const std::string& name);
+    // Replaces the record `name` (owner-only); a failed write is ignored, as store()'s is.
+    void writeState(const std::string& name, const std::string& contents);
 
   private:
     std::filesystem::path entriesDirectory() const;
     std::filesystem::path entryPath(const std::string& key) const;
+    // Enabled, and nothing found that is not to be trusted; checks the folders at the first call.
+    bool usable();
+    // Creates the folders (owner-only) that `store` and `writeState` write into; false when that failed or
+    // they are not to be trusted.
+    bool makeFolders(bool entries);
+    // Stops using the cache: `path` is not to be trusted for `reason`. Said once per process.
+    void distrust(const std::filesystem::path& path, const std::string& reason);
     void evictToCap();
 
     ProgramCacheSettings settings_;
     std::atomic<std::uint64_t> hits_{0};
     std::atomic<std::uint64_t> misses_{0};
+    std::atomic<bool> distrusted_{false};
+    std::once_flag foldersChecked_;
 };
 
 }  // namespace hs

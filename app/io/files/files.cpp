@@ -1,7 +1,11 @@
 #include "io/files/files.hpp"
 
-#include <fstream>
-#include <system_error>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "runtime/error.hpp"
 
@@ -9,35 +13,76 @@ namespace hs::io {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+std::string kindOf(mode_t mode) {
+    if (S_ISDIR(mode)) return "a folder";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+    return "a special file";
+}
+
+}  // namespace
+
+RegularFile::RegularFile(const fs::path& path, std::string_view what, std::string_view failure)
+    : name_(path.string()), what_(what) {
+    const auto cannot = [&](int error) {
+        return InputError(name_ + ": " + std::string(failure) + " the " + what_ + " (" +
+                          std::strerror(error) + ")");
+    };
+    // Non-blocking, so that opening a FIFO does not wait for a writer; a regular file reads the same either
+    // way.
+    fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd_ < 0) throw cannot(errno);
+    struct stat status;
+    if (::fstat(fd_, &status) != 0) {
+        const int error = errno;
+        ::close(fd_);
+        throw cannot(error);
+    }
+    if (!S_ISREG(status.st_mode)) {
+        ::close(fd_);
+        throw InputError(name_ + ": not a regular file (" + kindOf(status.st_mode) + ")");
+    }
+    size_ = static_cast<std::uint64_t>(status.st_size);
+}
+
+RegularFile::~RegularFile() {
+    ::close(fd_);
+}
+
+void RegularFile::read(void* into, std::size_t count) {
+    auto* bytes = static_cast<char*>(into);
+    for (std::size_t done = 0; done < count;) {
+        const ssize_t got = ::read(fd_, bytes + done, count - done);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0)
+            throw InputError(name_ + ": cannot read the " + what_ + " (" + std::strerror(errno) + ")");
+        if (got == 0) throw InputError(name_ + ": cannot read the " + what_ + " (it ended early)");
+        done += static_cast<std::size_t>(got);
+    }
+}
+
 std::string readWholeFile(const fs::path& path, std::size_t maxBytes, std::string_view what) {
-    const std::string name = path.string();
-    std::error_code error;
-    const auto size = fs::file_size(path, error);
-    if (error)
-        throw InputError(name + ": cannot read the " + std::string(what) + " (" + error.message() + ")");
-    if (size > maxBytes)
-        throw InputError(name + ": " + std::to_string(size) + " bytes is too large for a " +
+    RegularFile file(path, what);
+    if (file.size() > maxBytes)
+        throw InputError(path.string() + ": " + std::to_string(file.size()) + " bytes is too large for a " +
                          std::string(what));
-    std::ifstream file(path, std::ios::binary);
-    std::string text(static_cast<std::size_t>(size), '\0');
-    if (!file || !file.read(text.data(), static_cast<std::streamsize>(size)))
-        throw InputError(name + ": cannot read the " + std::string(what));
+    std::string text(static_cast<std::size_t>(file.size()), '\0');
+    file.read(text.data(), text.size());
     return text;
 }
 
 ImageRGBA8 readRawRgba(const fs::path& path, int width, int height) {
-    const std::string name = path.string();
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) throw InputError(name + ": cannot open the raw RGBA file");
+    RegularFile file(path, "raw RGBA file", "cannot open");
     const auto expected = static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) * 4;
-    const auto actual = static_cast<std::uint64_t>(in.tellg());
-    if (actual != expected)
-        throw InputError(name + ": holds " + std::to_string(actual) + " bytes, but " + std::to_string(width) +
-                         "x" + std::to_string(height) + " RGBA8 pixels need " + std::to_string(expected));
+    if (file.size() != expected)
+        throw InputError(path.string() + ": holds " + std::to_string(file.size()) + " bytes, but " +
+                         std::to_string(width) + "x" + std::to_string(height) + " RGBA8 pixels need " +
+                         std::to_string(expected));
     ImageRGBA8 image(width, height);
-    in.seekg(0);
-    in.read(reinterpret_cast<char*>(image.pixels.data()), static_cast<std::streamsize>(expected));
-    if (!in) throw InputError(name + ": read failed");
+    file.read(image.pixels.data(), static_cast<std::size_t>(expected));
     return image;
 }
 

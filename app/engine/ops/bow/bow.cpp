@@ -1,6 +1,7 @@
 #include "ops/bow/bow.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "runtime/error.hpp"
@@ -60,6 +61,36 @@ std::size_t misassigned(const Matrix& descriptors, const Matrix& centroids,
     return misassigned(descriptors, centroids, memberships, nearestDistances(descriptors, centroids));
 }
 
+namespace {
+
+// Every builder computes squared distances (or |c|^2 - 2 x.c) of 64 dimensions in float. With every value's
+// magnitude below 2^kLargestExponent they stay below 64 (2 2^56)^2 = 2^120, within float's range (2^128),
+// and with the largest magnitude at least 2^-kLargestExponent the nearest distances are normal numbers, not
+// flushed to zero on devices without denormals.
+constexpr int kLargestExponent = 56;
+
+// The power of two 2^e by which descriptors and centroids are divided so that their largest magnitude lies in
+// [2^55, 2^56): 0 when it is within range already (every descriptor HistoScope computes, every vocabulary
+// of them), or is 0 or not finite.
+int rangeExponent(const Matrix& descriptors, const Matrix& centroids) {
+    float largest = 0;
+    for (const Matrix* matrix : {&descriptors, &centroids}) {
+        for (const float value : matrix->values) largest = std::max(largest, std::fabs(value));
+    }
+    if (largest == 0 || !std::isfinite(largest)) return 0;
+    const int exponent = std::ilogb(largest);  // largest in [2^exponent, 2^(exponent + 1))
+    if (exponent < kLargestExponent && exponent >= -kLargestExponent) return 0;
+    return exponent - (kLargestExponent - 1);
+}
+
+Matrix scaledDown(const Matrix& matrix, int exponent) {
+    Matrix scaled = matrix;
+    for (float& value : scaled.values) value = std::ldexp(value, -exponent);
+    return scaled;
+}
+
+}  // namespace
+
 Result assignWords(DeviceContext* device, const Matrix& descriptors, const Matrix& centroids,
                    const Strategy& strategy) {
     if (centroids.rows() == 0) throw UsageError("the vocabulary has no centroids");
@@ -68,6 +99,15 @@ Result assignWords(DeviceContext* device, const Matrix& descriptors, const Matri
     if (descriptors.rows() > std::numeric_limits<std::uint32_t>::max() ||
         centroids.rows() > std::numeric_limits<std::uint32_t>::max())
         throw UsageError("more than 2^32-1 descriptors or centroids overflow the 32-bit memberships");
+    // Scaling both by one power of two is exact (but for values far below the largest, whose part in any
+    // distance is far below float's precision) and leaves every nearest centroid where it was, so all
+    // builders compare distances that do not overflow.
+    if (const int exponent = rangeExponent(descriptors, centroids); exponent != 0) {
+        const Matrix scaledDescriptors = scaledDown(descriptors, exponent);
+        const Matrix scaledCentroids = scaledDown(centroids, exponent);
+        return runChosen<Operation>(device, scaledDescriptors, shapeOf(descriptors, centroids),
+                                    scaledCentroids, strategy);
+    }
     return runChosen<Operation>(device, descriptors, shapeOf(descriptors, centroids), centroids, strategy);
 }
 

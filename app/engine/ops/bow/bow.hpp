@@ -81,7 +81,11 @@ inline constexpr std::string_view kDefaultStrategy = "bow-tiled";
 
 // The single entry point: checks the shapes (UsageError: no centroids, more than 2^32-1 descriptors) and
 // support (OpenClError with the device and the reason, chooseRunnable), runs, and returns memberships,
-// histogram, timings and builds.
+// histogram, timings and builds. Where the largest magnitude among descriptors and centroids is 2^56 or more
+// (float's largest is about 2^128, so squared distances would overflow to infinity, and the builders'
+// different formulas would overflow differently) or below 2^-56 (squares flushed to zero), every builder,
+// bow-serial included, runs on both divided by the one power of two that brings it into [2^55, 2^56): exact,
+// and the same nearest centroids, so that all agree with the nearest in exact arithmetic up to near ties.
 Result assignWords(DeviceContext* device, const Matrix& descriptors, const Matrix& centroids,
                    const Strategy& strategy);
 

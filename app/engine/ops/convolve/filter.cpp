@@ -89,17 +89,23 @@ std::vector<std::string_view> tokens(std::string_view line) {
     }
 }
 
+// Editors on other systems save what the rows are read from with a byte-order mark in front (Windows) and
+// lines ended by CR LF (Windows) or by CR alone (classic Mac OS): the mark is skipped, and each of the three
+// line ends ends a line.
+constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
+
 Filter parseRows(std::string_view text) {
     if (text.find('\0') != std::string_view::npos) throw TextProblem{"not a text file"};
+    if (text.starts_with(kUtf8ByteOrderMark)) text.remove_prefix(kUtf8ByteOrderMark.size());
     std::vector<double> taps;
     int width = 0;
     int height = 0;
     std::optional<double> divisor;
     int lineNumber = 0;
     for (std::size_t start = 0; start <= text.size(); ++lineNumber) {
-        const std::size_t end = std::min(text.find('\n', start), text.size());
+        const std::size_t end = std::min(text.find_first_of("\r\n", start), text.size());
         std::string_view line = text.substr(start, end - start);
-        start = end + 1;
+        start = end + (text.substr(end).starts_with("\r\n") ? 2 : 1);
         line = line.substr(0, line.find('#'));
         auto words = tokens(line);
         if (words.empty()) continue;

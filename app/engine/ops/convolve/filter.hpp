@@ -32,6 +32,10 @@ namespace hs::convolve {
 inline constexpr int kMaxFilterSize = 15;
 // A wider Gaussian would be cut to a near-flat 15x15 box; its 2 * ceil(3 sigma) + 1 would also overflow int.
 inline constexpr double kMaxGaussianSigma = kMaxFilterSize;
+// Below about 0.076 every tap beside the centre is under float's smallest normal number, so a narrower
+// Gaussian is the identity whatever its sigma; below this one its weights are not computable at all (2
+// sigma^2 underflows to 0, and 0 / 0 is no number), so it is refused for what it is.
+inline constexpr double kMinGaussianSigma = 1e-3;
 
 struct Filter {
     std::string label;  // for display: "box 5x5", "gaussian sigma 1.5, 7x7", "custom 3x3 (edge.txt)"

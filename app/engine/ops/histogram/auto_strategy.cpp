@@ -8,17 +8,16 @@
 #include <bit>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <utility>
 
 #include "ops/histogram/device_strategy.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
-#include "util/atomic_file.hpp"
 
 namespace hs::histogram {
 
@@ -58,27 +57,27 @@ int sizeClass(std::size_t pixelCount) {
 
 class ChoiceMemory {
   public:
-    std::optional<std::string> find(const std::optional<std::filesystem::path>& directory,
-                                    const ChoiceKey& key) {
+    std::optional<std::string> find(ProgramCache& cache, const ChoiceKey& key) {
         std::lock_guard lock(mutex_);
+        const auto directory = cache.stateDirectory();
         const std::string memoryKey = scope(directory) + key.line();
         if (const auto found = choices_.find(memoryKey); found != choices_.end()) return found->second;
         if (!directory) return std::nullopt;
-        auto lines = readLines(*directory);
+        auto lines = readLines(cache);
         const auto found = lines.find(key.line());
         if (found == lines.end()) return std::nullopt;
         choices_[memoryKey] = found->second;
         return found->second;
     }
 
-    void remember(const std::optional<std::filesystem::path>& directory, const ChoiceKey& key,
-                  const std::string& strategy) {
+    void remember(ProgramCache& cache, const ChoiceKey& key, const std::string& strategy) {
         std::lock_guard lock(mutex_);
+        const auto directory = cache.stateDirectory();
         choices_[scope(directory) + key.line()] = strategy;
         if (!directory) return;
-        auto lines = readLines(*directory);
+        auto lines = readLines(cache);
         lines[key.line()] = strategy;
-        writeLines(*directory, lines);
+        writeLines(cache, lines);
     }
 
     void forget() {
@@ -91,9 +90,9 @@ class ChoiceMemory {
         return (directory ? directory->string() : std::string()) + '\n';
     }
 
-    static std::map<std::string, std::string> readLines(const std::filesystem::path& directory) {
+    static std::map<std::string, std::string> readLines(ProgramCache& cache) {
         std::map<std::string, std::string> lines;
-        std::ifstream in(directory / kAutoChoicesFile);
+        std::istringstream in(cache.readState(kAutoChoicesFile).value_or(std::string()));
         std::string line;
         while (std::getline(in, line)) {
             const auto tab = line.rfind('\t');
@@ -104,13 +103,10 @@ class ChoiceMemory {
     }
 
     // A cache, not a store of record: a failed write leaves the previous file and is otherwise ignored.
-    static void writeLines(const std::filesystem::path& directory,
-                           const std::map<std::string, std::string>& lines) {
-        std::error_code ec;
-        std::filesystem::create_directories(directory, ec);
-        replaceCacheFile(directory / kAutoChoicesFile, [&](std::ostream& out) {
-            for (const auto& [key, strategy] : lines) out << key << '\t' << strategy << '\n';
-        });
+    static void writeLines(ProgramCache& cache, const std::map<std::string, std::string>& lines) {
+        std::string text;
+        for (const auto& [key, strategy] : lines) text += key + '\t' + strategy + '\n';
+        cache.writeState(kAutoChoicesFile, text);
     }
 
     std::mutex mutex_;
@@ -189,16 +185,15 @@ class AutoStrategy final : public Strategy {
         // Uploaded once here (unless counted in bands): the trial's sample is copied from it on the device,
         // and the chosen run uses it.
         if (!device::bandsFor(*device, pixels)) pixels.device(*device, log);
-        const auto directory = device->programCache().stateDirectory();
         const ChoiceKey key{deviceKey(device->info()), sizeClass(pixels.pixelCount())};
         const ImageShape shape{pixels.width(), pixels.height()};
         const auto list = candidates(device->info(), shape, params, *this);
-        const Strategy* chosen = remembered(list, directory, key);
+        const Strategy* chosen = remembered(list, device->programCache(), key);
         if (chosen == nullptr) {
             const auto start = std::chrono::steady_clock::now();
             chosen = trial(*device, pixels, params, list);
             log.addHost(Stage::Other, "auto: trial", start, std::chrono::steady_clock::now());
-            memory().remember(directory, key, std::string(chosen->name()));
+            memory().remember(device->programCache(), key, std::string(chosen->name()));
         }
         Result result = chosen->run(device, pixels, params);
         auto timings = log.collect();
@@ -209,10 +204,9 @@ class AutoStrategy final : public Strategy {
 
   private:
     // The remembered choice among `list` (the candidates on this device).
-    static const Strategy* remembered(const std::vector<const Strategy*>& list,
-                                      const std::optional<std::filesystem::path>& directory,
+    static const Strategy* remembered(const std::vector<const Strategy*>& list, ProgramCache& cache,
                                       const ChoiceKey& key) {
-        const auto name = memory().find(directory, key);
+        const auto name = memory().find(cache, key);
         if (!name) return nullptr;
         // A choice naming a strategy this build does not have, or one the device cannot run, is retried.
         for (const auto* strategy : list) {

@@ -72,6 +72,48 @@ Baseline measureBaseline(DeviceContext& producer, DeviceContext& consumer, const
     return baseline;
 }
 
+// The chunks the run uses: `requested` of them, or more, each smaller, where a chunk's rows (with the
+// filter's halo) would not fit in one allocation of both devices, as the README promises for images beyond a
+// device's largest allocation. `note` then says so. Throws OpenClError when not even chunks of one row fit.
+std::vector<ChunkRows> fittingChunks(const DeviceInfo& producer, const DeviceInfo& consumer, int width,
+                                     int height, int requested, const convolve::Filter& filter,
+                                     std::string& note) {
+    auto chunks = splitRows(height, requested, filter);
+    const DeviceInfo& smaller =
+        consumer.maxAllocBytes != 0 &&
+                (producer.maxAllocBytes == 0 || consumer.maxAllocBytes < producer.maxAllocBytes)
+            ? consumer
+            : producer;
+    const std::uint64_t limit = smaller.maxAllocBytes;
+    // The largest buffer a chunk needs: its rows with the halo (uploaded and convolved); its own rows, handed
+    // over, are fewer.
+    const auto needs = [&](const std::vector<ChunkRows>& split) {
+        return static_cast<std::uint64_t>(detail::rowBytes(width, detail::largestChunk(split).inputRows));
+    };
+    if (limit == 0 || needs(chunks) <= limit) return chunks;
+    const std::uint64_t requestedBytes = needs(chunks);
+    const std::uint64_t row = detail::rowBytes(width, 1);
+    const auto halo = static_cast<std::uint64_t>(filter.height - 1);
+    if (row * (1 + halo) > limit)
+        throw OpenClError("cutting the image into chunks", 0,
+                          "device " + describe(smaller) + ": a chunk of one row of " + std::to_string(width) +
+                              " pixels with the filter's " + std::to_string(halo) + " rows of halo needs " +
+                              std::to_string(row * (1 + halo)) +
+                              " bytes, more than the device's largest allocation (" + std::to_string(limit) +
+                              " bytes); produce-consume cuts images into rows only");
+    // As many rows per chunk as fit beside the halo, then one chunk more until the uneven split fits too.
+    const std::uint64_t rowsPerChunk = limit / row - halo;
+    auto count = static_cast<int>(
+        std::min<std::uint64_t>(static_cast<std::uint64_t>(height),
+                                (static_cast<std::uint64_t>(height) + rowsPerChunk - 1) / rowsPerChunk));
+    count = std::max(count, requested);
+    while (needs(chunks = splitRows(height, count, filter)) > limit && count < height) ++count;
+    note = "chunks of " + std::to_string(requestedBytes) + " bytes exceed device " + describe(smaller) +
+           "'s largest allocation (" + std::to_string(limit) + " bytes): ran in " + std::to_string(count) +
+           " chunks instead of " + std::to_string(requested);
+    return chunks;
+}
+
 std::string joined(const std::vector<std::string>& items) {
     std::string text;
     for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
@@ -188,7 +230,9 @@ Result run(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& i
     convolve::validate(params.filter);
     histogram::validate(params.histogram);
     pipeline::requirePixels(image.width, image.height, "produce-consume");
-    const auto chunks = splitRows(image.height, params.chunks, params.filter);
+    std::string chunkNote;
+    const auto chunks = fittingChunks(producer.info(), consumer.info(), image.width, image.height,
+                                      params.chunks, params.filter, chunkNote);
     const std::string pairNote = checkPair(producer.info(), consumer.info());
     const Mode mode = resolveMode(params.mode, producer.info(), consumer.info());
 
@@ -205,6 +249,7 @@ Result run(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& i
     result.convolutionStrategy = joined(ran.convolutionStrategies);
     result.histogramStrategy = joined(ran.histogramStrategies);
     detail::addOnce(result.notes, pairNote);
+    detail::addOnce(result.notes, chunkNote);
     for (const auto& note : ran.notes) detail::addOnce(result.notes, note);
     if (params.mode == Mode::Auto && mode == Mode::Buffer)
         result.notes.push_back("auto chose buffer mode: " + pipeProblem(producer.info(), consumer.info()));

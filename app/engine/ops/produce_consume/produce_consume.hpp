@@ -114,7 +114,10 @@ struct Result {
 };
 
 // Validates (UsageError), checks the pair and the mode (OpenClError), measures the baseline, then runs the
-// pipeline. `producer` and `consumer` may be one device.
+// pipeline. `producer` and `consumer` may be one device. Where a chunk of `params.chunks` would not fit in
+// one allocation of either device (HISTOSCOPE_MAX_ALLOC_BYTES lowers it), the image runs in as many more,
+// smaller chunks as it takes, and a note says so; where not even one row with the filter's halo fits, it
+// throws OpenClError naming the device and the sizes.
 Result run(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& image, const Params& params);
 
 // How long both lists were busy at once: the length of the intersection of the union of one list's

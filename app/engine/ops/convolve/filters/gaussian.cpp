@@ -11,6 +11,10 @@ namespace hs::convolve {
 Filter gaussianFilter(double sigma, int size) {
     if (!std::isfinite(sigma) || sigma <= 0)
         throw UsageError("gaussian sigma must be a positive number, got " + filterNumberText(sigma));
+    if (sigma < kMinGaussianSigma)
+        throw UsageError("gaussian sigma " + filterNumberText(sigma) + " is too small: it must be at least " +
+                         filterNumberText(kMinGaussianSigma) +
+                         " (any sigma below 0.07 already leaves the image as it is)");
     if (sigma > kMaxGaussianSigma)
         throw UsageError("gaussian sigma must be at most " + std::to_string(kMaxFilterSize) +
                          " (filters are at most 15x15), got " + filterNumberText(sigma));

@@ -20,6 +20,9 @@ Filter unsharpFilter(double amount, double sigma) {
     if (!std::isfinite(sigma) || sigma <= 0 || sigma > kMaxGaussianSigma)
         throw UsageError("unsharp sigma must be a positive number of at most 15, got " +
                          filterNumberText(sigma));
+    if (sigma < kMinGaussianSigma)
+        throw UsageError("unsharp sigma " + filterNumberText(sigma) + " is too small: it must be at least " +
+                         filterNumberText(kMinGaussianSigma));
     const Filter blur = gaussianFilter(sigma);
     std::vector<double> taps;
     for (const double tap : blur.taps) taps.push_back(-amount * tap);
