@@ -34,6 +34,7 @@ struct JpegState {
     jpeg_progress_mgr progress;
     std::jmp_buf jump;
     char message[JMSG_LENGTH_MAX + 64] = {};
+    bool whole = false;  // `message` is the whole reason, not libjpeg's words about the stream
     int markers = 0;
     int orientation = 1;
     std::uint8_t segment[65536];
@@ -45,9 +46,10 @@ JpegState& stateOf(j_common_ptr common) {
     return *reinterpret_cast<JpegState*>(common);
 }
 
-[[noreturn]] void stop(j_common_ptr common, const char* message) {
+[[noreturn]] void stop(j_common_ptr common, const char* message, bool whole = false) {
     JpegState& state = stateOf(common);
     std::snprintf(state.message, sizeof state.message, "%s", message);
+    state.whole = whole;
     std::longjmp(state.jump, 1);
 }
 
@@ -63,7 +65,8 @@ void onMessage(j_common_ptr common, int level) {
 
 void onProgress(j_common_ptr common) {
     const auto* decompress = reinterpret_cast<j_decompress_ptr>(common);
-    if (decompress->input_scan_number > kMaxScans) stop(common, "more than 1000 scans");
+    if (decompress->input_scan_number > kMaxScans)
+        stop(common, "JPEG with more than 1000 scans (each one a pass over the whole image)", true);
 }
 
 int nextByte(j_decompress_ptr decompress) {
@@ -111,7 +114,8 @@ int exifOrientation(const std::uint8_t* segment, std::size_t length) {
 boolean onMarker(j_decompress_ptr decompress) {
     JpegState& state = stateOf(reinterpret_cast<j_common_ptr>(decompress));
     if (++state.markers > kMaxMarkers)
-        stop(reinterpret_cast<j_common_ptr>(decompress), "more than 1000 APPn and comment segments");
+        stop(reinterpret_cast<j_common_ptr>(decompress), "JPEG with more than 1000 APPn and comment segments",
+             true);
     const int high = nextByte(decompress);
     const int length = ((high << 8) | nextByte(decompress)) - 2;
     if (length < 0) stop(reinterpret_cast<j_common_ptr>(decompress), "a segment length below 2");
@@ -133,12 +137,15 @@ void checkDataSuffices(j_decompress_ptr decompress) {
         blocks += std::uint64_t{component.width_in_blocks} * component.height_in_blocks;
     }
     const std::uint64_t bytes = decompress->src->bytes_in_buffer;
-    if (bytes * 8 < blocks)
-        stop(reinterpret_cast<j_common_ptr>(decompress),
-             ("truncated: " + std::to_string(bytes) + " bytes of data cannot hold " + std::to_string(blocks) +
-              " blocks of " + std::to_string(decompress->image_width) + "x" +
-              std::to_string(decompress->image_height) + " pixels")
-                 .c_str());
+    if (bytes * 8 < blocks) {
+        // No std::string here: stop() longjmps, which must not pass over a destructor.
+        char reason[160];
+        std::snprintf(reason, sizeof reason,
+                      "truncated JPEG (%llu bytes of data cannot hold the %llu blocks of %ux%u pixels)",
+                      static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(blocks),
+                      decompress->image_width, decompress->image_height);
+        stop(reinterpret_cast<j_common_ptr>(decompress), reason, true);
+    }
 }
 
 bool run(JpegState& state, const std::uint8_t* data, std::size_t size, std::uint64_t limit) {
@@ -152,10 +159,11 @@ bool run(JpegState& state, const std::uint8_t* data, std::size_t size, std::uint
     if (jpeg_read_header(decompress, TRUE) != JPEG_HEADER_OK)
         stop(reinterpret_cast<j_common_ptr>(decompress), "tables but no image");
     if (decompress->jpeg_color_space == JCS_CMYK || decompress->jpeg_color_space == JCS_YCCK)
-        stop(reinterpret_cast<j_common_ptr>(decompress), "CMYK JPEG is not supported");
+        stop(reinterpret_cast<j_common_ptr>(decompress), "CMYK JPEG is not supported", true);
     if (decompress->jpeg_color_space != JCS_GRAYSCALE && decompress->jpeg_color_space != JCS_YCbCr &&
         decompress->jpeg_color_space != JCS_RGB)
-        stop(reinterpret_cast<j_common_ptr>(decompress), "a colour space other than grey, YCbCr and RGB");
+        stop(reinterpret_cast<j_common_ptr>(decompress),
+             "JPEG in a colour space other than grey, YCbCr and RGB", true);
     // Huffman tables have no place in an arithmetic-coded stream: such a header sits over Huffman data.
     if (decompress->arith_code) {
         for (int i = 0; i < NUM_HUFF_TBLS; ++i) {

@@ -5,6 +5,7 @@
 #include <webp/decode.h>
 #include <webp/demux.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -60,6 +61,16 @@ ImageRGBA8 firstFrame(const std::uint8_t* data, std::size_t size, std::uint64_t 
 }  // namespace
 
 ImageRGBA8 decodeWebp(const std::uint8_t* data, std::size_t size, std::uint64_t limit) {
+    // An extended file's canvas (VP8X: 24-bit sides minus one) is judged before libwebp looks at the rest,
+    // which it may call a bitstream error when the canvas is absurd.
+    constexpr std::size_t kVp8x = 12;
+    if (size >= kVp8x + 18 && std::memcmp(data + kVp8x, "VP8X", 4) == 0) {
+        const auto side = [&](std::size_t at) {
+            return 1 + (std::uint64_t{data[at]} | std::uint64_t{data[at + 1]} << 8 |
+                        std::uint64_t{data[at + 2]} << 16);
+        };
+        checkSize(side(kVp8x + 12), side(kVp8x + 15), limit);
+    }
     WebPBitstreamFeatures features;
     const VP8StatusCode status = WebPGetFeatures(data, size, &features);
     if (status != VP8_STATUS_OK)
