@@ -483,6 +483,23 @@ TEST_F(TiffDecoder, OrientationIsApplied) {
     });
 }
 
+TEST_F(TiffDecoder, JpegCompressedYcbcrDecodesAsRgb) {
+    test::TiffSpec spec;
+    spec.width = 48;
+    spec.height = 40;
+    spec.samplesPerPixel = 3;
+    spec.photometric = PHOTOMETRIC_RGB;
+    spec.jpegYcbcr = true;
+    for (const auto value : blockPixels(48, 40, 3, 21)) spec.samples.push_back(value);
+    expectPixels(
+        decode(write(spec)), 48, 40,
+        [&](int x, int y) -> Pixel {
+            const std::uint16_t* s = &spec.samples[(static_cast<std::size_t>(y) * 48 + x) * 3];
+            return {s[0], s[1], s[2], 255};
+        },
+        3);
+}
+
 // The first directory's entry for `tag` in a little-endian classic TIFF: where its value is.
 std::size_t tagValueAt(const std::string& tiff, std::uint16_t tag) {
     const auto number = [&](std::size_t at, int bytes) {

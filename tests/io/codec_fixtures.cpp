@@ -203,7 +203,15 @@ std::string writeTiff(const std::string& path, const TiffSpec& spec) {
     TIFFSetField(tiff, TIFFTAG_PHOTOMETRIC, spec.photometric);
     TIFFSetField(tiff, TIFFTAG_SAMPLEFORMAT, spec.sampleFormat);
     TIFFSetField(tiff, TIFFTAG_PLANARCONFIG, spec.planar ? PLANARCONFIG_SEPARATE : PLANARCONFIG_CONTIG);
-    TIFFSetField(tiff, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
+    if (spec.jpegYcbcr) {
+        TIFFSetField(tiff, TIFFTAG_COMPRESSION, COMPRESSION_JPEG);
+        TIFFSetField(tiff, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_YCBCR);
+        TIFFSetField(tiff, TIFFTAG_YCBCRSUBSAMPLING, 1, 1);
+        TIFFSetField(tiff, TIFFTAG_JPEGQUALITY, 100);
+        TIFFSetField(tiff, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+    } else {
+        TIFFSetField(tiff, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
+    }
     TIFFSetField(tiff, TIFFTAG_ORIENTATION, spec.orientation);
     if (!spec.extraSamples.empty())
         TIFFSetField(tiff, TIFFTAG_EXTRASAMPLES, static_cast<std::uint16_t>(spec.extraSamples.size()),
@@ -242,7 +250,8 @@ std::string writeTiff(const std::string& path, const TiffSpec& spec) {
             }
         }
     } else {
-        TIFFSetField(tiff, TIFFTAG_ROWSPERSTRIP, 3);  // several strips, the last one short
+        // Several strips, the last one short (JPEG: whole MCU rows).
+        TIFFSetField(tiff, TIFFTAG_ROWSPERSTRIP, spec.jpegYcbcr ? 16 : 3);
         for (int plane = 0; plane < planes; ++plane) {
             for (int y = 0; y < spec.height; ++y) {
                 const std::uint16_t* first =

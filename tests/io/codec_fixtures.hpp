@@ -52,6 +52,7 @@ struct TiffSpec {
     std::vector<std::uint16_t> extraSamples;
     std::vector<std::uint16_t> colourMap;  // r..., g..., b... (3 * 2^bits)
     int orientation = 1;
+    bool jpegYcbcr = false;  // 8-bit RGB samples stored as JPEG-compressed YCbCr (4:4:4, quality 100)
     std::vector<std::uint16_t> samples;  // row by row, pixel by pixel, sample by sample
 };
 // Written to `path` (libtiff writes through a file), returned as bytes.

@@ -2,12 +2,12 @@
 // must not need), and the format is simple enough to read exactly and bounded here: every offset is checked
 // against the file before it is read, and the data an uncompressed image needs is checked before the image
 // is allocated.
-// Read: BITMAPCOREHEADER and BITMAPINFOHEADER through V5; 1, 4 and 8 bits with a palette (uncompressed, RLE4,
-// RLE8); 16 and 32 bits as 5-5-5 / 8-8-8 or with bit fields (scaled exactly to 8 bits); 24 bits; bottom-up
-// and top-down. 32-bit BI_RGB's fourth byte is reserved by the format, so such pixels are opaque; alpha comes
-// only from an alpha mask. RLE: pixels a delta escape or an early end of line or bitmap skips are left
-// transparent black (the format leaves them undefined). Refused: JPEG and PNG inside BMP, a palette index
-// beyond the palette, a run past the end of a row.
+// Read: BITMAPCOREHEADER and BITMAPINFOHEADER through V5 (not OS/2 2.x); 1, 4 and 8 bits with a palette
+// (uncompressed, RLE4, RLE8); 16 and 32 bits as 5-5-5 / 8-8-8 or with bit fields (scaled exactly to 8 bits);
+// 24 bits; bottom-up and top-down. 32-bit BI_RGB's fourth byte is reserved by the format, so such pixels are
+// opaque; alpha comes only from an alpha mask. RLE: pixels a delta escape or an early end of line or bitmap
+// skips are left transparent black (the format leaves them undefined). Refused: JPEG and PNG inside BMP, a
+// palette index beyond the palette, a run past the end of a row.
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -76,7 +76,8 @@ Header readHeader(const std::uint8_t* data, std::size_t size) {
         header.height = little(info + 6, 2);
         header.bits = static_cast<int>(little(info + 10, 2));
         header.paletteEntrySize = 3;
-    } else if (infoSize >= 40 && infoSize <= 124) {
+    } else if (infoSize == 40 || infoSize == 52 || infoSize == 56 || infoSize == 108 || infoSize == 124) {
+        // Windows' headers only: OS/2 2.x's (16 to 64 bytes) give the compression values other meanings.
         if (size < kFileHeader + infoSize) refuse("truncated BMP (the header is cut short)");
         header.width = static_cast<std::int32_t>(little(info + 4, 4));
         header.height = static_cast<std::int32_t>(little(info + 8, 4));
@@ -84,7 +85,7 @@ Header readHeader(const std::uint8_t* data, std::size_t size) {
         header.compression = little(info + 16, 4);
         header.paletteEntries = little(info + 32, 4);
     } else {
-        refuse("corrupt BMP (an information header of " + std::to_string(infoSize) + " bytes)");
+        refuse("BMP with an information header of " + std::to_string(infoSize) + " bytes is not supported");
     }
     header.paletteOffset = kFileHeader + infoSize;
     if (header.compression == kBitfields || header.compression == kAlphaBitfields) {
