@@ -197,7 +197,11 @@ ImageRGBA8 decodeImage(const std::uint8_t* data, std::size_t size, std::string_v
     try {
         return decoder(data, size, maxDecodedBytes);
     } catch (const decode::Refusal& refusal) {
-        throw InputError(prefix + refusal.what());
+        // One line: the libraries' own words may hold line breaks (libtiff's do).
+        std::string reason = refusal.what();
+        for (char& c : reason)
+            if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+        throw InputError(prefix + reason);
     } catch (const std::bad_alloc&) {
         throw InputError(prefix + "out of memory while decoding");
     }

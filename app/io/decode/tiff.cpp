@@ -226,6 +226,10 @@ Layout readLayout(TIFF* tiff, const Source& source, const std::uint8_t* data, st
                    " is not supported");
     }
     if (samples < layout.colourSamples) refuse("TIFF with fewer samples per pixel than its colours need");
+    // Each sample of each pixel is visited: a file of thousands of samples per pixel (which RGBA8 could not
+    // show anyway) would be work out of all proportion to the image.
+    if (samples > 8)
+        refuse("TIFF with " + std::to_string(samples) + " samples per pixel is not supported (at most 8)");
     if (layout.photometric == PHOTOMETRIC_PALETTE) {
         if (bits > 8) refuse("palette TIFF deeper than 8 bits is not supported");
         std::uint16_t* red = nullptr;
