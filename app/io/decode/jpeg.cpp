@@ -169,7 +169,7 @@ bool run(JpegState& state, const std::uint8_t* data, std::size_t size, std::uint
         for (int i = 0; i < NUM_HUFF_TBLS; ++i) {
             if (decompress->dc_huff_tbl_ptrs[i] != nullptr || decompress->ac_huff_tbl_ptrs[i] != nullptr)
                 stop(reinterpret_cast<j_common_ptr>(decompress),
-                     "Huffman tables in an arithmetic-coded stream");
+                     "corrupt JPEG (Huffman tables in an arithmetic-coded stream)", true);
         }
     }
     checkDataSuffices(decompress);
@@ -201,7 +201,8 @@ ImageRGBA8 decodeJpeg(const std::uint8_t* data, std::size_t size, std::uint64_t 
         ~Destroy() { jpeg_destroy_decompress(decompress); }
     } destroy{&state->decompress};
     if (!run(*state, data, size, limit))
-        refuse(std::string("corrupt or truncated JPEG (") + state->message + ")");
+        refuse(state->whole ? std::string(state->message)
+                            : std::string("corrupt or truncated JPEG (") + state->message + ")");
     return applyOrientation(std::move(state->image), state->orientation);
 }
 
