@@ -97,7 +97,10 @@ TEST(PngDecoder, EveryColourTypeDepthAndInterlaceIsExact) {
     constexpr int kWidth = 13;
     constexpr int kHeight = 11;  // odd sizes: Adam7's passes are uneven
     unsigned seed = 1;
-    for (const auto& [colour, depth] : cases) {
+    for (const auto& png : cases) {
+        // Plain copies, not a structured binding: clang before 16 does not let lambdas capture those.
+        const int colour = png.colour;
+        const int depth = png.depth;
         for (const bool interlaced : {false, true}) {
             for (const bool keyed : {false, true}) {  // tRNS: a grey or RGB key, or palette alphas
                 if (keyed && (colour == PNG_COLOR_TYPE_GRAY_ALPHA || colour == PNG_COLOR_TYPE_RGB_ALPHA))
