@@ -95,8 +95,7 @@ void expandPalette(PngState& state) {
 bool run(png_structp png, png_infop info, PngState& state, std::uint64_t limit) {
     if (setjmp(state.jump)) return false;
     png_set_read_fn(png, &state, onRead);
-    // libpng's own checks refuse sides it could not allocate for before this code sees IHDR; the exact limit
-    // follows below.
+    // A second guard beside checkSize(): libpng checks IHDR's sides against these itself.
     const std::uint64_t maxSide = std::min<std::uint64_t>(limit / 4, kMaxChunkLength);
     png_set_user_limits(png, static_cast<png_uint_32>(std::max<std::uint64_t>(maxSide, 1)),
                         static_cast<png_uint_32>(std::max<std::uint64_t>(maxSide, 1)));
@@ -109,8 +108,8 @@ bool run(png_structp png, png_infop info, PngState& state, std::uint64_t limit) 
     // the compressed bombs), ICC profiles, EXIF and the rest change no pixel of the RGBA8 contract, which
     // applies no gamma or colour management. Unknown chunks likewise.
     static const png_byte kSkipped[] =
-        "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0sPLT\0sRGB\0tEXt\0tIME\0zTX"
-        "t";
+        "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0"
+        "pHYs\0sBIT\0sCAL\0sPLT\0sRGB\0tEXt\0tIME\0zTXt";
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, nullptr, 0);
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, kSkipped, sizeof kSkipped / 5);
     png_read_info(png, info);
@@ -156,7 +155,7 @@ bool run(png_structp png, png_infop info, PngState& state, std::uint64_t limit) 
         for (png_uint_32 y = 0; y < height; ++y)
             png_read_row(png, state.image.pixel(0, static_cast<int>(y)), nullptr);
     }
-    // Reads up to IEND (skipping what follows IDAT unread) and reports palette indices beyond the palette.
+    // Up to IEND, the chunks after IDAT skipped like those before: a stream cut after its pixels is refused.
     png_read_end(png, nullptr);
     return true;
 }
