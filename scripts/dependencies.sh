@@ -7,7 +7,8 @@ histoscope_packages=(
     ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo
     libqcustomplot-dev libqcustomplot2.1-qt6 libglew-dev
     libgtest-dev xvfb xauth
-    # The image codecs io/decode decodes and encodes with (the command line needs no Qt image plugins).
+    # The image codecs io/decode decodes and encodes with, for the command line and the app alike (Qt's image
+    # plugins remain for the tests, which write some fixtures with Qt's encoders).
     libpng-dev libjpeg62-turbo-dev libtiff-dev libwebp-dev libgif-dev zlib1g-dev
     # Installed without recommends, Qt may find no fonts at all: DejaVu gives the sans font of the widgets and
     # the fixed-pitch font of the kernel view (fontconfig's "monospace"), also under Xvfb.
