@@ -322,6 +322,21 @@ std::size_t markerAt(const std::string& jpeg, unsigned char marker) {
     return at;
 }
 
+TEST(JpegDecoder, AdobeSegmentDecidesRgbOverYcbcr) {
+    // RGB stored as RGB, its components renamed 1, 2, 3 (what YCbCr files use): only the Adobe segment's
+    // transform 0 says the samples are RGB.
+    test::JpegSpec spec = jpegSpec(32, 16, 3);
+    spec.storeRgb = true;
+    std::string jpeg = test::writeJpeg(spec);
+    const std::size_t sof = markerAt(jpeg, 0xC0);
+    const std::size_t sos = markerAt(jpeg, 0xDA);
+    for (int c = 0; c < 3; ++c) {
+        jpeg[sof + 10 + 3 * c] = static_cast<char>(c + 1);
+        jpeg[sos + 5 + 2 * c] = static_cast<char>(c + 1);
+    }
+    expectPixels(decode(jpeg), 32, 16, jpegSource(spec), 2);
+}
+
 TEST(JpegDecoder, ArithmeticHeaderOverHuffmanDataIsRefused) {
     // Issue 21 item 4: SOF0 turned into SOF9 (arithmetic, sequential) over the Huffman-coded scan.
     std::string jpeg = test::writeJpeg(jpegSpec(32, 32, 3));

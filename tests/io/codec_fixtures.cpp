@@ -121,6 +121,7 @@ bool jpegBody(JpegWriter& writer, const JpegSpec& spec) {
                                      : spec.components == 4 ? JCS_CMYK
                                                             : JCS_RGB;
     jpeg_set_defaults(&writer.compress);
+    if (spec.storeRgb) jpeg_set_colorspace(&writer.compress, JCS_RGB);
     jpeg_set_quality(&writer.compress, spec.quality, TRUE);
     for (int c = 0; c < writer.compress.num_components; ++c) {
         writer.compress.comp_info[c].h_samp_factor = 1;  // 4:4:4, so flat blocks stay flat

@@ -34,6 +34,7 @@ struct JpegSpec {
     int quality = 100;
     bool progressive = false;
     bool arithmetic = false;
+    bool storeRgb = false;  // RGB stored as RGB (libjpeg then writes an Adobe segment saying so), not YCbCr
     std::vector<std::array<int, 6>>
         scans;         // component count, first component, Ss, Se, Ah, Al; empty: default
     std::string app1;  // an APP1 segment's body, such as an EXIF block

@@ -12,6 +12,7 @@
 #include <jerror.h>
 // clang-format on
 
+#include <algorithm>
 #include <csetjmp>
 #include <cstring>
 #include <memory>
@@ -110,7 +111,9 @@ int exifOrientation(const std::uint8_t* segment, std::size_t length) {
     return 1;
 }
 
-// APPn and COM segments: counted, the first EXIF one read for its orientation, all others skipped.
+// APPn and COM segments, all through here: counted, JFIF (APP0) and Adobe (APP14) read for what libjpeg's
+// own readers of them would note (they decide whether three components are YCbCr or RGB), the first EXIF
+// (APP1) read for its orientation, everything else skipped unread.
 boolean onMarker(j_decompress_ptr decompress) {
     JpegState& state = stateOf(reinterpret_cast<j_common_ptr>(decompress));
     if (++state.markers > kMaxMarkers)
@@ -119,11 +122,26 @@ boolean onMarker(j_decompress_ptr decompress) {
     const int high = nextByte(decompress);
     const int length = ((high << 8) | nextByte(decompress)) - 2;
     if (length < 0) stop(reinterpret_cast<j_common_ptr>(decompress), "a segment length below 2");
-    if (decompress->unread_marker == static_cast<int>(kExifMarker) && state.orientation == 1) {
-        for (int i = 0; i < length; ++i) state.segment[i] = static_cast<std::uint8_t>(nextByte(decompress));
-        state.orientation = exifOrientation(state.segment, static_cast<std::size_t>(length));
-    } else if (length > 0) {
-        (*decompress->src->skip_input_data)(decompress, length);
+    const int marker = decompress->unread_marker;
+    const bool exif = marker == static_cast<int>(kExifMarker) && state.orientation == 1;
+    const int kept = exif                                              ? length
+                     : marker == JPEG_APP0 || marker == JPEG_APP0 + 14 ? std::min(length, 14)
+                                                                       : 0;
+    for (int i = 0; i < kept; ++i) state.segment[i] = static_cast<std::uint8_t>(nextByte(decompress));
+    if (length > kept) (*decompress->src->skip_input_data)(decompress, length - kept);
+    const std::uint8_t* segment = state.segment;
+    if (exif) {
+        state.orientation = exifOrientation(segment, static_cast<std::size_t>(length));
+    } else if (marker == JPEG_APP0 && kept >= 14 && std::memcmp(segment, "JFIF\0", 5) == 0) {
+        decompress->saw_JFIF_marker = TRUE;
+        decompress->JFIF_major_version = segment[5];
+        decompress->JFIF_minor_version = segment[6];
+        decompress->density_unit = segment[7];
+        decompress->X_density = static_cast<UINT16>(segment[8] << 8 | segment[9]);
+        decompress->Y_density = static_cast<UINT16>(segment[10] << 8 | segment[11]);
+    } else if (marker == JPEG_APP0 + 14 && kept >= 12 && std::memcmp(segment, "Adobe", 5) == 0) {
+        decompress->saw_Adobe_marker = TRUE;
+        decompress->Adobe_transform = segment[11];
     }
     return TRUE;
 }
