@@ -125,6 +125,7 @@ bool startsWith(const std::uint8_t* data, std::size_t size, std::string_view pre
 
 // A file mapped read-only for as long as it is decoded: the decoders read the bytes where they are, so the
 // host holds the file's pages (which the kernel can drop) and the result, never a heap copy of the file.
+// The price: a file that another process truncates while it is decoded ends this one with SIGBUS.
 class MappedFile {
   public:
     MappedFile(const std::string& path) {
