@@ -1,12 +1,15 @@
 #pragma once
-// The only place that turns image files into pixels and pixels into image files.
+// Image files to pixels and back for Qt's strings: a thin layer over io/decode (the codec libraries, no
+// QtGui), so histoscope-cli links QtCore only. saveImage(path, QImage) alone needs QtGui: it is defined in
+// histoscope_io_gui, which the GUI links.
 
-#include <QImage>
 #include <QString>
 #include <QStringList>
 #include <cstdint>
 
 #include "image/image.hpp"
+
+class QImage;
 
 namespace hs::io {
 
@@ -20,9 +23,10 @@ struct LoadOptions {
     static std::uint64_t defaultMaxDecodedBytes();
 };
 
-// Decodes PNG, JPEG, BMP, GIF, TIFF or WebP to RGBA8: 16-bit channels become round(v / 257), grey sets
-// r = g = b, no alpha gives a = 255. Throws hs::InputError with one line "<path>: <reason>" for a missing,
-// empty, truncated, corrupt, unsupported, zero-sized or too large file; never returns a partial image.
+// Decodes PNG, JPEG, BMP, GIF, TIFF or WebP to RGBA8 as io/decode/image_codecs.hpp describes: 16-bit channels
+// become round(v / 257), grey sets r = g = b, no alpha gives a = 255, every pixel defined. Throws
+// hs::InputError with one line "<path>: <reason>" for a missing, empty, truncated, corrupt, unsupported,
+// zero-sized or too large file; never returns a partial image.
 ImageRGBA8 loadImage(const QString& path, const LoadOptions& options = {});
 
 // Writes `image` in the format named by the suffix of `path` (png, jpg, bmp, tif, webp), atomically.
@@ -31,7 +35,7 @@ void saveImage(const QString& path, const ImageRGBA8& image);
 // The same for `width` x `height` RGBA8 pixels that live elsewhere (a mapped device buffer): encoded from
 // where they are, without a copy.
 void saveImage(const QString& path, const std::uint8_t* pixels, int width, int height);
-// The same for an image Qt drew (a window's screenshot).
+// The same for an image Qt drew (a window's screenshot); in histoscope_io_gui.
 void saveImage(const QString& path, const QImage& image);
 
 // Throws hs::UsageError when the suffix of `path` names no format saveImage() writes, hs::InputError when

@@ -4,8 +4,12 @@
 // programs are built on a small image first: the compiler's own memory is no part of an image's.
 #include <gtest/gtest.h>
 
+#include <zlib.h>
+
+#include <QFile>
 #include <QTemporaryDir>
 #include <cstdint>
+#include <string>
 
 #include "heap_peak.hpp"
 #include "image/pixel_source.hpp"
@@ -89,6 +93,87 @@ TEST(HostMemory, DecodingHoldsOneCopy) {
     // The decoder writes into the returned image's pixels, not into an image of its own that is then
     // converted (two copies).
     EXPECT_LE(peak, card.byteCount() + kFixedBytes) << "one copy is " << card.byteCount() << " bytes";
+}
+
+// A PNG chunk: length, type, body, CRC (zlib's crc32 is the PNG one).
+std::string pngChunk(const std::string& type, const std::string& body) {
+    std::string chunk;
+    for (int i = 3; i >= 0; --i) chunk += static_cast<char>((body.size() >> (8 * i)) & 0xFF);
+    const std::string typed = type + body;
+    chunk += typed;
+    const auto crc = static_cast<std::uint32_t>(
+        crc32(0, reinterpret_cast<const Bytef*>(typed.data()), static_cast<uInt>(typed.size())));
+    for (int i = 3; i >= 0; --i) chunk += static_cast<char>((crc >> (8 * i)) & 0xFF);
+    return chunk;
+}
+
+std::string zlibStream(const std::string& bytes) {
+    uLongf size = compressBound(static_cast<uLong>(bytes.size()));
+    std::string out(size, '\0');
+    EXPECT_EQ(compress2(reinterpret_cast<Bytef*>(out.data()), &size,
+                        reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uLong>(bytes.size()), 6),
+              Z_OK);
+    out.resize(size);
+    return out;
+}
+
+// A `side` x `side` grey PNG of `depth` bits whose samples are (x + y) * 16 (16 bits) or x + y (8 bits),
+// with `extra` chunks after IHDR.
+std::string greyPng(int side, int depth, const std::string& extra = {}) {
+    std::string ihdr;
+    for (const int value : {side, side})
+        for (int i = 3; i >= 0; --i) ihdr += static_cast<char>((value >> (8 * i)) & 0xFF);
+    ihdr += static_cast<char>(depth);
+    ihdr += std::string(4, '\0');  // grey, deflate, no filter, no interlace
+    std::string raw;
+    for (int y = 0; y < side; ++y) {
+        raw += '\0';  // filter: none
+        for (int x = 0; x < side; ++x) {
+            const int v = depth == 16 ? (x + y) * 16 : (x + y) & 0xFF;
+            if (depth == 16) raw += static_cast<char>(v >> 8);
+            raw += static_cast<char>(v & 0xFF);
+        }
+    }
+    return std::string("\x89PNG\r\n\x1a\n", 8) + pngChunk("IHDR", ihdr) + extra +
+           pngChunk("IDAT", zlibStream(raw)) + pngChunk("IEND", "");
+}
+
+QString writeFile(const QTemporaryDir& folder, const char* name, const std::string& bytes) {
+    const QString path = folder.filePath(name);
+    QFile file(path);
+    EXPECT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(bytes.data(), static_cast<qint64>(bytes.size()));
+    return path;
+}
+
+TEST(HostMemory, SixteenBitRowsBecomeEightBitsAsTheyArrive) {
+    // Issue 21 item 3: a 16-bit grey PNG peaked at several copies. Decoded into RGBA8 row by row, the host
+    // holds the result alone; a 16-bit copy of the image would add 8 MiB here.
+    QTemporaryDir folder;
+    const QString path = writeFile(folder, "wide.png", greyPng(2048, 16));
+    ImageRGBA8 decoded;
+    const std::size_t peak = peakAbove([&] { decoded = io::loadImage(path); });
+    ASSERT_EQ(decoded.width, 2048);
+    EXPECT_EQ(decoded.pixel(100, 7)[0], ((100 + 7) * 16 + 128) / 257);
+    EXPECT_LE(peak, decoded.byteCount() + kFixedBytes) << "one copy is " << decoded.byteCount() << " bytes";
+}
+
+TEST(HostMemory, CompressedTextChunksAreNeverInflated) {
+    // Issue 21 item 3: zTXt and iTXt chunks that inflate to 7 MB each beside a 64 x 64 picture: just under
+    // libpng's default cap of 8 MB a chunk, so Qt's decoder inflated every one of them.
+    const std::string zeros = zlibStream(std::string(7000000, '\0'));
+    std::string text;
+    for (int i = 0; i < 4; ++i) {
+        text += pngChunk("zTXt", std::string("Comment\0\0", 9) + zeros);
+        text += pngChunk("iTXt", std::string("Comment\0\1\0\0\0", 12) + zeros);
+    }
+    QTemporaryDir folder;
+    const QString path = writeFile(folder, "text.png", greyPng(64, 8, text));
+    ImageRGBA8 decoded;
+    const std::size_t peak = peakAbove([&] { decoded = io::loadImage(path); });
+    ASSERT_EQ(decoded.width, 64);
+    EXPECT_EQ(decoded.pixel(5, 9)[1], 14);
+    EXPECT_LE(peak, kFixedBytes);
 }
 
 TEST(HostMemory, ARotationHoldsItsInputOrOutputBesidesTheImageStage) {
