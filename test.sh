@@ -25,15 +25,30 @@ else
     cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_WERROR=ON
 fi
 cmake --build "$build" -j"$(nproc)"
+# Each ctest run writes its JUnit record (the tests' durations) here; the ten slowest are printed at the end, as
+# CI holds the suite to 20 minutes and every test to one minute on two busy cores.
+junit=$PWD/$build/Testing/junit
+rm -rf "$junit"
+mkdir -p "$junit"
+# A report that cannot be read (ctest stopped before writing it) leaves the exit status to ctest.
+print_slowest() {
+    echo
+    scripts/slowest-tests.sh "$junit"/*.xml || true
+}
 if [ "${1:-}" = "--sanitize" ]; then
     status=0
-    ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -E '^ui\.' || status=$?
+    ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -E '^ui\.' --output-junit "$junit/main.xml" ||
+        status=$?
     # The GUI tests without the leak check at exit: in each that opens the main window (its OpenGL view), two
     # blocks of 56 bytes stay from a library of the GL stack (Mesa's driver, Qt's GLX integration) that is
     # unloaded before the check, so no module is named to suppress. ASan and UBSan stay on; the normal build's
     # shell_soak_test bounds the GUI's memory over 500 switches.
-    ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -R '^ui\.' ||
-        status=$?
+    ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -R '^ui\.' \
+        --output-junit "$junit/ui.xml" || status=$?
+    print_slowest
     exit $status
 fi
-ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+status=0
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)" --output-junit "$junit/all.xml" || status=$?
+print_slowest
+exit $status

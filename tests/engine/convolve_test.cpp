@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <random>
+#include <tuple>
 
 #include "ops/convolve/convolve.hpp"
 #include "pipeline_test_support.hpp"
@@ -167,24 +169,6 @@ TEST_P(ConvolveStrategy, HandComputedCases) {
     });
 }
 
-TEST_P(ConvolveStrategy, MatchesTheReferenceExactlyOnIntegerFiltersAndWithinOneStepOtherwise) {
-    const Strategy& strategy = findStrategy(GetParam());
-    // 100 x 70: a width that is a multiple of 4 (kernels may read 4 pixels at once then) but of no tile.
-    const std::pair<int, int> sizes[] = {{1, 1}, {3, 1}, {1023, 767}, {100, 70}};
-    for (const auto& [width, height] : sizes) {
-        const auto image = noiseImage(width, height, static_cast<unsigned>(width + 7 * height));
-        for (const auto& filter : everyFilter()) {
-            SCOPED_TRACE(filter.label + " on " + std::to_string(width) + "x" + std::to_string(height));
-            const auto difference =
-                compare(convolveOnDevice(image, filter, strategy), referenceConvolve(image, filter));
-            if (filter.isInteger())
-                EXPECT_EQ(difference.differing, 0u) << difference.first;
-            else
-                EXPECT_LE(difference.maxAbs, 1) << difference.first;
-        }
-    }
-}
-
 TEST_P(ConvolveStrategy, DeviceInputIsNotUploadedAgain) {
     const Strategy& strategy = findStrategy(GetParam());
     const auto image = noiseImage(40, 30, 5);
@@ -205,6 +189,42 @@ std::vector<std::string> strategyNames() {
 
 INSTANTIATE_TEST_SUITE_P(Every, ConvolveStrategy, ::testing::ValuesIn(strategyNames()),
                          hs::testing::paramName);
+
+// A strategy and one of everyFilter() (its index): a test each, as each filter is a program build of its own
+// (KW, KH, INTEGER, MAGNITUDE) and all of them in one test took up to three minutes on two busy cores.
+class ConvolveStrategyAndFilter : public ::testing::TestWithParam<std::tuple<std::string, std::size_t>> {};
+
+TEST_P(ConvolveStrategyAndFilter, MatchesTheReferenceExactlyOnIntegerFiltersAndWithinOneStepOtherwise) {
+    const Strategy& strategy = findStrategy(std::get<0>(GetParam()));
+    const Filter filter = everyFilter().at(std::get<1>(GetParam()));
+    // 100 x 70: a width that is a multiple of 4 (kernels may read 4 pixels at once then) but of no tile.
+    const std::pair<int, int> sizes[] = {{1, 1}, {3, 1}, {1023, 767}, {100, 70}};
+    for (const auto& [width, height] : sizes) {
+        const auto image = noiseImage(width, height, static_cast<unsigned>(width + 7 * height));
+        SCOPED_TRACE(filter.label + " on " + std::to_string(width) + "x" + std::to_string(height));
+        const auto difference =
+            compare(convolveOnDevice(image, filter, strategy), referenceConvolve(image, filter));
+        if (filter.isInteger())
+            EXPECT_EQ(difference.differing, 0u) << difference.first;
+        else
+            EXPECT_LE(difference.maxAbs, 1) << difference.first;
+    }
+}
+
+// Every/ConvolveStrategyAndFilter.MatchesThe...Otherwise/local_tiled_08_random_15x15: the strategy, the
+// filter's index and its label.
+INSTANTIATE_TEST_SUITE_P(Every, ConvolveStrategyAndFilter,
+                         ::testing::Combine(::testing::ValuesIn(strategyNames()),
+                                            ::testing::Range(std::size_t{0}, everyFilter().size())),
+                         [](const auto& param) {
+                             const std::size_t index = std::get<1>(param.param);
+                             std::string name = std::get<0>(param.param) + (index < 10 ? "_0" : "_") +
+                                                std::to_string(index) + "_" + everyFilter()[index].label;
+                             for (char& c : name) {
+                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                             }
+                             return name;
+                         });
 
 DeviceInfo handMadeDevice() {
     DeviceInfo device;

@@ -3,6 +3,8 @@
 // them.
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "histogram_test_images.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "runtime/runtime.hpp"
@@ -17,6 +19,12 @@ struct Layout {
     int lanes;
     int itemQuads;  // the most a row's uchar counters allow: 255 * lanes / 4
 };
+
+// How GoogleTest shows a layout (in the test list), rather than its bytes.
+void PrintTo(const Layout& layout, std::ostream* out) {
+    *out << (layout.interleaved ? "interleaved" : "rows") << ", WG " << layout.workGroup << ", "
+         << layout.lanes << " lane(s), ITEM_QUADS " << layout.itemQuads;
+}
 
 Histogram runPrivateUchar(DeviceContext& device, const ImageRGBA8& image, int bins, bool ignoreTransparent,
                           const Layout& layout, std::size_t groups) {
@@ -53,9 +61,14 @@ Histogram runPrivateUchar(DeviceContext& device, const ImageRGBA8& image, int bi
     return Histogram::fromFlat(flat, bins);
 }
 
-TEST(PrivateUcharKernel, EveryLayoutAndGroupSizeCountsExactly) {
+// One test per layout (each builds four programs: 7 and 256 bins, with and without IGNORE_TRANSPARENT), so
+// that no single test holds all twenty builds (two minutes on two busy cores).
+class EveryLayoutAndGroupSize : public ::testing::TestWithParam<Layout> {};
+
+TEST_P(EveryLayoutAndGroupSize, CountsEveryPatternExactly) {
     Runtime runtime;
     auto& device = runtime.open("0:0");
+    const Layout& layout = GetParam();
     // 1023 x 767 is 784641 pixels: 196160 uint4 loads and one pixel left over, several chunks per group.
     // The half-transparent image is counted with IGNORE_TRANSPARENT.
     for (const auto pattern : {test_images::Pattern::Uniform, test_images::Pattern::AllEqual,
@@ -63,20 +76,25 @@ TEST(PrivateUcharKernel, EveryLayoutAndGroupSizeCountsExactly) {
         const ImageRGBA8 image = test_images::makeImage(1023, 767, pattern);
         const bool ignoreTransparent = pattern == test_images::Pattern::HalfTransparent;
         for (const int bins : {7, 256}) {
+            SCOPED_TRACE(test_images::patternName(pattern) + ", " + std::to_string(bins) + " bins");
             const Histogram expected =
                 referenceHistogram(image.pixels.data(), image.pixelCount(), bins, ignoreTransparent);
-            for (const Layout& layout :
-                 {Layout{true, 16, 1, 63}, Layout{true, 64, 1, 63}, Layout{false, 16, 1, 63},
-                  Layout{false, 8, 2, 127}, Layout{false, 4, 4, 255}}) {
-                SCOPED_TRACE(test_images::patternName(pattern) + ", " + std::to_string(bins) + " bins, WG " +
-                             std::to_string(layout.workGroup) +
-                             (layout.interleaved ? ", interleaved" : ", rows") + ", " +
-                             std::to_string(layout.lanes) + " lanes");
-                EXPECT_EQ(runPrivateUchar(device, image, bins, ignoreTransparent, layout, 5), expected);
-            }
+            EXPECT_EQ(runPrivateUchar(device, image, bins, ignoreTransparent, layout, 5), expected);
         }
     }
 }
+
+// PrivateUchar/EveryLayoutAndGroupSize.CountsEveryPatternExactly/interleaved_wg16, .../rows_wg8_lanes2, ...
+INSTANTIATE_TEST_SUITE_P(PrivateUchar, EveryLayoutAndGroupSize,
+                         ::testing::Values(Layout{true, 16, 1, 63}, Layout{true, 64, 1, 63},
+                                           Layout{false, 16, 1, 63}, Layout{false, 8, 2, 127},
+                                           Layout{false, 4, 4, 255}),
+                         [](const ::testing::TestParamInfo<Layout>& param) {
+                             const Layout& layout = param.param;
+                             return std::string(layout.interleaved ? "interleaved" : "rows") + "_wg" +
+                                    std::to_string(layout.workGroup) +
+                                    (layout.lanes > 1 ? "_lanes" + std::to_string(layout.lanes) : "");
+                         });
 
 // reduce_partials on hand-filled partials: partial p's counter i holds 1000 p + i, so counter i of the sum
 // over 20 partials is 1000 (0 + 1 + ... + 19) + 20 i = 190000 + 20 i. Each of its 8 stripes of partials
