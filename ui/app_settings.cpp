@@ -7,8 +7,13 @@
 #include <cmath>
 
 #include "ops/histogram/histogram.hpp"
+#include "stages/stage.hpp"
 
 namespace hs::ui {
+
+QString kindDefaultStrategy(std::string_view kind) {
+    return QString::fromUtf8(stages::findKind(kind).defaultStrategy());
+}
 
 namespace {
 const QString kGeometry = QStringLiteral("window/geometry");

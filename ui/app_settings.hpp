@@ -4,6 +4,7 @@
 #include <QMap>
 #include <QString>
 #include <QStringList>
+#include <string_view>
 
 #include "ops/convolve/filter.hpp"
 
@@ -18,12 +19,16 @@ QMap<QString, double> defaultFilterParameters();
 // The image stages as the Transform panel had them; the panel starts from these defaults. Choices are kept by
 // name (strategies, sampling, filter), so lists that grow or reorder keep them; a name the panel's list no
 // longer holds selects its first entry.
+// The strategy every front end uses for the stage kind called `kind` when none is chosen.
+QString kindDefaultStrategy(std::string_view kind);
+
 struct TransformSettings {
     bool rotate = false;
     double angle = 0;        // degrees, -180..180
     bool fitCanvas = false;  // enlarge the rotated image's canvas instead of cutting its corners off
     QString sampling = QStringLiteral("linear");
-    QString rotateStrategy;  // empty: the registry's first
+    // The stage kinds' defaults (stages::StageKind::defaultStrategy), as histoscope-cli's.
+    QString rotateStrategy = kindDefaultStrategy("rotate");
     bool convolve = false;
     QString filter = QStringLiteral("box");  // a registered filter kind's name, or "custom"
     // Every registered filter kind's parameters by filterParameterKey ("gaussian/sigma"); the registry's
@@ -36,7 +41,7 @@ struct TransformSettings {
         "2 4 2\n"
         "1 2 1\n"
         "/ 16\n");
-    QString convolveStrategy;  // empty: the registry's first
+    QString convolveStrategy = kindDefaultStrategy("convolve");
     // The generated stage pages (ui/stage_page.hpp), by kind name: each page's StagePage::settings().
     QMap<QString, QMap<QString, QString>> stagePages;
 

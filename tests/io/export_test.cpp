@@ -406,13 +406,14 @@ TEST(TimingExport, ChromeTraceHasACompleteEventPerCommandInItsLane) {
     EXPECT_EQ(threadNames, (std::map<int, QString>{{1, "D (0:0)"}, {2, "host"}}));
     for (const std::size_t device : {0, 2, 3, 4}) EXPECT_EQ(complete[device]["tid"].toInt(), 1);
     EXPECT_EQ(complete[1]["tid"].toInt(), 2);
-    // Build options go with kernels of a pipeline stage ("count: …"); this kernel's name has no stage.
+    // Build options go with kernels of a pipeline stage (Timing::step); this kernel has none.
     EXPECT_FALSE(complete[2]["args"].toObject().contains("build_options"));
 }
 
 TEST(Timeline, LanesBarsAndBusyTimeFromAHandMadeLog) {
     std::vector<io::RunTimings> runs = twoTracedRuns();
     runs[0].devices[0].timings[2].name = "count: count";
+    runs[0].devices[0].timings[2].step = "count";
     const io::Timeline timeline = io::timelineOf(runs[0]);
     EXPECT_EQ(timeline.originNs, kEpochNs);
     ASSERT_EQ(timeline.lanes, (std::vector<QString>{"D (0:0)", "host"}));

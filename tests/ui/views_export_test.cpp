@@ -74,6 +74,7 @@ io::HistogramContext handMadeContext() {
     context.angle = -33.5;
     context.sampling = QStringLiteral("nearest");
     context.filter = QStringLiteral("box 5x5");
+    context.stages = {QStringLiteral("rotate"), QStringLiteral("convolve")};
     return context;
 }
 
@@ -390,10 +391,12 @@ class ExportTest : public QObject {
         QCOMPARE(ranges.size(), 8);
         for (int bin = 0; bin < 8; ++bin)  // 8 bins of 32 values
             QCOMPARE(ranges[bin].toArray(), (QJsonArray{bin * 32, bin * 32 + 31}));
-        QCOMPARE(
-            jsonContext.value("transform").toObject(),
-            (QJsonObject{
-                {"angle", -33.5}, {"sampling", "nearest"}, {"filter", "box 5x5"}, {"fit_canvas", false}}));
+        QCOMPARE(jsonContext.value("transform").toObject(),
+                 (QJsonObject{{"angle", -33.5},
+                              {"sampling", "nearest"},
+                              {"filter", "box 5x5"},
+                              {"fit_canvas", false},
+                              {"stages", QJsonArray{"rotate", "convolve"}}}));
         QCOMPARE(jsonContext.value("ignore_transparent"), QJsonValue(false));
         for (const Channel channel : hs::histogram::kChannels) {
             const QJsonArray counts =
