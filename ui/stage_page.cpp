@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QLineEdit>
 
+#include "runtime/error.hpp"
 #include "stages/builtin.hpp"
 
 namespace hs::ui {
@@ -108,9 +109,13 @@ stages::Values StagePage::values() const {
 
 std::shared_ptr<const stages::Stage> StagePage::stage() const {
     if (!isChecked()) return nullptr;
-    // A generated page has no editor for files: a kind that reads one gets its path as text and refuses it.
+    // A generated page has no file editor: a kind that would read a file its text names is told so in words.
+    const stages::FileReader noFiles = [](const std::string& path, std::uint64_t,
+                                          std::string_view what) -> std::string {
+        throw UsageError(path + ": the Transform panel's generated pages read no " + std::string(what));
+    };
     return kind_.configure(values(), strategy_ ? strategy_->currentText().toStdString() : std::string(),
-                           nullptr);
+                           noFiles);
 }
 
 QMap<QString, QString> StagePage::settings() const {

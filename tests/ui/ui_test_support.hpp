@@ -119,15 +119,21 @@ inline constexpr int kPollMs = 10;
 // Answers the next file dialog as a user does: picks `path` and accepts. Call it before triggering the action
 // that opens the dialog (whose exec() runs the event loop that delivers the answer).
 inline void answerNextFileDialog(const QString& path) {
+    // Qt's own widget dialog, which this answers: without the attribute an idle machine here showed a dialog
+    // that kept refusing the accept (views_visual_words_test waited its 600 s out), while a busy one passed.
+    QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
     auto* poll = new QTimer;
     poll->setInterval(kPollMs);
     QObject::connect(poll, &QTimer::timeout, [poll, path] {
         auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
         if (!dialog || !dialog->isVisible()) return;
-        poll->stop();
-        poll->deleteLater();
         dialog->selectFile(path);
         static_cast<QDialog*>(dialog)->accept();  // QFileDialog::accept is protected; QDialog's is public
+        // A dialog whose folder is still being read may refuse the accept and stay open (seen on an idle
+        // machine): answer it again at the next tick rather than leave it waiting for a hand.
+        if (dialog->isVisible()) return;
+        poll->stop();
+        poll->deleteLater();
     });
     poll->start();
 }
