@@ -17,6 +17,9 @@ std::shared_ptr<const Stage> convolveStage(convolve::Filter filter, const convol
 std::shared_ptr<const Stage> histogramStage(const histogram::Params& params,
                                             const histogram::Strategy& strategy);
 
+// A stage's report of an image operation's result (rotate, convolve): what ran, and its output image.
+StageRun imageRun(pipeline::StageResult&& result);
+
 // A number as the stages' values hold it: the shortest text that reads back as `value` ("30", "1.5").
 std::string numberText(double value);
 

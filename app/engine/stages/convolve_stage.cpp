@@ -18,10 +18,7 @@ class ConvolveStage final : public Stage {
     const StrategyInfo* requestedStrategy() const override { return strategy_; }
     StageRun run(DeviceContext& device, PixelSource& input) const override {
         convolve::Result result = convolve::convolve(device, input, filter_, *strategy_);
-        StageRun out;
-        static_cast<RunRecord&>(out) = std::move(result);
-        out.image.emplace(std::move(result.image));
-        return out;
+        return imageRun(std::move(result));
     }
     ImageRGBA8 reference(const ImageRGBA8& input) const override {
         return convolve::referenceConvolve(input, filter_);

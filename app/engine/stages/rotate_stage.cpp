@@ -20,10 +20,7 @@ class RotateStage final : public Stage {
     const StrategyInfo* requestedStrategy() const override { return strategy_; }
     StageRun run(DeviceContext& device, PixelSource& input) const override {
         rotate::Result result = rotate::rotate(device, input, params_, *strategy_);
-        StageRun out;
-        static_cast<RunRecord&>(out) = std::move(result);
-        out.image.emplace(std::move(result.image));
-        return out;
+        return imageRun(std::move(result));
     }
     ImageRGBA8 reference(const ImageRGBA8& input) const override {
         return rotate::referenceRotate(input, params_);

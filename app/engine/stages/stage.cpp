@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "runtime/error.hpp"
+#include "stages/builtin.hpp"
 
 namespace hs::stages {
 
@@ -55,6 +56,13 @@ std::optional<std::string> valueOr(const StageKind& kind, const Values& values, 
     const Parameter* parameter = kind.parameter(name);
     if (!parameter || parameter->defaultText.empty()) return std::nullopt;
     return parameter->defaultText;
+}
+
+StageRun imageRun(pipeline::StageResult&& result) {
+    StageRun run;
+    run.image.emplace(std::move(result.image));
+    static_cast<RunRecord&>(run) = std::move(result);
+    return run;
 }
 
 void validateOrder(const StageList& stages) {
