@@ -11,7 +11,9 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QFileDialog>
+#include <QLineEdit>
 #include <QList>
+#include <QMessageBox>
 #include <QSlider>
 #include <QString>
 #include <QStyle>
@@ -119,19 +121,29 @@ inline constexpr int kPollMs = 10;
 // Answers the next file dialog as a user does: picks `path` and accepts. Call it before triggering the action
 // that opens the dialog (whose exec() runs the event loop that delivers the answer).
 inline void answerNextFileDialog(const QString& path) {
-    // Qt's own widget dialog, which this answers: without the attribute an idle machine here showed a dialog
-    // that kept refusing the accept (views_visual_words_test waited its 600 s out), while a busy one passed.
+    // Qt's own widget dialog, which this answers by typing into its file-name field.
     QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
     auto* poll = new QTimer;
     poll->setInterval(kPollMs);
     QObject::connect(poll, &QTimer::timeout, [poll, path] {
-        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        QWidget* modal = QApplication::activeModalWidget();
+        // A message box over the dialog ("File not found") would wait for a hand forever: fail and close it.
+        if (auto* box = qobject_cast<QMessageBox*>(modal)) {
+            QTest::qFail(qPrintable(QStringLiteral("the file dialog refused %1: %2").arg(path, box->text())),
+                         __FILE__, __LINE__);
+            box->reject();
+            return;
+        }
+        auto* dialog = qobject_cast<QFileDialog*>(modal);
         if (!dialog || !dialog->isVisible()) return;
-        dialog->selectFile(path);
+        // Not selectFile(): it leaves the field alone while the field has the focus, which it has once the
+        // dialog is shown on an idle machine, and accept() then refuses an empty name (the 600 s waits of
+        // views_visual_words_test and shell_launch_test in CI).
+        auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+        if (!name) return;
+        name->setText(QDir::toNativeSeparators(path));
         static_cast<QDialog*>(dialog)->accept();  // QFileDialog::accept is protected; QDialog's is public
-        // A dialog whose folder is still being read may refuse the accept and stay open (seen on an idle
-        // machine): answer it again at the next tick rather than leave it waiting for a hand.
-        if (dialog->isVisible()) return;
+        if (dialog->isVisible()) return;  // refused (the folder still being read): answer again at the next tick
         poll->stop();
         poll->deleteLater();
     });
