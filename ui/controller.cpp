@@ -10,7 +10,6 @@
 #include "interop/texture_sink.hpp"
 #include "measure/compare.hpp"
 #include "ops/histogram/auto_strategy.hpp"
-#include "ops/pipeline/stage_launch.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/timing.hpp"
 #include "stages/builtin.hpp"
@@ -20,9 +19,10 @@ namespace hs::ui {
 
 namespace {
 
-DeviceContext& requireDevice(DeviceContext* device) {
-    if (!device) throw UsageError("rotation and convolution run on an OpenCL device, and none is selected");
-    return *device;
+std::uint64_t nanosecondsSince(std::chrono::steady_clock::time_point start) {
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+            .count());
 }
 
 const histogram::Strategy& histogramStrategy(const RunRequest& request) {
@@ -200,16 +200,10 @@ void Controller::execute(const Job& job) {
     try {
         switch (job.kind) {
             case JobKind::Histogram:
-                postResult(measure(job));
+                runOnce(job);
                 return;
             case JobKind::Repeated:
-                for (int done = 1; done <= job.count && stillWanted(job); ++done) {
-                    RunOutcome outcome = measure(job);
-                    post(job.id, [this, outcome, done, total = job.count] {
-                        emit histogramReady(outcome);
-                        emit progress(done, total);
-                    });
-                }
+                runRepeatedly(job);
                 return;
             case JobKind::Compare:
                 executeCompare(job);
@@ -234,76 +228,60 @@ DeviceContext* Controller::openDevice(const QString& selector) {
     return &session_->device(selector.toStdString());
 }
 
-RunOutcome Controller::measure(const Job& job) {
-    const auto start = std::chrono::steady_clock::now();
-    RunOutcome outcome = runJob(job);
-    outcome.workerNs = static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
-            .count());
-    return outcome;
+session::RunSpec Controller::specOf(const RunRequest& request, DeviceContext* device) const {
+    session::RunSpec spec;
+    spec.image = request.image;
+    spec.device = request.device.toStdString();
+    spec.stages = request.imageStages();
+    spec.stages.push_back(stages::histogramStage(request.histogramParams(), histogramStrategy(request)));
+    if (!device) {
+        spec.onHost = true;
+    } else if (request.twoDevices) {
+        spec.twoDevices = session::TwoDevices{request.twoDevices->consumer.toStdString(),
+                                              request.twoDevices->mode, request.twoDevices->chunks};
+    } else if (display_) {
+        // On the shared display path the stages run in the display's GL-sharing context of the same device,
+        // so that the last stage's buffer can be copied into the texture on the device.
+        spec.context = &display_->pipelineDevice();
+    }
+    return spec;
 }
 
-RunOutcome Controller::runJob(const Job& job) {
+RunOutcome Controller::prepare(const Job& job, DeviceContext* device) {
     const RunRequest& request = job.request;
-    DeviceContext* device = openDevice(request.device);
     RunOutcome outcome;
     outcome.requestId = job.id;
     outcome.request = request;
-    if (device) {
-        outcome.device = device->info();
-        outcome.display =
-            display_ ? display_->prepare(*device, session_->runtime().programCache(),
-                                         request.forceCopyDisplay ? interop::PathPreference::ForceCopy
-                                                                  : interop::PathPreference::Auto)
-                     : DisplayStatus{QStringLiteral("host"),
-                                     tr("no display link to the image view's OpenGL (it draws "
-                                        "without, or is not shown yet); processed images are read "
-                                        "back to the host")};
-    }
-    if (request.twoDevices) {
-        runTwoDevices(requireDevice(device), request, outcome);
-        return outcome;
-    }
-    if (request.processesImage()) {
-        runImageStages(requireDevice(device), request, outcome);
-        return outcome;
-    }
-    // Only the histogram: the pixels go to the device, if at all, inside the histogram strategy.
-    PixelSource pixels(*request.image);
-    outcome.result =
-        histogram::computeHistogram(device, pixels, request.histogramParams(), histogramStrategy(request));
-    for (auto& timing : outcome.result.timings) {
-        timing.name = "histogram: " + timing.name;
-        timing.step = "histogram";
-        if (device && !timing.host) timing.device = device->info().name;
-    }
-    outcome.stages.push_back({"histogram", outcome.result.strategy,
-                              QString::fromStdString(outcome.result.note), outcome.result.builds});
+    if (!device) return outcome;
+    outcome.device = device->info();
+    outcome.display =
+        display_
+            ? display_->prepare(*device, session_->runtime().programCache(),
+                                request.forceCopyDisplay ? interop::PathPreference::ForceCopy
+                                                         : interop::PathPreference::Auto)
+            : DisplayStatus{QStringLiteral("host"), tr("no display link to the image view's OpenGL (it draws "
+                                                       "without, or is not shown yet); processed images are "
+                                                       "read back to the host")};
     return outcome;
 }
 
-void Controller::runImageStages(DeviceContext& device, const RunRequest& request, RunOutcome& outcome) {
-    session::RunSpec spec{request.image, request.device.toStdString(), request.imageStages()};
-    spec.stages.push_back(stages::histogramStage(request.histogramParams(), histogramStrategy(request)));
-    // On the shared display path the stages run in the display's GL-sharing context of the same device, so
-    // that the last stage's buffer can be copied into the texture on the device.
-    DeviceContext& runOn = display_ ? display_->pipelineDevice() : device;
-    pipeline::Result result = session_->run(spec, runOn).result;
-
-    TimingLog displayLog;
-    if (display_) {
-        outcome.frame = display_->present(result, displayLog);
-    } else {
-        outcome.frame = DisplayFrame{result.image.width(), result.image.height(),
-                                     std::make_shared<const ImageRGBA8>(result.readBack()), false, 0};
+void Controller::complete(RunOutcome& outcome, session::RunReport& report) {
+    pipeline::Result& result = report.result;
+    if (outcome.request.processesImage() && !report.twoDevices) {
+        TimingLog displayLog;
+        if (display_) {
+            outcome.frame = display_->present(result, displayLog);
+        } else {
+            outcome.frame = DisplayFrame{result.image.width(), result.image.height(),
+                                         std::make_shared<const ImageRGBA8>(result.readBack()), false, 0};
+        }
+        if (auto timings = displayLog.collect(); !timings.empty()) {
+            pipeline::StageReport display;
+            display.stage = pipeline::kDisplay;
+            display.timings = std::move(timings);
+            result.stages.push_back(std::move(display));
+        }
     }
-    if (auto timings = displayLog.collect(); !timings.empty()) {
-        pipeline::StageReport display;
-        display.stage = pipeline::kDisplay;
-        display.timings = std::move(timings);
-        result.stages.push_back(std::move(display));
-    }
-
     for (const auto& stage : result.stages) {
         if (!stage.configured) continue;  // transfers
         outcome.stages.push_back(
@@ -311,65 +289,55 @@ void Controller::runImageStages(DeviceContext& device, const RunRequest& request
     }
     const pipeline::StageReport& counted = *result.stage("histogram");
     outcome.result.strategy = counted.strategy;
+    outcome.result.note = counted.note;
     outcome.result.builds = counted.builds;
     outcome.result.histogram = std::move(*result.histogram);
     outcome.result.values = std::move(*result.values);
     outcome.result.timings = result.timings();
+    outcome.consumer = std::move(report.consumer);
+    outcome.twoDevices = std::move(report.twoDevices);
 }
 
-void Controller::runTwoDevices(DeviceContext& producer, const RunRequest& request, RunOutcome& outcome) {
-    if (!request.convolution)
-        throw UsageError("pipeline mode convolves on the first device: no filter is set");
-    if (request.rotation || !request.otherStages.empty())
-        throw UsageError("pipeline mode runs convolution then histogram, without rotation or other stages");
-    DeviceContext& consumer = requireDevice(openDevice(request.twoDevices->consumer));
-    produce_consume::Params params;
-    params.filter = request.convolution->filter;
-    params.convolution = request.convolution->strategy;
-    params.histogram = request.histogramParams();
-    params.histogramStrategy = &histogramStrategy(request);
-    params.mode = request.twoDevices->mode;
-    params.chunks = request.twoDevices->chunks;
-    produce_consume::Result result = produce_consume::run(producer, consumer, *request.image, params);
+void Controller::runOnce(const Job& job) {
+    DeviceContext* device = openDevice(job.request.device);
+    const auto start = std::chrono::steady_clock::now();
+    RunOutcome outcome = prepare(job, device);
+    session::RunReport report = session_->run(specOf(job.request, device));
+    complete(outcome, report);
+    outcome.workerNs = nanosecondsSince(start);
+    postResult(std::move(outcome));
+}
 
-    // The stages as the views show them: the strategy that ran where the registry knows it (a fallback
-    // included), otherwise the requested one (pipe mode's own consumer kernel), with the run's notes.
-    const auto ranOr = [](const auto& list, const std::string& name, const auto* requested) {
-        for (const auto* strategy : list)
-            if (strategy->name() == name) return static_cast<const StrategyInfo*>(strategy);
-        return static_cast<const StrategyInfo*>(requested);
-    };
-    QStringList notes;
-    for (const auto& note : result.notes) notes << QString::fromStdString(note);
-    outcome.stages.push_back({"convolve",
-                              ranOr(convolve::strategies(), result.convolutionStrategy, params.convolution),
-                              {},
-                              result.devices[0].builds});
-    outcome.stages.push_back(
-        {"histogram", ranOr(histogram::strategies(), result.histogramStrategy, params.histogramStrategy),
-         notes.join(QStringLiteral("; ")), result.devices[1].builds});
-    RunRecord record;
-    record.strategy = outcome.stages.back().strategy;
-    record.builds = result.devices[1].builds;
-    for (const auto& device : result.devices)
-        for (const auto& timing : device.timings) {
-            record.timings.push_back(timing);
-            record.timings.back().name = device.role + ": " + timing.name;
-            record.timings.back().device = device.device;
-        }
-    outcome.result = histogram::Result::counted(result.values, params.histogram, std::move(record));
-    outcome.consumer = consumer.info();
-    outcome.twoDevices = std::move(result);
+void Controller::runRepeatedly(const Job& job) {
+    DeviceContext* device = openDevice(job.request.device);
+    // Every run is shown, the first with its program builds: no warm-up.
+    const measure::Plan plan{measure::Clock::Kernel, 0, job.count, 0};
+    int done = 0;
+    auto start = std::chrono::steady_clock::now();
+    RunOutcome outcome = prepare(job, device);
+    session_->measure(
+        specOf(job.request, device), plan, [this, &job] { return stillWanted(job); },
+        [&](session::RunReport& report) {
+            RunOutcome shown = outcome;
+            complete(shown, report);
+            shown.workerNs = nanosecondsSince(start);
+            post(job.id, [this, shown = std::move(shown), done = ++done, total = job.count] {
+                emit histogramReady(shown);
+                emit progress(done, total);
+            });
+            start = std::chrono::steady_clock::now();
+        });
 }
 
 std::shared_ptr<const ImageRGBA8> Controller::processedImage(DeviceContext* device,
                                                              const RunRequest& request) {
     if (!request.processesImage()) return request.image;
-    pipeline::Result result =
-        session_
-            ->run({request.image, request.device.toStdString(), request.imageStages()}, requireDevice(device))
-            .result;
-    return std::make_shared<const ImageRGBA8>(result.readBack());
+    session::RunSpec spec;
+    spec.image = request.image;
+    spec.stages = request.imageStages();
+    spec.onHost = !device;  // where an image stage refuses, naming itself
+    spec.context = device;
+    return std::make_shared<const ImageRGBA8>(session_->run(spec).result.readBack());
 }
 
 void Controller::executeCompare(const Job& job) {

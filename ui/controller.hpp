@@ -184,11 +184,15 @@ class Controller : public QObject {
     void drain();
     void execute(const Job& job);
     void executeCompare(const Job& job);
-    // runJob(), timed on the worker thread (RunOutcome::workerNs).
-    RunOutcome measure(const Job& job);
-    RunOutcome runJob(const Job& job);
-    void runImageStages(DeviceContext& device, const RunRequest& request, RunOutcome& outcome);
-    void runTwoDevices(DeviceContext& producer, const RunRequest& request, RunOutcome& outcome);
+    // The session's spec of `request` on `device` (null: the host alone).
+    session::RunSpec specOf(const RunRequest& request, DeviceContext* device) const;
+    // The outcome before the run: the request, the device and how processed images reach the screen.
+    RunOutcome prepare(const Job& job, DeviceContext* device);
+    // The outcome of `report`: its stages, histogram and timings, and the processed image presented.
+    void complete(RunOutcome& outcome, session::RunReport& report);
+    // One run, its outcome shown; Run ×N: `count` runs through the session's repetitions, each shown.
+    void runOnce(const Job& job);
+    void runRepeatedly(const Job& job);
     // The request's image after its image stages, on the host (Compare measures histograms of it).
     std::shared_ptr<const ImageRGBA8> processedImage(DeviceContext* device, const RunRequest& request);
     // Null for an empty selector (host strategies only); throws OpenClError when the device cannot be opened.

@@ -53,7 +53,8 @@ class EqualizeStage final : public Stage {
     const StageKind& kind() const override;
     const StrategyInfo* requestedStrategy() const override { return nullptr; }
 
-    StageRun run(DeviceContext& device, PixelSource& input) const override {
+    StageRun run(DeviceContext* on, PixelSource& input) const override {
+        DeviceContext& device = requireDevice(on, kind());
         const int width = input.width();
         const int height = input.height();
         pipeline::requirePixels(width, height, "equalize");

@@ -53,7 +53,8 @@ std::vector<Timing> Result::timings() const {
         for (auto timing : report.timings) {
             timing.name = report.stage + ": " + timing.name;
             timing.step = report.stage;
-            if (!timing.host) timing.device = device;
+            if (!timing.host && timing.device.empty())
+                timing.device = device;  // a two-device run sets its own
             all.push_back(std::move(timing));
         }
     }
@@ -87,7 +88,7 @@ Result runStages(DeviceContext& device, PixelSource& input, const stages::StageL
     const auto current = [&]() -> PixelSource& { return processed ? *processed : input; };
 
     for (const auto& stage : list) {
-        stages::StageRun ran = stage->run(device, current());
+        stages::StageRun ran = stage->run(&device, current());
         if (ran.image) {
             if (!processed && owner) owner->reset();
             processed.emplace(std::move(*ran.image));
