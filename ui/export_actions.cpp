@@ -20,8 +20,8 @@
 #include "ui/app_settings.hpp"
 #include "ui/histogram_view.hpp"
 #include "ui/plot_export_dialog.hpp"
+#include "ui/run_model.hpp"
 #include "ui/timeline_view.hpp"
-#include "ui/timing_view.hpp"
 #include "ui/visual_words_view.hpp"
 
 namespace hs::ui {
@@ -138,11 +138,11 @@ QString suffixOfFilter(const QString& filter) {
 
 }  // namespace
 
-ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, TimelineView* timeline,
+ExportActions::ExportActions(const RunModel& model, HistogramView* histogram, TimelineView* timeline,
                              VisualWordsView* visualWords, AppSettings& settings, QWidget* dialogParent)
     : QObject(dialogParent),
+      model_(model),
       histogram_(histogram),
-      timings_(timings),
       timeline_(timeline),
       visualWords_(visualWords),
       settings_(settings),
@@ -177,7 +177,8 @@ ExportActions::ExportActions(HistogramView* histogram, TimingView* timings, Time
                    tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportSweep);
 
     connect(histogram_, &HistogramView::histogramChanged, this, &ExportActions::updateEnabled);
-    connect(timings_, &TimingView::runsChanged, this, &ExportActions::updateEnabled);
+    connect(&model_, &RunModel::histogramChanged, this, &ExportActions::updateEnabled);
+    connect(&model_, &RunModel::keptRunsChanged, this, &ExportActions::updateEnabled);
     connect(visualWords_, &VisualWordsView::wordsShown, this, &ExportActions::updateEnabled);
     connect(visualWords_, &VisualWordsView::sweepShown, this, &ExportActions::updateEnabled);
     updateEnabled();
@@ -191,29 +192,29 @@ QList<QAction*> ExportActions::actions() const {
 
 void ExportActions::updateEnabled() {
     for (QAction* action : {plotAction_, histogramAction_, copyAction_})
-        action->setEnabled(histogram_->hasHistogram());
+        action->setEnabled(model_.hasHistogram());
     for (QAction* action : {timingsAction_, traceAction_, timelineAction_})
-        action->setEnabled(!timings_->runs().empty());
+        action->setEnabled(!model_.keptRuns().empty());
     for (QAction* action : {wordPlotAction_, wordHistogramAction_})
         action->setEnabled(visualWords_->words().has_value());
     sweepAction_->setEnabled(visualWords_->sweep().has_value());
 }
 
 void ExportActions::exportPlot(const QString& path) {
-    if (!histogram_->hasHistogram()) fail(path, QStringLiteral("there is no histogram to export yet"));
-    const QString title = io::histogramTitle(context_, histogram_->histogram().bins);
+    if (!model_.hasHistogram()) fail(path, QStringLiteral("there is no histogram to export yet"));
+    const QString title = io::histogramTitle(model_.histogramContext(), model_.histogram().bins);
     io::writeFileAtomically(
         path, renderPlot(histogram_->plot(), suffixOf(path), path, settings_.plotExportSize(), title));
     announce(tr("the plot"), path);
 }
 
 void ExportActions::exportHistogram(const QString& path) {
-    if (!histogram_->hasHistogram()) fail(path, QStringLiteral("there is no histogram to export yet"));
+    if (!model_.hasHistogram()) fail(path, QStringLiteral("there is no histogram to export yet"));
     const QString format = suffixOf(path);
     if (format == QLatin1String("csv")) {
-        io::writeFileAtomically(path, io::histogramCsv(histogram_->histogram(), context_));
+        io::writeFileAtomically(path, io::histogramCsv(model_.histogram(), model_.histogramContext()));
     } else if (format == QLatin1String("json")) {
-        io::writeFileAtomically(path, io::histogramJson(histogram_->histogram(), context_));
+        io::writeFileAtomically(path, io::histogramJson(model_.histogram(), model_.histogramContext()));
     } else {
         fail(path, QStringLiteral("unknown histogram format '%1' (use .csv or .json)").arg(format));
     }
@@ -221,13 +222,13 @@ void ExportActions::exportHistogram(const QString& path) {
 }
 
 void ExportActions::exportTimings(const QString& path) {
-    const std::vector<io::RunTimings> runs = timings_->keptRuns();
+    const std::vector<io::RunTimings> runs = model_.keptRuns();
     const QString format = suffixOf(path);
     if (format == QLatin1String("csv")) {
         io::writeFileAtomically(path, io::timingsCsv(runs));
     } else if (format == QLatin1String("json")) {
         const std::string document = jsonDocument([&](JsonWriter& json) {
-            json.beginObject().field("device", deviceName_.toStdString()).key("runs").beginArray();
+            json.beginObject().field("device", model_.deviceName().toStdString()).key("runs").beginArray();
             for (const io::RunTimings& run : runs) {
                 json.beginObject().field("run", run.number);
                 json.field("strategy", run.strategy.toStdString());
@@ -259,7 +260,7 @@ void ExportActions::exportTimings(const QString& path) {
 }
 
 void ExportActions::exportTrace(const QString& path) {
-    io::writeFileAtomically(path, io::chromeTrace(timings_->keptRuns()));
+    io::writeFileAtomically(path, io::chromeTrace(model_.keptRuns()));
     announce(tr("the Chrome trace"), path);
 }
 
@@ -320,7 +321,7 @@ void ExportActions::announce(const QString& what, const QString& path) {
 }
 
 void ExportActions::copyHistogram() const {
-    QGuiApplication::clipboard()->setText(QString::fromUtf8(io::histogramCsv(histogram_->histogram())));
+    QGuiApplication::clipboard()->setText(QString::fromUtf8(io::histogramCsv(model_.histogram())));
 }
 
 QAction* ExportActions::fileAction(const QString& text, const QString& statusTip, const QString& filters,

@@ -20,23 +20,19 @@ namespace hs::ui {
 class AppSettings;
 class HistogramView;
 class TimelineView;
-class TimingView;
+class RunModel;
 class VisualWordsView;
 
 class ExportActions : public QObject {
     Q_OBJECT
 
   public:
-    // `settings` keeps the plot export size between exports and sessions.
-    ExportActions(HistogramView* histogram, TimingView* timings, TimelineView* timeline,
+    // The data come from `model` (the histogram, what it counts, the kept runs); the plots are rendered from
+    // the views that show them. `settings` keeps the plot export size between exports and sessions.
+    ExportActions(const RunModel& model, HistogramView* histogram, TimelineView* timeline,
                   VisualWordsView* visualWords, AppSettings& settings, QWidget* dialogParent);
 
     QList<QAction*> actions() const;
-    // The device the timings were measured on, named in the Chrome trace.
-    void setDeviceName(const QString& name) { deviceName_ = name; }
-    // What the shown histogram was computed from: written into histogram exports and the plot's title.
-    void setHistogramContext(const io::HistogramContext& context) { context_ = context; }
-    const io::HistogramContext& histogramContext() const { return context_; }
 
     // The format follows the suffix: .png, .pdf or .svg; the plot is laid out at the remembered
     // PlotExportSize (a PNG scaled by its DPI) with a title (image, device, strategy, bins) and a legend of
@@ -75,14 +71,12 @@ class ExportActions : public QObject {
     void runExport(const QString& title, const QString& filters, Exporter exporter);
     void announce(const QString& what, const QString& path);
 
+    const RunModel& model_;
     HistogramView* histogram_;
-    TimingView* timings_;
     TimelineView* timeline_;
     VisualWordsView* visualWords_;
     AppSettings& settings_;
     QWidget* dialogParent_;
-    QString deviceName_;
-    io::HistogramContext context_;
     QString lastDirectory_;
     QAction* plotAction_;
     QAction* histogramAction_;

@@ -11,6 +11,7 @@
 #include <numeric>
 
 #include "ui/plot_style.hpp"
+#include "ui/run_model.hpp"
 
 namespace hs::ui {
 
@@ -294,6 +295,11 @@ void HistogramView::setHistogram(const histogram::Histogram& values, int bins) {
     refreshSelection();
     refreshStatistics();
     emit histogramChanged();
+}
+
+void HistogramView::follow(const RunModel& model) {
+    connect(&model, &RunModel::histogramChanged, this,
+            [this, &model] { setHistogram(model.values(), model.histogram().bins); });
 }
 
 QVector<double> HistogramView::plottedValues(Channel channel) const {

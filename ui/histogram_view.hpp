@@ -23,6 +23,7 @@ class QToolButton;
 namespace hs::ui {
 
 class ReadoutLabel;
+class RunModel;
 
 class HistogramView : public QWidget {
     Q_OBJECT
@@ -33,6 +34,8 @@ class HistogramView : public QWidget {
     // Replaces the data with the histogram of the 256 values (histogram::Result::values), shown in `bins`
     // bins, and keeps the display state; a selection keeps its value range across bin counts.
     void setHistogram(const histogram::Histogram& values, int bins);
+    // Shows `model`'s histogram from now on, whenever it changes.
+    void follow(const RunModel& model);
     // The shown bins.
     const histogram::Histogram& histogram() const { return histogram_; }
     // The 256 values the statistics are computed from.

@@ -53,11 +53,6 @@ constexpr std::string_view kPreferredDefaultStrategy = "auto";
 constexpr int kDefaultRepetitions = 10;  // Compare, per strategy
 constexpr int kNoteWidth = 420;          // pixels of the status bar for a stage's fallback note
 
-// "rotate", "convolve", "histogram": how the status bar, the timings and the kernel view name a stage.
-QString stageText(const std::string& stage) {
-    return QString::fromStdString(stage);
-}
-
 QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
     return QIcon::fromTheme(QLatin1String(name), QApplication::style()->standardIcon(fallback));
 }
@@ -86,7 +81,10 @@ struct Decoded {
 }  // namespace
 
 MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
-    : QMainWindow(parent), settings_(settings), controller_(new Controller(this)) {
+    : QMainWindow(parent),
+      settings_(settings),
+      controller_(new Controller(this)),
+      model_(new RunModel(this)) {
     setWindowTitle(QStringLiteral("HistoScope"));
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
@@ -131,7 +129,8 @@ MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
     previousSettingsDelay_->setSingleShot(true);
     previousSettingsDelay_->setInterval(kMomentMs);
     connect(previousSettingsDelay_, &QTimer::timeout, this, [this] {
-        markPreviousSettings(lastOutcome_ && lastOutcome_->requestId < requestedHistogramId_);
+        const auto& shown = model_->outcome();
+        markPreviousSettings(shown && shown->requestId < requestedHistogramId_);
     });
     connect(controller_, &Controller::progress, this, [this](int done, int total) {
         if (progressTarget_ == ProgressTarget::Timings) {
@@ -229,7 +228,7 @@ void MainWindow::buildDocks() {
     transformPanel_ = new TransformPanel;
     transformPanel_->applySettings(settings_.transform());
     histogramView_ = new HistogramView;
-    timingView_ = new TimingView;
+    timingView_ = new TimingView(*model_);
     timingView_->setRepeatCount(settings_.repeatCount());
     timelineView_ = new TimelineView;
     compareView_ = new CompareView;
@@ -267,8 +266,11 @@ void MainWindow::buildDocks() {
     }
     dockOf(timingView_)->raise();
 
+    // The views that show the model follow it; the exports read it.
+    histogramView_->follow(*model_);
+    timelineView_->follow(*model_);
     exportActions_ =
-        new ExportActions(histogramView_, timingView_, timelineView_, visualWordsView_, settings_, this);
+        new ExportActions(*model_, histogramView_, timelineView_, visualWordsView_, settings_, this);
     connect(exportActions_, &ExportActions::exported, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
 
@@ -287,8 +289,6 @@ void MainWindow::buildDocks() {
     connect(timingView_, &TimingView::repeatCountChanged, this, showRepeatCount);
     showRepeatCount(timingView_->repeatCount());
     connect(timingView_, &TimingView::cancelRequested, controller_, &Controller::cancel);
-    connect(timingView_, &TimingView::runsChanged, this,
-            [this] { timelineView_->setRuns(timingView_->keptRuns()); });
     connect(compareView_, &CompareView::compareRequested, this, &MainWindow::runCompare);
     connect(visualWordsView_, &VisualWordsView::problemReported, this,
             [this](const QString& title, const QString& message) {
@@ -722,43 +722,19 @@ void MainWindow::markPreviousSettings(bool previous) {
 }
 
 void MainWindow::onHistogramReady(const RunOutcome& outcome) {
-    lastOutcome_ = outcome;
     if (outcome.requestId >= requestedHistogramId_) {
         previousSettingsDelay_->stop();
         markPreviousSettings(false);
     }
+    showKernelSource(outcome);
+    model_->show(outcome, imagePath_);
     const QString ran = QString::fromUtf8(outcome.result.strategy->name());
     const QString requested = QString::fromUtf8(outcome.request.strategy->name());
-    // Every stage that ran, in order: "rotate image-sampler → convolve separable → histogram private-uchar".
-    QStringList stages;
-    for (const auto& stage : outcome.stages)
-        stages << QStringLiteral("%1 %2").arg(stageText(stage.stage), stage.strategyName()).trimmed();
-    const QString pipeline = stages.join(QStringLiteral(" → "));
-    histogramView_->setHistogram(outcome.result.values, outcome.request.bins);
-    // The device's selector beside its name tells two identical devices apart.
-    const QString device =
-        outcome.device ? QStringLiteral("%1 (%2)").arg(QString::fromStdString(outcome.device->name),
-                                                       QString::fromStdString(outcome.device->selector()))
-                       : QString();
-    if (outcome.twoDevices) {
-        // Each device's records in a lane of its own, with the mode that ran and the overlap.
-        io::RunTimings run = io::runTimingsOf(*outcome.twoDevices, 0);
-        run.strategy = pipeline;
-        run.buildOptions = showKernelSource(outcome);
-        timingView_->addRun(run);
-    } else {
-        timingView_->addRun(outcome.result.timings, pipeline, device, showKernelSource(outcome));
-    }
     strategyBox_->showStrategyThatRan(ran);
     strategyLabel_->setText(ran == requested ? ran : QStringLiteral("%1 → %2").arg(requested, ran));
-    strategyLabel_->setToolTip(tr("Strategies that ran: %1").arg(pipeline));
+    strategyLabel_->setToolTip(tr("Strategies that ran: %1").arg(stagesText(outcome)));
     const double kernelMs = static_cast<double>(totalNs(outcome.result.timings, Stage::Kernel)) / 1e6;
     kernelTimeLabel_->setText(tr("kernel %1").arg(millisecondsText(kernelMs)));
-    if (outcome.device) exportActions_->setDeviceName(QString::fromStdString(outcome.device->name));
-    exportActions_->setHistogramContext(io::histogramContext(
-        imagePath_, outcome.request.image->width, outcome.request.image->height,
-        outcome.device ? &*outcome.device : nullptr, outcome.result.strategy->name(),
-        outcome.request.strategy->name(), outcome.request.imageStages(), outcome.request.ignoreTransparent));
     devicePanel_->clearFailure(outcome.request.device);
     showProcessedImage(outcome);
     emit resultShown();
@@ -789,7 +765,7 @@ void MainWindow::showProcessedImage(const RunOutcome& outcome) {
     noteLabel_->setVisible(!notes.isEmpty());
 }
 
-std::map<QString, QString> MainWindow::showKernelSource(const RunOutcome& outcome) {
+void MainWindow::showKernelSource(const RunOutcome& outcome) {
     const QString device = outcome.device ? QString::fromStdString(outcome.device->name) : QString();
     QVector<KernelView::Kernel> kernels;
     // The strategies that ran (a fallback or auto's choice included), with the programs they built; a host
@@ -813,10 +789,6 @@ std::map<QString, QString> MainWindow::showKernelSource(const RunOutcome& outcom
         kernels << kernel;
     }
     kernelView_->setKernels(kernels);
-    std::map<QString, QString> buildOptions;
-    for (const auto& kernel : kernels)
-        if (!kernel.buildOptions.isEmpty()) buildOptions[kernel.stage] = kernel.buildOptions;
-    return buildOptions;
 }
 
 void MainWindow::onRunFailed(const RunFailure& failure) {

@@ -12,6 +12,7 @@
 #include "ops/rotate/rotate.hpp"
 #include "runtime/error.hpp"
 #include "ui/controller.hpp"
+#include "ui/run_model.hpp"
 
 class QAction;
 class QIcon;
@@ -128,7 +129,10 @@ class MainWindow : public QMainWindow {
     std::optional<DeviceInfo> currentDevice() const;
     // Why the current device cannot run `strategy`; empty when it can.
     QString strategyUnsupportedReason(const QString& strategy) const;
-    const std::optional<RunOutcome>& lastOutcome() const { return lastOutcome_; }
+    const std::optional<RunOutcome>& lastOutcome() const { return model_->outcome(); }
+    // The shown run and the kept runs, which the views follow and the exports read.
+    const RunModel& model() const { return *model_; }
+    RunModel& model() { return *model_; }
     // The image view has drawn the current image (or processed frame).
     bool imageOnScreen() const;
     Controller& controller() { return *controller_; }
@@ -179,8 +183,8 @@ class MainWindow : public QMainWindow {
     void onBusyChanged(bool busy);
     // Greys the histogram and says in its dock's title that it belongs to earlier settings, or undoes that.
     void markPreviousSettings(bool previous);
-    // Shows the source of every kernel that ran; returns each pipeline stage's build options.
-    std::map<QString, QString> showKernelSource(const RunOutcome& outcome);
+    // Shows the source of every kernel that ran.
+    void showKernelSource(const RunOutcome& outcome);
     void showProcessedImage(const RunOutcome& outcome);
     bool canRun() const;
 
@@ -192,7 +196,7 @@ class MainWindow : public QMainWindow {
     QString imagePath_;
     quint64 loadGeneration_ = 0;
     QString preferredDevice_;
-    std::optional<RunOutcome> lastOutcome_;
+    RunModel* model_ = nullptr;
     bool showsProcessed_ = false;  // the view shows a processed image rather than image_
     bool forceCopyDisplay_ = false;
     quint64 requestedHistogramId_ = 0;  // the newest request whose result the histogram view is to show

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "ui/plot_style.hpp"
+#include "ui/run_model.hpp"
 
 namespace hs::ui {
 
@@ -119,6 +120,10 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), plot_(new QCustom
 
     applyPlotStyle(plot_, palette());
     setRuns({});
+}
+
+void TimelineView::follow(const RunModel& model) {
+    connect(&model, &RunModel::keptRunsChanged, this, [this, &model] { setRuns(model.keptRuns()); });
 }
 
 void TimelineView::setRuns(std::vector<io::RunTimings> runs) {

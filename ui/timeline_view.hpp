@@ -24,6 +24,8 @@ class QMouseEvent;
 
 namespace hs::ui {
 
+class RunModel;
+
 class TimelineView : public QWidget {
     Q_OBJECT
 
@@ -36,6 +38,8 @@ class TimelineView : public QWidget {
 
     // The kept runs, oldest first. The run shown stays shown while it is kept; "last run" follows new runs.
     void setRuns(std::vector<io::RunTimings> runs);
+    // Shows `model`'s kept runs from now on, whenever they change.
+    void follow(const RunModel& model);
     // Shows the kept run numbered `number`, or the last run for 0; false when no such run is kept.
     bool showRun(int number);
     // The number of the run shown, 0 when none is.

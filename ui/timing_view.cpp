@@ -15,13 +15,13 @@
 #include "measure/measure.hpp"
 #include "ui/app_settings.hpp"
 #include "ui/plot_style.hpp"
+#include "ui/run_model.hpp"
 #include "ui/view_helpers.hpp"
 
 namespace hs::ui {
 
 namespace {
 
-constexpr int kDefaultMaxRuns = 50;
 constexpr double kNsPerMs = 1e6;
 constexpr double kNsPerUs = 1e3;
 constexpr int kCommandColumn = 1;
@@ -133,17 +133,16 @@ QString milliseconds(double ms) {
 
 }  // namespace
 
-TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+TimingView::TimingView(RunModel& model, QWidget* parent)
+    : QWidget(parent), model_(model), plot_(new QCustomPlot(this)) {
     maxRuns_ = new QSpinBox(this);
     maxRuns_->setObjectName("maxRuns");
     maxRuns_->setRange(1, 10000);
-    maxRuns_->setValue(kDefaultMaxRuns);
+    maxRuns_->setValue(model_.maxKeptRuns());
     maxRuns_->setPrefix(tr("keep last "));
     maxRuns_->setSuffix(tr(" runs"));
-    connect(maxRuns_, &QSpinBox::valueChanged, this, [this] {
-        trimToMaxRuns();
-        refresh();
-    });
+    connect(maxRuns_, &QSpinBox::valueChanged, &model_, &RunModel::setMaxKeptRuns);
+    connect(&model_, &RunModel::keptRunsChanged, this, &TimingView::refresh);
     repeatCount_ = new QSpinBox(this);
     repeatCount_->setObjectName("repeatCount");
     repeatCount_->setRange(1, AppSettings::kMaxRepeatCount);
@@ -161,7 +160,7 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     connect(cancel_, &QPushButton::clicked, this, &TimingView::cancelRequested);
     auto* clearButton = new QPushButton(tr("Clear"), this);
     clearButton->setToolTip(tr("Forget the kept runs"));
-    connect(clearButton, &QPushButton::clicked, this, &TimingView::clear);
+    connect(clearButton, &QPushButton::clicked, &model_, &RunModel::clearKeptRuns);
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(maxRuns_);
@@ -230,63 +229,11 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot
     refresh();
 }
 
-void TimingView::addRun(const std::vector<Timing>& timings, const QString& strategy, const QString& device,
-                        const std::map<QString, QString>& buildOptions) {
-    runs_.push_back(timings);
-    runInfo_.push_back(
-        {nextRunNumber_++, strategy, device, buildOptions, {{device, timings.size()}}, {}, {}});
-    trimToMaxRuns();
-    refresh();
-}
-
-void TimingView::addRun(const io::RunTimings& run) {
-    std::vector<Timing> records;
-    RunInfo info{nextRunNumber_++, run.strategy, {}, run.buildOptions, {}, run.mode, run.overlapNs};
-    for (const io::DeviceTimings& device : run.devices) {
-        records.insert(records.end(), device.timings.begin(), device.timings.end());
-        info.lanes.emplace_back(device.device, device.timings.size());
-    }
-    if (!info.lanes.empty()) info.device = info.lanes.front().first;
-    runs_.push_back(std::move(records));
-    runInfo_.push_back(std::move(info));
-    trimToMaxRuns();
-    refresh();
-}
-
-void TimingView::clear() {
-    runs_.clear();
-    runInfo_.clear();
-    refresh();
-}
-
-std::vector<io::RunTimings> TimingView::keptRuns() const {
-    std::vector<io::RunTimings> kept;
-    for (std::size_t run = 0; run < runs_.size(); ++run) {
-        const RunInfo& info = runInfo_[run];
-        io::RunTimings timings{info.number, info.strategy, {}, info.buildOptions, info.mode, info.overlapNs};
-        auto from = runs_[run].begin();
-        for (const auto& [device, count] : info.lanes) {
-            const auto to = from + static_cast<std::ptrdiff_t>(count);
-            timings.devices.push_back({device, std::vector<Timing>(from, to)});
-            from = to;
-        }
-        kept.push_back(std::move(timings));
-    }
-    return kept;
-}
-
 void TimingView::setMaxRuns(int count) {
     maxRuns_->setValue(count);
 }
 int TimingView::maxRuns() const {
     return maxRuns_->value();
-}
-
-void TimingView::trimToMaxRuns() {
-    if (runs_.size() <= static_cast<std::size_t>(maxRuns())) return;
-    const auto excess = static_cast<std::ptrdiff_t>(runs_.size()) - maxRuns();
-    runs_.erase(runs_.begin(), runs_.begin() + excess);
-    runInfo_.erase(runInfo_.begin(), runInfo_.begin() + excess);
 }
 
 std::vector<TimingView::CommandSummary> TimingView::summaries() const {
@@ -321,10 +268,22 @@ void TimingView::setRepeatCount(int count) {
 }
 
 void TimingView::refresh() {
+    runs_.clear();
+    runInfo_.clear();
+    for (const io::RunTimings& run : model_.keptRuns()) {
+        std::vector<Timing> records;
+        RunInfo info{run.number, run.strategy, {}, run.buildOptions, {}, run.mode, run.overlapNs};
+        for (const io::DeviceTimings& device : run.devices) {
+            records.insert(records.end(), device.timings.begin(), device.timings.end());
+            info.lanes.emplace_back(device.device, device.timings.size());
+        }
+        if (!info.lanes.empty()) info.device = info.lanes.front().first;
+        runs_.push_back(std::move(records));
+        runInfo_.push_back(std::move(info));
+    }
     refreshPlot();
     refreshLastRunTable();
     refreshSummaryTable();
-    emit runsChanged();
 }
 
 void TimingView::refreshPlot() {

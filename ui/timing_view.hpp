@@ -22,6 +22,8 @@ class QTableWidget;
 
 namespace hs::ui {
 
+class RunModel;
+
 class TimingView : public QWidget {
     Q_OBJECT
 
@@ -53,21 +55,12 @@ class TimingView : public QWidget {
         double maxMs = 0;
     };
 
-    explicit TimingView(QWidget* parent = nullptr);
+    // Shows the runs `model` keeps, following it; the "keep last" box sets how many it keeps.
+    explicit TimingView(RunModel& model, QWidget* parent = nullptr);
 
-    // Appends a run, what ran it (a strategy, or each stage's), the device it ran on (a name that tells
-    // devices apart) and its kernels' build options; only the last maxRuns() runs are kept.
-    void addRun(const std::vector<Timing>& timings, const QString& strategy, const QString& device = {},
-                const std::map<QString, QString>& buildOptions = {});
-    // Appends a run over several devices (a produce-consume run, io::runTimingsOf); its `number` is this
-    // view's next, and its device is its first lane's.
-    void addRun(const io::RunTimings& run);
-    void clear();
     // Each kept run's records, device after device (RunInfo::lanes says which device each one is from).
     const std::vector<std::vector<Timing>>& runs() const { return runs_; }
     const std::vector<RunInfo>& runInfo() const { return runInfo_; }
-    // The kept runs as the timeline and the Chrome trace take them.
-    std::vector<io::RunTimings> keptRuns() const;
     void setMaxRuns(int count);
     int maxRuns() const;
     // Grouped by device and strategy in order of first appearance, each group's commands in order of first
@@ -85,13 +78,12 @@ class TimingView : public QWidget {
     void runRepeatedRequested(int count);
     void repeatCountChanged(int count);
     void cancelRequested();
-    void runsChanged();
 
   protected:
     void changeEvent(QEvent* event) override;
 
   private:
-    void trimToMaxRuns();
+    // Takes the model's kept runs.
     void refresh();
     void refreshPlot();
     void refreshLastRunTable();
@@ -99,7 +91,7 @@ class TimingView : public QWidget {
 
     std::vector<std::vector<Timing>> runs_;
     std::vector<RunInfo> runInfo_;  // beside runs_; the numbers keep counting, so the plot's x axis does
-    int nextRunNumber_ = 1;
+    RunModel& model_;
 
     QCustomPlot* plot_ = nullptr;
     QSpinBox* maxRuns_ = nullptr;

@@ -135,7 +135,7 @@ class SessionPathsTest : public QObject {
             kResultTimeoutMs);
         const RunOutcome app = *window_->lastOutcome();
         const QJsonObject appContext =
-            parseObject(io::histogramJson(app.result.histogram, window_->exports().histogramContext()))
+            parseObject(io::histogramJson(app.result.histogram, window_->model().histogramContext()))
                 .value(QStringLiteral("context"))
                 .toObject();
 

@@ -357,7 +357,7 @@ class MainWindowTest : public QObject {
         Controller& controller = window_->controller();
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
         TimingView* timings = test::part<TimingView>(*window_);
-        timings->clear();
+        window_->model().clearKeptRuns();
         QSignalSpy progress(&controller, &Controller::progress);
         window_->runRepeated(5);
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
@@ -369,7 +369,7 @@ class MainWindowTest : public QObject {
                  test::referenceOf(*window_->image(), test::part<QSpinBox>(*window_, "bins")->value()));
 
         // A long series stops at the next repetition after Cancel.
-        timings->clear();
+        window_->model().clearKeptRuns();
         QSignalSpy started(&controller, &Controller::progress);
         window_->runRepeated(100000);
         QVERIFY(started.wait(kResultTimeoutMs));

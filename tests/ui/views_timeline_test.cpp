@@ -304,8 +304,8 @@ class TimelineViewTest : public QObject {
     }
 
     void exportsAgreeWithTheBarsAndTheTrace() {
+        RunModel model;
         HistogramView histogram;
-        TimingView timings;
         TimelineView timeline;
         VisualWordsView visualWords;
         QVERIFY(test::showExposed(timeline, {900, 260}));
@@ -313,12 +313,12 @@ class TimelineViewTest : public QObject {
         AppSettings settings(dir.filePath(QStringLiteral("export.ini")));
         // The timeline is laid out at the remembered plot export size, as the histogram plot is.
         settings.setPlotExportSize({700, 300, 96});
-        ExportActions exports(&histogram, &timings, &timeline, &visualWords, settings, nullptr);
+        ExportActions exports(model, &histogram, &timeline, &visualWords, settings, nullptr);
         const QAction* timelineAction = exports.actions().back();
         QVERIFY(!timelineAction->isEnabled());
-        timings.addRun(handMadeRun(), QStringLiteral("histogram local-atomic"), kDevice,
-                       {{QStringLiteral("histogram"), kOptions}});
-        timeline.setRuns(timings.keptRuns());
+        model.keep(test::oneDeviceRun(handMadeRun(), QStringLiteral("histogram local-atomic"), kDevice,
+                                      {{QStringLiteral("histogram"), kOptions}}));
+        timeline.setRuns(model.keptRuns());
         QVERIFY(timelineAction->isEnabled());
         QCOMPARE(timeline.shownRun(), 1);
 
