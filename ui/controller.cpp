@@ -1,7 +1,6 @@
 #include "ui/controller.hpp"
 
 #include <QMetaObject>
-#include <QThread>
 #include <algorithm>
 #include <chrono>
 #include <limits>
@@ -13,7 +12,6 @@
 #include "runtime/runtime.hpp"
 #include "runtime/timing.hpp"
 #include "stages/builtin.hpp"
-#include "ui/worker_thread.hpp"
 
 namespace hs::ui {
 
@@ -32,10 +30,7 @@ const histogram::Strategy& histogramStrategy(const RunRequest& request) {
 
 }  // namespace
 
-Controller::Controller(QObject* parent)
-    : QObject(parent), thread_(new QThread(this)), workerContext_(new QObject) {
-    startWorkerThread(*thread_, *workerContext_, QStringLiteral("histoscope-worker"));
-}
+Controller::Controller(QObject* parent) : Worker(QStringLiteral("histoscope-worker"), parent) {}
 
 Controller::~Controller() {
     {
@@ -45,23 +40,15 @@ Controller::~Controller() {
     // Whatever runs stops at its next repetition; the runtime is released on the thread that used it.
     latestId_.store(std::numeric_limits<quint64>::max());
     // The display's OpenCL objects belong to contexts of the runtime's devices: they go first.
-    QMetaObject::invokeMethod(
-        workerContext_,
-        [this] {
-            if (display_) display_->release();
-            session_.reset();
-        },
-        Qt::BlockingQueuedConnection);
-    thread_->quit();
-    thread_->wait();
-    delete workerContext_;
+    stopThread([this] {
+        if (display_) display_->release();
+    });
 }
 
 void Controller::setDisplay(DisplayLink* link) {
     Q_ASSERT(!display_ && link);
-    link->moveToThread(thread_);
-    QMetaObject::invokeMethod(
-        workerContext_, [this, link] { display_ = link; }, Qt::QueuedConnection);
+    link->moveToThread(workerThread());
+    onWorker([this, link] { display_ = link; });
 }
 
 void Controller::setWorkerProbe(std::function<void()> probe) {
@@ -79,29 +66,22 @@ void Controller::probe() {
 }
 
 void Controller::start() {
-    QMetaObject::invokeMethod(
-        workerContext_,
-        [this] {
-            std::vector<DeviceInfo> devices;
-            QString problem;
-            try {
-                session_ = std::make_unique<session::Session>();
-                devices = session_->runtime().devices();
-            } catch (const std::exception& e) {
-                problem = QString::fromStdString(e.what());
-            }
-            QMetaObject::invokeMethod(
-                this,
-                [this, devices, problem] {
-                    devices_ = devices;
-                    devicesKnown_ = true;
-                    if (!problem.isEmpty())
-                        emit failed(RunFailure{0, ErrorKind::OpenCl, {}, "OpenCL runtime: " + problem, {}});
-                    emit devicesReady();
-                },
-                Qt::QueuedConnection);
-        },
-        Qt::QueuedConnection);
+    onWorker([this] {
+        std::vector<DeviceInfo> devices;
+        QString problem;
+        try {
+            devices = session().runtime().devices();
+        } catch (const std::exception& e) {
+            problem = QString::fromStdString(e.what());
+        }
+        onOwner([this, devices, problem] {
+            devices_ = devices;
+            devicesKnown_ = true;
+            if (!problem.isEmpty())
+                emit failed(RunFailure{0, ErrorKind::OpenCl, {}, "OpenCL runtime: " + problem, {}});
+            emit devicesReady();
+        });
+    });
 }
 
 quint64 Controller::runHistogram(const RunRequest& request) {
@@ -133,8 +113,7 @@ quint64 Controller::submit(JobKind kind, const RunRequest& request, int count) {
         waiting_ = Job{id, kind, request, count};
     }
     if (!wasBusy) emit busyChanged(true);
-    QMetaObject::invokeMethod(
-        workerContext_, [this] { drain(); }, Qt::QueuedConnection);
+    onWorker([this] { drain(); });
     return id;
 }
 
@@ -149,8 +128,7 @@ void Controller::drain() {
         ++startedRequests_;
         probe();
         execute(*job);
-        QMetaObject::invokeMethod(
-            this, [this, id = job->id] { finished(id); }, Qt::QueuedConnection);
+        onOwner([this, id = job->id] { finished(id); });
     }
 }
 
@@ -160,26 +138,19 @@ bool Controller::stillWanted(const Job& job) const {
 
 template <typename Deliver>
 void Controller::post(quint64 id, Deliver&& deliver) {
-    QMetaObject::invokeMethod(
-        this,
-        [this, id, deliver = std::forward<Deliver>(deliver)]() mutable {
-            if (id == latestId_.load()) deliver();
-        },
-        Qt::QueuedConnection);
+    onOwner([this, id, deliver = std::forward<Deliver>(deliver)]() mutable {
+        if (id == latestId_.load()) deliver();
+    });
 }
 
 void Controller::postResult(RunOutcome outcome) {
-    QMetaObject::invokeMethod(
-        this,
-        [this, outcome = std::move(outcome)] {
-            const quint64 id = outcome.requestId;
-            const bool refines =
-                outcome.request.image == latestImage_ && outcome.request.device == latestDevice_;
-            if (id != latestId_.load() && (id < shownId_ || !refines)) return;
-            shownId_ = id;
-            emit histogramReady(outcome);
-        },
-        Qt::QueuedConnection);
+    onOwner([this, outcome = std::move(outcome)] {
+        const quint64 id = outcome.requestId;
+        const bool refines = outcome.request.image == latestImage_ && outcome.request.device == latestDevice_;
+        if (id != latestId_.load() && (id < shownId_ || !refines)) return;
+        shownId_ = id;
+        emit histogramReady(outcome);
+    });
 }
 
 void Controller::finished(quint64 id) {
@@ -223,9 +194,7 @@ void Controller::execute(const Job& job) {
 
 DeviceContext* Controller::openDevice(const QString& selector) {
     if (selector.isEmpty()) return nullptr;
-    if (!session_)
-        throw OpenClError("opening device " + selector.toStdString(), 0, "no OpenCL runtime is available");
-    return &session_->device(selector.toStdString());
+    return &session().device(selector.toStdString());
 }
 
 session::RunSpec Controller::specOf(const RunRequest& request, DeviceContext* device) const {
@@ -256,7 +225,7 @@ RunOutcome Controller::prepare(const Job& job, DeviceContext* device) {
     outcome.device = device->info();
     outcome.display =
         display_
-            ? display_->prepare(*device, session_->runtime().programCache(),
+            ? display_->prepare(*device, session().runtime().programCache(),
                                 request.forceCopyDisplay ? interop::PathPreference::ForceCopy
                                                          : interop::PathPreference::Auto)
             : DisplayStatus{QStringLiteral("host"), tr("no display link to the image view's OpenGL (it draws "
@@ -302,7 +271,7 @@ void Controller::runOnce(const Job& job) {
     DeviceContext* device = openDevice(job.request.device);
     const auto start = std::chrono::steady_clock::now();
     RunOutcome outcome = prepare(job, device);
-    session::RunReport report = session_->run(specOf(job.request, device));
+    session::RunReport report = session().run(specOf(job.request, device));
     complete(outcome, report);
     outcome.workerNs = nanosecondsSince(start);
     postResult(std::move(outcome));
@@ -315,7 +284,7 @@ void Controller::runRepeatedly(const Job& job) {
     int done = 0;
     auto start = std::chrono::steady_clock::now();
     RunOutcome outcome = prepare(job, device);
-    session_->measure(
+    session().measure(
         specOf(job.request, device), plan, [this, &job] { return stillWanted(job); },
         [&](session::RunReport& report) {
             RunOutcome shown = outcome;
@@ -337,7 +306,7 @@ std::shared_ptr<const ImageRGBA8> Controller::processedImage(DeviceContext* devi
     spec.stages = request.imageStages();
     spec.onHost = !device;  // where an image stage refuses, naming itself
     spec.context = device;
-    return std::make_shared<const ImageRGBA8>(session_->run(spec).result.readBack());
+    return std::make_shared<const ImageRGBA8>(session().run(spec).result.readBack());
 }
 
 void Controller::executeCompare(const Job& job) {

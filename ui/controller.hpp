@@ -20,13 +20,11 @@
 #include "runtime/error.hpp"
 #include "session/session.hpp"
 #include "ui/display_link.hpp"
-
-class QThread;
+#include "ui/worker.hpp"
 
 namespace hs {
 class DeviceContext;
-class Runtime;
-}  // namespace hs
+}
 
 namespace hs::ui {
 
@@ -111,17 +109,16 @@ struct RunFailure {
     QString buildLog;
 };
 
-// Turns UI intents into engine calls on one worker thread. The GUI thread never makes an OpenCL call.
-//
-// The work is the pipeline image → rotate → convolve → histogram (image stages optional), with the pixels on
-// the device from the upload to the display (see DisplayLink).
+// Turns UI intents into session runs on its worker thread (ui/worker.hpp). It keeps only the thread, latest
+// request wins and cancel: every run is a session::RunSpec (the image stages, the histogram, the execution
+// mode), the pixels on the device from the upload to the display (see DisplayLink).
 //
 // Latest request wins: a new request replaces the one waiting (at most one waits), so a dragged slider never
 // builds a backlog. A run in flight finishes; its result is still shown when the newer request is for the
 // same image and device (the view follows a drag instead of waiting for it to stop), and dropped otherwise.
 // Run ×N and Compare stop between repetitions once superseded or cancelled. Results arrive as signals on the
 // thread that owns the controller.
-class Controller : public QObject {
+class Controller : public Worker {
     Q_OBJECT
 
   public:
@@ -208,12 +205,7 @@ class Controller : public QObject {
     // Worker thread: calls the test probe, if one is set.
     void probe();
 
-    QThread* thread_ = nullptr;
-    QObject* workerContext_ = nullptr;  // lives on thread_; the target of the work posted there
-    // The run path every front end shares (its runtime and the device-input cache): created, used and
-    // destroyed on thread_ only.
-    std::unique_ptr<session::Session> session_;
-    DisplayLink* display_ = nullptr;  // used on thread_ only
+    DisplayLink* display_ = nullptr;  // used on the worker thread only
     std::mutex probeMutex_;
     std::function<void()> probe_;
 

@@ -1,13 +1,11 @@
 #include "ui/visual_words_worker.hpp"
 
 #include <QMetaObject>
-#include <QThread>
 
 #include "image/pixel_source.hpp"
 #include "io/image_io.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
-#include "ui/worker_thread.hpp"
 
 namespace hs::ui {
 
@@ -33,20 +31,14 @@ std::string tooSmall(const std::string& what, const bow::DescriptorParams& param
 }  // namespace
 
 VisualWordsWorker::VisualWordsWorker(QObject* parent)
-    : QObject(parent), thread_(new QThread(this)), workerContext_(new QObject) {
-    startWorkerThread(*thread_, *workerContext_, QStringLiteral("histoscope-visual-words"));
-}
+    : Worker(QStringLiteral("histoscope-visual-words"), parent) {}
 
 VisualWordsWorker::~VisualWordsWorker() {
     // k-means stops at its next step, waiting jobs are skipped; the runtime goes on the thread that used it.
     stopping_ = true;
     cancelRequested_ = true;
     sweepCancelRequested_ = true;
-    QMetaObject::invokeMethod(
-        workerContext_, [this] { runtime_.reset(); }, Qt::BlockingQueuedConnection);
-    thread_->quit();
-    thread_->wait();
-    delete workerContext_;
+    stopThread();
 }
 
 void VisualWordsWorker::setKMeansProbe(std::function<void()> probe) {
@@ -61,32 +53,26 @@ void VisualWordsWorker::setSweepProbe(std::function<void()> probe) {
 
 template <typename Work>
 void VisualWordsWorker::post(VisualWordsJob job, Work&& work) {
-    QMetaObject::invokeMethod(
-        workerContext_,
-        [this, job, work = std::forward<Work>(work)]() mutable {
-            if (stopping_) return;
-            try {
-                work();
-            } catch (const std::exception& error) {
-                QMetaObject::invokeMethod(this, [this, job, message = QString::fromUtf8(error.what())] {
-                    emit failed(job, message);
-                });
-            }
-        },
-        Qt::QueuedConnection);
+    onWorker([this, job, work = std::forward<Work>(work)]() mutable {
+        if (stopping_) return;
+        try {
+            work();
+        } catch (const std::exception& error) {
+            onOwner([this, job, message = QString::fromUtf8(error.what())] { emit failed(job, message); });
+        }
+    });
 }
 
 DeviceContext* VisualWordsWorker::openDevice(const QString& selector) {
     if (selector.isEmpty()) return nullptr;
-    if (!runtime_) runtime_ = std::make_unique<Runtime>();
-    return &runtime_->open(selector.toStdString());
+    return &session().device(selector.toStdString());
 }
 
 void VisualWordsWorker::buildVocabulary(const VocabularyRequest& request) {
     cancelRequested_ = false;
     post(VisualWordsJob::Vocabulary, [this, request] {
         const VocabularyOutcome outcome = vocabulary(request);
-        QMetaObject::invokeMethod(this, [this, outcome] {
+        onOwner([this, outcome] {
             if (outcome.centroids)
                 emit vocabularyReady(outcome);
             else
@@ -110,7 +96,7 @@ VocabularyOutcome VisualWordsWorker::vocabulary(const VocabularyRequest& request
                                   computed.descriptors.values.end());
     }
     const auto progress = [this](std::size_t iteration, std::size_t changed) {
-        QMetaObject::invokeMethod(this, [this, iteration, changed] {
+        onOwner([this, iteration, changed] {
             emit vocabularyProgress(static_cast<int>(iteration), static_cast<qulonglong>(changed));
         });
         {
@@ -131,13 +117,13 @@ void VisualWordsWorker::assignWords(const WordsRequest& request) {
         if (id != latestWords_) return;  // a newer request waits behind this one
         try {
             const WordsOutcome outcome = words(request);
-            QMetaObject::invokeMethod(this, [this, outcome, id] {
+            onOwner([this, outcome, id] {
                 if (id == latestWords_) emit wordsReady(outcome);
             });
         } catch (const std::exception& error) {
             // Only the latest request's failure is news: a window spun through sizes too large for the image
             // reports once.
-            QMetaObject::invokeMethod(this, [this, id, message = QString::fromUtf8(error.what())] {
+            onOwner([this, id, message = QString::fromUtf8(error.what())] {
                 if (id == latestWords_) emit failed(VisualWordsJob::Words, message);
             });
         }
@@ -164,9 +150,8 @@ void VisualWordsWorker::runSweep(const bow::SweepParams& params, const QString& 
         DeviceContext* context = openDevice(device);
         SweepOutcome outcome{params, context ? std::optional(context->info()) : std::nullopt, {}, false};
         const auto progress = [this, &outcome](std::size_t done, std::size_t total) {
-            QMetaObject::invokeMethod(this, [this, done, total] {
-                emit sweepProgress(static_cast<int>(done), static_cast<int>(total));
-            });
+            onOwner(
+                [this, done, total] { emit sweepProgress(static_cast<int>(done), static_cast<int>(total)); });
             std::function<void()> probe;
             {
                 std::lock_guard lock(probeMutex_);
@@ -177,7 +162,7 @@ void VisualWordsWorker::runSweep(const bow::SweepParams& params, const QString& 
             return !outcome.cancelled;
         };
         outcome.rows = bow::sweep(context, params, progress);
-        QMetaObject::invokeMethod(this, [this, outcome] { emit sweepReady(outcome); });
+        onOwner([this, outcome] { emit sweepReady(outcome); });
     });
 }
 

@@ -1,8 +1,8 @@
 #pragma once
-// The Visual words tab's engine work (descriptors, k-means, word assignment, the sweep) on a worker thread of
-// its own, so that the GUI thread makes no OpenCL call and stays responsive while k-means runs. The worker
-// opens its own Runtime on that thread on first use: the Controller's worker keeps the histogram runs, and a
-// vocabulary being built never queues in front of them.
+// The Visual words tab's engine work (descriptors, k-means, word assignment, the sweep) on a worker of its
+// own (ui/worker.hpp: its thread and session), so that the GUI thread makes no OpenCL call and stays
+// responsive while k-means runs: the controller's worker keeps the histogram runs, and a vocabulary being
+// built never queues in front of them.
 //
 // Jobs run one after another in the order given; results arrive as signals on the thread that owns the
 // worker. Word assignments are "latest wins": an older one's result is dropped once a newer one was asked
@@ -23,13 +23,11 @@
 #include "ops/bow/kmeans.hpp"
 #include "ops/bow/sweep.hpp"
 #include "runtime/device_info.hpp"
-
-class QThread;
+#include "ui/worker.hpp"
 
 namespace hs {
 class DeviceContext;
-class Runtime;
-}  // namespace hs
+}
 
 namespace hs::ui {
 
@@ -77,7 +75,7 @@ struct SweepOutcome {
 // Which job a failure belongs to.
 enum class VisualWordsJob { Vocabulary, Words, Sweep };
 
-class VisualWordsWorker : public QObject {
+class VisualWordsWorker : public Worker {
     Q_OBJECT
 
   public:
@@ -120,9 +118,6 @@ class VisualWordsWorker : public QObject {
     VocabularyOutcome vocabulary(const VocabularyRequest& request);
     WordsOutcome words(const WordsRequest& request);
 
-    QThread* thread_ = nullptr;
-    QObject* workerContext_ = nullptr;  // lives on thread_
-    std::unique_ptr<Runtime> runtime_;  // created, used and destroyed on thread_ only
     std::atomic<bool> cancelRequested_{false};
     std::atomic<bool> sweepCancelRequested_{false};
     std::atomic<bool> stopping_{false};  // the worker is being destroyed: waiting jobs are skipped
