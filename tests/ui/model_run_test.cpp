@@ -4,7 +4,7 @@
 #include <QSignalSpy>
 #include <QtTest/QtTest>
 
-#include "ui/run_model.hpp"
+#include "ui/model/run_model.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;

@@ -35,11 +35,11 @@
 
 #include "image/image.hpp"
 #include "ops/histogram/histogram.hpp"
-#include "ui/app_settings.hpp"
-#include "ui/controller.hpp"
-#include "ui/histogram_view.hpp"
-#include "ui/main_window.hpp"
-#include "ui/run_model.hpp"
+#include "ui/model/run_model.hpp"
+#include "ui/shell/app_settings.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/views/histogram_view.hpp"
+#include "ui/work/controller.hpp"
 
 namespace hs::ui::test {
 

@@ -17,13 +17,13 @@
 #include <csignal>
 
 #include "runtime/error.hpp"
-#include "ui/app_settings.hpp"
-#include "ui/export_actions.hpp"
-#include "ui/histogram_view.hpp"
-#include "ui/plot_export_dialog.hpp"
-#include "ui/timeline_view.hpp"
-#include "ui/timing_view.hpp"
-#include "ui/visual_words_view.hpp"
+#include "ui/shell/app_settings.hpp"
+#include "ui/shell/export_actions.hpp"
+#include "ui/shell/plot_export_dialog.hpp"
+#include "ui/views/histogram_view.hpp"
+#include "ui/views/timeline_view.hpp"
+#include "ui/views/timing_view.hpp"
+#include "ui/views/visual_words_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;

@@ -17,14 +17,14 @@
 
 #include "io/image_io.hpp"
 #include "ops/produce_consume/produce_consume.hpp"
-#include "ui/app_settings.hpp"
-#include "ui/export_actions.hpp"
-#include "ui/histogram_view.hpp"
-#include "ui/kernel_view.hpp"
-#include "ui/strategy_box.hpp"
-#include "ui/timeline_view.hpp"
-#include "ui/timing_view.hpp"
-#include "ui/visual_words_view.hpp"
+#include "ui/shell/app_settings.hpp"
+#include "ui/shell/export_actions.hpp"
+#include "ui/shell/strategy_box.hpp"
+#include "ui/views/histogram_view.hpp"
+#include "ui/views/kernel_view.hpp"
+#include "ui/views/timeline_view.hpp"
+#include "ui/views/timing_view.hpp"
+#include "ui/views/visual_words_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;

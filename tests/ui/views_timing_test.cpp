@@ -12,7 +12,7 @@
 #include <QtTest/QtTest>
 #include <map>
 
-#include "ui/timing_view.hpp"
+#include "ui/views/timing_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;
