@@ -82,7 +82,7 @@ void writeJson(std::ostream& out, const Options& options, const DeviceContext* d
 
 int run(const Options& options) {
     // Before any measuring, so that none is wasted on a JSON file that cannot be written.
-    if (options.jsonPath && *options.jsonPath != "-") io::checkReplaceable(*options.jsonPath);
+    if (options.jsonPath) io::checkReplaceable(*options.jsonPath);
     Runtime runtime;
     DeviceContext* device = nullptr;
     std::string deviceProblem;
@@ -95,8 +95,7 @@ int run(const Options& options) {
     if (device) baselines = std::make_unique<measure::Baselines>(*device, options.repetitions);
     Report report;
     SuiteContext context{options, device, deviceProblem, baselines.get(), report};
-    const bool jsonOnStdout = options.jsonPath && *options.jsonPath == "-";
-    std::ostream& table = jsonOnStdout ? std::cerr : std::cout;
+    std::ostream& table = options.jsonOnStdout ? std::cerr : std::cout;
     if (device)
         table << "device " << device->info().selector() << ": " << device->info().name << " ("
               << device->info().platformName << ", " << device->info().driverVersion << ")\n";
@@ -134,14 +133,11 @@ int run(const Options& options) {
             table << line;
         }
     }
+    if (options.jsonOnStdout) writeJson(std::cout, options, device, report, baselines.get());
     if (options.jsonPath) {
-        if (jsonOnStdout) {
-            writeJson(std::cout, options, device, report, baselines.get());
-        } else {
-            std::ostringstream json;
-            writeJson(json, options, device, report, baselines.get());
-            io::writeFileAtomically(*options.jsonPath, json.str());
-        }
+        std::ostringstream json;
+        writeJson(json, options, device, report, baselines.get());
+        io::writeFileAtomically(*options.jsonPath, json.str());
     }
     return 0;
 }

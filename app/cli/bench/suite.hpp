@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench/options.hpp"
@@ -42,6 +43,10 @@ struct Suite {
     std::string name;
     SuiteRun run;
 };
+
+// The strategy the stage kind `kind` runs when none is named (stages::StageKind::defaultStrategy): the
+// suites that run a fixed pipeline use what every front end uses.
+std::string_view defaultStrategyOf(std::string_view kind);
 
 // Every registered suite, in registration order.
 const std::vector<Suite>& suites();

@@ -3,7 +3,7 @@
 // The book's table (ops/bow/sweep.hpp): synthetic descriptors x centroids x builder strategies, kernel time
 // min / median / max, the transpose apart, speed-up over bow-gpu1-baseline, each result checked.
 
-#include "commands/command.hpp"
+#include "commands/option_groups.hpp"
 #include "io/bow_export.hpp"
 #include "ops/bow/sweep.hpp"
 #include "runtime/runtime.hpp"
@@ -60,11 +60,9 @@ QString table(const DeviceInfo& device, const std::vector<bow::SweepRow>& rows) 
     return out;
 }
 
-int run(const QStringList& arguments) {
+void declare(ArgumentParser& parser, const QStringList&) {
     const bow::SweepParams defaults;
-    ArgumentParser parser("bow-sweep",
-                          "Times every visual-word builder on synthetic descriptors (the book's table).");
-    parser.addDeviceOption();
+    addDeviceOption(parser);
     parser.addOption("descriptors", "LIST", "Descriptor counts, separated by commas.",
                      joined(defaults.descriptorCounts));
     parser.addOption("centroids", "LIST", "Centroid counts, separated by commas.",
@@ -72,8 +70,10 @@ int run(const QStringList& arguments) {
     parser.addOption("strategy", "LIST", "Builder strategies, separated by commas (all when not given).");
     parser.addOption("repeat", "N", "Timed repetitions per row, after one untimed warm-up.",
                      QString::number(defaults.repetitions));
-    parser.addFlag("json", "Print one JSON object.");
-    if (!parser.parse(arguments)) return 0;
+    addReportOptions(parser, "device, repetitions, rows");
+}
+
+int run(const ArgumentParser& parser) {
     bow::SweepParams params;
     params.descriptorCounts = counts(parser, "descriptors");
     params.centroidCounts = counts(parser, "centroids");
@@ -84,20 +84,22 @@ int run(const QStringList& arguments) {
     }
     for (const auto& name : params.strategies) bow::findStrategy(name);  // unknown names before the device
 
+    const Report report = reportFrom(parser);
+
     Runtime runtime;
-    DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
+    DeviceContext& device = runtime.open(deviceFrom(parser));
     const auto rows = bow::sweep(&device, params);
-    if (parser.isSet("json"))
-        printJson([&](JsonWriter& json) { io::writeSweepJson(json, &device.info(), params, rows); });
-    else
-        printText(table(device.info(), rows));
+    report.publish([&](JsonWriter& json) { io::writeSweepJson(json, &device.info(), params, rows); },
+                   [&] { return table(device.info(), rows); });
     return 0;
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {"bow-sweep",
-     "[--device SEL] [--descriptors LIST] [--centroids LIST] [--strategy LIST] [--repeat N] [--json]",
-     "time the visual-word builders on synthetic descriptors", run});
+    {.name = "bow-sweep",
+     .summary = "time the visual-word builders on synthetic descriptors",
+     .description = "Times every visual-word builder on synthetic descriptors (the book's table).",
+     .declare = declare,
+     .run = run});
 
 }  // namespace
 

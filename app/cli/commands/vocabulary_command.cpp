@@ -3,7 +3,6 @@
 // k-means (ops/bow/kmeans.hpp) over the dense descriptors of every image, written as a .npy vocabulary that
 // `bow IMAGE --vocabulary C.npy` reads.
 
-#include "commands/command.hpp"
 #include "commands/descriptor_options.hpp"
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
@@ -16,28 +15,29 @@ namespace hs::cli {
 
 namespace {
 
-int run(const QStringList& arguments) {
-    ArgumentParser parser("vocabulary",
-                          "Builds a vocabulary of K visual words from the dense descriptors of images.");
+void declare(ArgumentParser& parser, const QStringList&) {
     parser.addRepeatedPositional("IMAGE...", "PNG, JPEG, BMP, GIF, TIFF or WebP files.");
     parser.addOption("k", "K", "Number of words.", QString::number(bow::KMeansParams{}.k));
     parser.addOption("out", "C.npy", "Where the vocabulary is written (float32 .npy, K x 64).");
+    parser.require("out");
     parser.addOption("seed", "N", "Seed of the k-means++ seeding.", "1");
     addDescriptorOptions(parser);
-    parser.addDeviceOption();
+    addDeviceOption(parser);
     parser.addOption("strategy", "NAME", "Builder strategy of the assignment steps.",
                      text(bow::kDefaultStrategy));
-    if (!parser.parse(arguments)) return 0;
+}
+
+int run(const ArgumentParser& parser) {
     bow::KMeansParams params;
     params.k = static_cast<std::size_t>(parser.integer("k", 1, 1 << 20));
     params.seed = static_cast<std::uint64_t>(parser.integer("seed", 0, 1 << 30));
-    const QString out = parser.required("out", "C.npy");
+    const QString out = parser.value("out");
     io::checkReplaceable(out);  // before k-means, so that none is wasted on an output that cannot be written
-    const bow::DescriptorParams descriptorParams = descriptorOptions(parser);
+    const bow::DescriptorParams descriptorParams = descriptorParamsFrom(parser);
     const bow::Strategy& strategy = bow::findStrategy(parser.value("strategy").toStdString());
 
     Runtime runtime;
-    DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
+    DeviceContext& device = runtime.open(deviceFrom(parser));
     bow::Matrix descriptors;
     const QStringList images = parser.positionals();
     for (const QString& path : images) {
@@ -68,9 +68,11 @@ int run(const QStringList& arguments) {
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {"vocabulary",
-     "IMAGE... --k K --out C.npy [--window W --stride S] [--seed N] [--device SEL] [--strategy NAME]",
-     "build a vocabulary of visual words from images", run});
+    {.name = "vocabulary",
+     .summary = "build a vocabulary of visual words from images",
+     .description = "Builds a vocabulary of K visual words from the dense descriptors of images.",
+     .declare = declare,
+     .run = run});
 
 }  // namespace
 
