@@ -4,6 +4,7 @@
 // `bow IMAGE --vocabulary C.npy` reads.
 
 #include "commands/descriptor_options.hpp"
+#include "commands/work_bounds.hpp"
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
@@ -15,6 +16,19 @@ namespace hs::cli {
 
 namespace {
 
+// k-means over `descriptors` descriptors: the descriptors (held, and once more on the device's side), the
+// memberships and the centroids; the k-means++ seeding on the host and up to maxIterations assignments by
+// `strategy`, each a multiply-add per dimension of every descriptor and centroid.
+WorkEstimate estimate(double descriptors, const bow::KMeansParams& params, const bow::Strategy& strategy,
+                      const DeviceInfo& device) {
+    const double k = static_cast<double>(params.k);
+    const double multiplyAdds = descriptors * k * bow::kDimensions;
+    return {(2 * descriptors + k) * bow::kDimensions * sizeof(float) + descriptors * sizeof(std::uint32_t),
+            multiplyAdds / multiplyAddsPerSecond(nullptr) +
+                params.maxIterations * multiplyAdds /
+                    multiplyAddsPerSecond(strategy.runsOnDevice() ? &device : nullptr)};
+}
+
 void declare(ArgumentParser& parser, const QStringList&) {
     parser.addRepeatedPositional("IMAGE...", "PNG, JPEG, BMP, GIF, TIFF or WebP files.");
     parser.addOption("k", "K", "Number of words.", QString::number(bow::KMeansParams{}.k));
@@ -25,6 +39,7 @@ void declare(ArgumentParser& parser, const QStringList&) {
     addDeviceOption(parser);
     parser.addOption("strategy", "NAME", "Builder strategy of the assignment steps.",
                      text(bow::kDefaultStrategy));
+    addForceOption(parser);
 }
 
 int run(const ArgumentParser& parser) {
@@ -40,8 +55,14 @@ int run(const ArgumentParser& parser) {
     DeviceContext& device = runtime.open(deviceFrom(parser));
     bow::Matrix descriptors;
     const QStringList images = parser.positionals();
+    std::size_t descriptorCount = 0;
     for (const QString& path : images) {
         const ImageRGBA8 image = io::loadImage(path);
+        // Judged as each image adds its descriptors, before they are computed: the estimate only grows.
+        descriptorCount += bow::descriptorGrid(image.width, image.height, descriptorParams).count();
+        refuseUnlessItFits(
+            parser, QString("k-means of %1 descriptors into %2 words").arg(descriptorCount).arg(params.k),
+            estimate(static_cast<double>(descriptorCount), params, strategy, device.info()));
         PixelSource pixels(image);
         const auto computed = bow::computeDescriptors(device, pixels, descriptorParams);
         if (computed.descriptors.rows() == 0)
