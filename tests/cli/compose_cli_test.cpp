@@ -152,5 +152,44 @@ TEST(ComposedCli, TheSynopsesNameTheRequiredOptionsOfTheTransforms) {
     EXPECT_TRUE(synopsisOf("pipeline").optional.contains("equalize"));
 }
 
+// What two reports of the same run share: everything but the times.
+QJsonObject withoutTimes(QJsonObject json) {
+    json.remove("timings");
+    json.remove("summary");
+    json.remove("program_cache");
+    return json;
+}
+
+TEST(ComposedCli, JsonOutWritesWhatJsonPrints) {
+    QTemporaryDir directory;
+    QImage image(23, 17, QImage::Format_RGBA8888);
+    image.fill(QColor(10, 200, 30, 255));
+    const QString input = directory.filePath("flat.png");
+    ASSERT_TRUE(QImageWriter(input, "png").write(image));
+    const QStringList run{"histogram", input, "--bins", "16", "--strategy", "serial"};
+    const Outcome printed = runCli(run + QStringList{"--json"});
+    ASSERT_EQ(printed.exitCode, 0) << printed.err.toStdString();
+    for (const QStringList& form : {QStringList{"--json-out", directory.filePath("out.json")},
+                                    QStringList{"--json=" + directory.filePath("out.json")}}) {
+        SCOPED_TRACE(form.join(' ').toStdString());
+        QFile::remove(directory.filePath("out.json"));
+        const Outcome written = runCli(run + form);
+        ASSERT_EQ(written.exitCode, 0) << written.err.toStdString();
+        EXPECT_TRUE(written.out.startsWith("image ")) << "the text report stays on stdout";
+        QFile file(directory.filePath("out.json"));
+        ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+        EXPECT_EQ(withoutTimes(QJsonDocument::fromJson(file.readAll()).object()),
+                  withoutTimes(printed.json()));
+    }
+    // Both: the object on stdout and in the file.
+    const Outcome both = runCli(run + QStringList{"--json", "--json-out", directory.filePath("both.json")});
+    ASSERT_EQ(both.exitCode, 0) << both.err.toStdString();
+    QFile file(directory.filePath("both.json"));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    EXPECT_EQ(QJsonDocument::fromJson(file.readAll()).object(), both.json());
+    // A path that cannot be replaced is refused before any work.
+    expectOneErrorLine(runCli(run + QStringList{"--json-out", directory.path()}), 3, directory.path());
+}
+
 }  // namespace
 }  // namespace hs
