@@ -19,6 +19,9 @@
 namespace hs {
 class DeviceContext;
 }
+namespace hs::session {
+class Session;
+}
 
 namespace hs::bench {
 
@@ -28,6 +31,9 @@ struct SuiteContext {
     std::string deviceProblem;      // why not, then: device suites report their rows as skipped with it
     measure::Baselines* baselines;  // null without a device
     Report& report;
+    // The run path every front end takes (session/session.hpp), whose runtime opened `device`: the suites
+    // that run stages run them through it.
+    session::Session& session;
 };
 
 // One input of the run. `pixels` is shared by the suites, so the input is uploaded to the device once.
