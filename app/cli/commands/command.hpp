@@ -2,9 +2,9 @@
 // The subcommands of histoscope-cli. Each lives in its own file under commands/ and registers itself, so
 // adding one touches nothing else:
 //
-//     const bool registered = hs::cli::registerCommand(
-//         {.name = "rotate", .summary = "rotate an image", .description = "...", .declare = declare, .run =
-//         run});
+//     const bool registered = hs::cli::registerCommand({.name = "devices", .summary = "list the devices",
+//                                                        .description = "...", .declare = declare, .run =
+//                                                        run});
 //
 // Its synopsis (in the overview and in its --help) comes from what `declare` adds to its parser.
 
@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "image/image.hpp"
-#include "ops/rotate/rotate.hpp"
 #include "ops/shared_options.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/error.hpp"
@@ -80,7 +79,7 @@ class ArgumentParser {
     bool parse(const QStringList& arguments);
     QString helpText() const;
     // The positionals, then the required options, then the others in brackets, as declared:
-    // "IMAGE --angle DEG --out OUT [--sampling MODE] [--fit-canvas] ... [--json]".
+    // "IMAGE --out OUT --angle DEG [--device SEL] ... [--fit-canvas] [--strategy NAME] [--json]".
     QString synopsis() const;
     // The command line parse() was given.
     const QStringList& arguments() const { return arguments_; }
