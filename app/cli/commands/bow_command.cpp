@@ -114,15 +114,15 @@ int run(const ArgumentParser& parser) {
     return 0;
 }
 
-[[maybe_unused]] const bool registered = registerCommand(
-    {.name = "bow",
-     .summary = "assign descriptors to visual words and count them",
-     .description = "Builds the visual-word histogram of an image's dense descriptors, or of an "
-                    "array of descriptors (--descriptors D.npy --centroids C.npy), over a "
-                    "vocabulary.",
-     .declare = declare,
-     .run = run,
-     .forms = {{}, {"--descriptors"}}});
+[[maybe_unused]] const bool registered =
+    registerCommand({"bow",
+                     "assign descriptors to visual words and count them",
+                     "Builds the visual-word histogram of an image's dense descriptors, or of an "
+                     "array of descriptors (--descriptors D.npy --centroids C.npy), over a "
+                     "vocabulary.",
+                     declare,
+                     run,
+                     {{}, {"--descriptors"}}});  // the forms: of an image, of an array
 
 }  // namespace
 

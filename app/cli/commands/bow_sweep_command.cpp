@@ -128,11 +128,8 @@ int run(const ArgumentParser& parser) {
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {.name = "bow-sweep",
-     .summary = "time the visual-word builders on synthetic descriptors",
-     .description = "Times every visual-word builder on synthetic descriptors (the book's table).",
-     .declare = declare,
-     .run = run});
+    {"bow-sweep", "time the visual-word builders on synthetic descriptors",
+     "Times every visual-word builder on synthetic descriptors (the book's table).", declare, run});
 
 }  // namespace
 

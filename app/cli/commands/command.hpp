@@ -2,9 +2,8 @@
 // The subcommands of histoscope-cli. Each lives in its own file under commands/ and registers itself, so
 // adding one touches nothing else:
 //
-//     const bool registered = hs::cli::registerCommand({.name = "devices", .summary = "list the devices",
-//                                                        .description = "...", .declare = declare, .run =
-//                                                        run});
+//     const bool registered = hs::cli::registerCommand(
+//         {"devices", "list the devices", "Lists every OpenCL device.", declare, run});
 //
 // Its synopsis (in the overview and in its --help) comes from what `declare` adds to its parser.
 

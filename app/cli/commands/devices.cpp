@@ -46,11 +46,8 @@ int run(const ArgumentParser& parser) {
 }
 
 [[maybe_unused]] const bool registered =
-    registerCommand({.name = "devices",
-                     .summary = "list the OpenCL devices and their capabilities",
-                     .description = "Lists every OpenCL device of every platform.",
-                     .declare = declare,
-                     .run = run});
+    registerCommand({"devices", "list the OpenCL devices and their capabilities",
+                     "Lists every OpenCL device of every platform.", declare, run});
 
 }  // namespace
 

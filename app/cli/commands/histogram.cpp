@@ -160,11 +160,8 @@ int run(const ArgumentParser& parser) {
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {.name = "histogram",
-     .summary = "compute the histogram of an image",
-     .description = "Computes the r, g, b, a and luma histograms of an image on an OpenCL device.",
-     .declare = declare,
-     .run = run});
+    {"histogram", "compute the histogram of an image",
+     "Computes the r, g, b, a and luma histograms of an image on an OpenCL device.", declare, run});
 
 }  // namespace
 

@@ -178,13 +178,11 @@ int run(const ArgumentParser& parser) {
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {.name = "pipeline",
-     .summary = "rotate, convolve, equalize and count an image on the device (stages in the order given)",
-     .description = "Runs image stages on an OpenCL device in the order their options are written, then "
-                    "counts the histogram of the result, the pixels staying on the device between stages. A "
-                    "stage runs when its option is given: --angle (rotate), --filter (convolve), --equalize.",
-     .declare = declare,
-     .run = run});
+    {"pipeline", "rotate, convolve, equalize and count an image on the device (stages in the order given)",
+     "Runs image stages on an OpenCL device in the order their options are written, then "
+     "counts the histogram of the result, the pixels staying on the device between stages. A "
+     "stage runs when its option is given: --angle (rotate), --filter (convolve), --equalize.",
+     declare, run});
 
 }  // namespace
 

@@ -180,14 +180,11 @@ int run(const ArgumentParser& parser) {
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {.name = "produce-consume",
-     .summary = "convolve on one device, count on another, overlapped chunk by chunk",
-     .description =
-         "Convolves an image on one device and counts its histogram on another, chunk by chunk, so "
-         "that producing the next chunk overlaps counting the last; reports the overlap and the "
-         "speed-up over the two stages one after the other.",
-     .declare = declare,
-     .run = run});
+    {"produce-consume", "convolve on one device, count on another, overlapped chunk by chunk",
+     "Convolves an image on one device and counts its histogram on another, chunk by chunk, so "
+     "that producing the next chunk overlaps counting the last; reports the overlap and the "
+     "speed-up over the two stages one after the other.",
+     declare, run});
 
 }  // namespace
 

@@ -82,11 +82,8 @@ int run(const ArgumentParser& parser) {
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {.name = "strategies",
-     .summary = "list the histogram and visual-words strategies and their support",
-     .description = "Lists the histogram and visual-words strategies and whether each runs on the device.",
-     .declare = declare,
-     .run = run});
+    {"strategies", "list the histogram and visual-words strategies and their support",
+     "Lists the histogram and visual-words strategies and whether each runs on the device.", declare, run});
 
 }  // namespace
 

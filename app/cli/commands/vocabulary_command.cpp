@@ -89,11 +89,8 @@ int run(const ArgumentParser& parser) {
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {.name = "vocabulary",
-     .summary = "build a vocabulary of visual words from images",
-     .description = "Builds a vocabulary of K visual words from the dense descriptors of images.",
-     .declare = declare,
-     .run = run});
+    {"vocabulary", "build a vocabulary of visual words from images",
+     "Builds a vocabulary of K visual words from the dense descriptors of images.", declare, run});
 
 }  // namespace
 
