@@ -63,7 +63,7 @@ std::string suiteNames() {
 std::string usage() {
     return "Usage: histoscope-bench [options]\n"
            "Measures the histogram strategies, rotation and convolution on generated or given pixels.\n\n"
-           "Options:\n" +
+           "Options (a value as --name VALUE or --name=VALUE):\n" +
            helpLine("-h, --help", "Show this help.") + sharedLine(options::kDevice, "") +
            helpLine("--sizes LIST",
                     "Input sizes in MiB, comma-separated, fractions allowed. Default: 1,16,64,256.") +
