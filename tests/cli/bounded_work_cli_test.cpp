@@ -64,28 +64,29 @@ TEST_F(BoundedWorkCli, AVocabularyBeyondAnHourIsRefusedBeforeItsDescriptorsAreCo
     const auto devices = enumerateDevices();
     ASSERT_FALSE(devices.empty());
     // The estimate takes the device's peak rate: this case is beyond an hour on CPU devices of up to about
-    // 32 cores, and not on a GPU, which might finish it.
+    // 100 cores, and not on a GPU, which might finish it.
     if (selectDevice(devices, "").type == DeviceType::Gpu) GTEST_SKIP() << "the default device is a GPU";
-    // About 1.1 million windows at stride 1, a word for nearly each: k-means++ and up to 100 assignments of
-    // 1.1e6 x 1048576 x 64 multiply-adds.
+    // About 3.7 million windows at stride 1 and a million words: k-means++ and up to 100 assignments of
+    // 3.7e6 x 1048576 x 64 multiply-adds.
     const QString out = path("words.npy");
     const Outcome refused =
-        runCli({"vocabulary", image(1200, 1000), "--k", "1048576", "--stride", "1", "--out", out});
+        runCli({"vocabulary", image(2400, 1600), "--k", "1048576", "--stride", "1", "--out", out});
     expectOneErrorLine(refused, 2, "--force");
     EXPECT_TRUE(refused.err.contains("into 1048576 words")) << refused.err.toStdString();
     EXPECT_FALSE(QFile::exists(out));
 }
 
 TEST_F(BoundedWorkCli, HistogramRepeatStreamsItsRunsAsTheyEnd) {
-    // A million runs: their JSON (over a gigabyte) was held until the last one ended. Now each run's records
-    // reach stdout as it ends, long before the last: the test reads run 2's and stops the rest.
+    // A million runs on the device (each a launch and a readback, well over a minute in all): their JSON
+    // (over a gigabyte) was held until the last one ended. Now each run's records reach stdout as the run
+    // ends: the test reads run 2's and stops the rest.
     QProcess process;
-    process.start(HISTOSCOPE_CLI,
-                  {"histogram", image(16, 16), "--repeat", "1000000", "--strategy", "serial", "--json"});
+    process.start(HISTOSCOPE_CLI, {"histogram", image(16, 16), "--repeat", "1000000", "--strategy",
+                                   "local-atomic", "--json"});
     ASSERT_TRUE(process.waitForStarted());
     QByteArray out;
     while (!out.contains("\"run\": 2") && process.state() == QProcess::Running &&
-           process.waitForReadyRead(60'000))
+           process.waitForReadyRead(20'000))
         out += process.readAllStandardOutput();
     EXPECT_TRUE(out.contains("\"run\": 2")) << out.left(2000).toStdString();
     EXPECT_TRUE(out.contains("\"histograms\"")) << "the head comes first, from the first run";
