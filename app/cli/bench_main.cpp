@@ -15,6 +15,7 @@
 #include "runtime/device_properties.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
+#include "session/session.hpp"
 #include "util/json_writer.hpp"
 
 namespace hs::bench {
@@ -82,21 +83,20 @@ void writeJson(std::ostream& out, const Options& options, const DeviceContext* d
 
 int run(const Options& options) {
     // Before any measuring, so that none is wasted on a JSON file that cannot be written.
-    if (options.jsonPath && *options.jsonPath != "-") io::checkReplaceable(*options.jsonPath);
-    Runtime runtime;
+    if (options.jsonPath) io::checkReplaceable(*options.jsonPath);
+    session::Session session;
     DeviceContext* device = nullptr;
     std::string deviceProblem;
     try {
-        device = &runtime.open(options.device);
+        device = &session.device(options.device);
     } catch (const OpenClError& error) {
         deviceProblem = error.what();
     }
     std::unique_ptr<measure::Baselines> baselines;
     if (device) baselines = std::make_unique<measure::Baselines>(*device, options.repetitions);
     Report report;
-    SuiteContext context{options, device, deviceProblem, baselines.get(), report};
-    const bool jsonOnStdout = options.jsonPath && *options.jsonPath == "-";
-    std::ostream& table = jsonOnStdout ? std::cerr : std::cout;
+    SuiteContext context{options, device, deviceProblem, baselines.get(), report, session};
+    std::ostream& table = options.jsonOnStdout ? std::cerr : std::cout;
     if (device)
         table << "device " << device->info().selector() << ": " << device->info().name << " ("
               << device->info().platformName << ", " << device->info().driverVersion << ")\n";
@@ -134,14 +134,11 @@ int run(const Options& options) {
             table << line;
         }
     }
+    if (options.jsonOnStdout) writeJson(std::cout, options, device, report, baselines.get());
     if (options.jsonPath) {
-        if (jsonOnStdout) {
-            writeJson(std::cout, options, device, report, baselines.get());
-        } else {
-            std::ostringstream json;
-            writeJson(json, options, device, report, baselines.get());
-            io::writeFileAtomically(*options.jsonPath, json.str());
-        }
+        std::ostringstream json;
+        writeJson(json, options, device, report, baselines.get());
+        io::writeFileAtomically(*options.jsonPath, json.str());
     }
     return 0;
 }

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdio>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "bench/suite.hpp"
 #include "ops/shared_options.hpp"
@@ -61,7 +63,7 @@ std::string suiteNames() {
 std::string usage() {
     return "Usage: histoscope-bench [options]\n"
            "Measures the histogram strategies, rotation and convolution on generated or given pixels.\n\n"
-           "Options:\n" +
+           "Options (a value as --name VALUE or --name=VALUE):\n" +
            helpLine("-h, --help", "Show this help.") + sharedLine(options::kDevice, "") +
            helpLine("--sizes LIST",
                     "Input sizes in MiB, comma-separated, fractions allowed. Default: 1,16,64,256.") +
@@ -76,8 +78,10 @@ std::string usage() {
            helpLine("--repetitions N", "Timed repetitions after one untimed warm-up. Default: 10.") +
            helpLine("--quick", "Sizes 1,16 MiB and 5 repetitions, unless given explicitly.") +
            helpLine("--frame WxH", "The frame and live suites' frame of a pattern. Default: 3840x2160.") +
-           helpLine("--json FILE|-",
-                    "Also write the results as JSON (-: stdout; the table then goes to stderr).") +
+           helpLine("--json", std::string(options::kJson.help) + " The table then goes to stderr.") +
+           sharedLine(options::kJsonOut, "") +
+           helpLine("--json PATH|-",
+                    "The older form of --json-out PATH (-: stdout, as --json), still accepted.") +
            helpLine("--raw-rgba FILE --width W --height H",
                     "Measure on these raw RGBA8 pixels instead of generated patterns.");
 }
@@ -96,7 +100,8 @@ template <typename Number>
 Number parseNumber(const std::string& option, const std::string& text, Number low, Number high) {
     Number value{};
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size() || value < low || value > high) {
+    // Written so that NaN, which compares false with everything, is outside the range too.
+    if (error != std::errc() || end != text.data() + text.size() || !(value >= low && value <= high)) {
         std::ostringstream message;
         message << option << " expects a number within " << low << ".." << high << ", got '" << text << "'";
         throw UsageError(message.str());
@@ -111,6 +116,13 @@ std::string flag(const options::Spec& spec) {
 
 }  // namespace
 
+void Options::setJsonPath(const std::string& path) {
+    if (path == "-")
+        jsonOnStdout = true;
+    else
+        jsonPath = path;
+}
+
 bool Options::selected(const std::vector<std::string>& list, const std::string& name) {
     return list.empty() || std::any_of(list.begin(), list.end(), [&](const std::string& entry) {
                return sameNameIgnoringCase(entry, name);
@@ -123,11 +135,32 @@ std::optional<Options> parseOptions(int argc, char** argv) {
     std::optional<std::string> rawPath;
     int width = 0, height = 0;
     for (int i = 1; i < argc; ++i) {
-        const std::string option = argv[i];
+        // "--name VALUE" or "--name=VALUE", as histoscope-cli (Qt's parser) takes them.
+        std::string option = argv[i];
+        std::optional<std::string> inlineValue;
+        if (const auto equals = option.find('='); option.starts_with("--") && equals != std::string::npos) {
+            inlineValue = option.substr(equals + 1);
+            option.resize(equals);
+        }
         const auto argument = [&]() -> std::string {
+            if (inlineValue) return *std::exchange(inlineValue, std::nullopt);
             if (i + 1 >= argc) throw UsageError(option + " needs a value");
             return argv[++i];
         };
+        if (option == flag(options::kJson)) {
+            // A flag, unless a path follows: the older --json PATH (and --json - for stdout) keep working.
+            const bool pathFollows =
+                inlineValue || (i + 1 < argc && (std::string_view(argv[i + 1]) == "-" ||
+                                                 !std::string_view(argv[i + 1]).starts_with("-")));
+            options.setJsonPath(pathFollows ? argument() : "-");
+            continue;
+        }
+        if (option == flag(options::kJsonOut)) {
+            options.setJsonPath(argument());
+            continue;
+        }
+        if (inlineValue && (option == "--help" || option == "-h" || option == "--quick"))
+            throw UsageError(option + " takes no value, got '" + option + "=" + *inlineValue + "'");
         if (option == "--help" || option == "-h") {
             std::fputs(usage().c_str(), stdout);
             return std::nullopt;
@@ -162,8 +195,6 @@ std::optional<Options> parseOptions(int argc, char** argv) {
             options.frameHeight = parseNumber(option, size.substr(x + 1), 1, 1 << 15);
         } else if (option == "--quick") {
             quick = true;
-        } else if (option == "--json") {
-            options.jsonPath = argument();
         } else if (option == "--raw-rgba") {
             rawPath = argument();
         } else if (option == "--width") {

@@ -25,10 +25,16 @@ struct Options {
     double angleDegrees = 33.3;                  // of the rotate suite
     std::optional<rotate::FilterMode> sampling;  // of the rotate suite; empty: both
     int repetitions = 10;
-    std::optional<std::string> jsonPath;  // "-" for stdout
+    // --json: the JSON on stdout (the table then goes to stderr); --json-out PATH (--json=PATH, and the older
+    // --json PATH): the JSON written to PATH atomically.
+    bool jsonOnStdout = false;
+    std::optional<std::string> jsonPath;
     std::optional<RawInput> raw;
     int frameWidth = 3840;  // the frame and live suites' frame of a pattern
     int frameHeight = 2160;
+
+    // Where --json-out PATH sends the JSON; "-" is stdout.
+    void setJsonPath(const std::string& path);
 
     // Whether `name` is selected (in any case) by a list that selects everything when empty.
     static bool selected(const std::vector<std::string>& list, const std::string& name);

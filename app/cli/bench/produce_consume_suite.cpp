@@ -1,5 +1,5 @@
 // Two devices, one pipeline (ops/produce_consume), swept over the chunk count: a 5x5 Gaussian on the bench's
-// device producing, the histogram (auto) on the next device of its platform consuming (the same device when
+// device producing, the histogram on the next device of its platform consuming (the same device when
 // it is alone there, which the row's detail says), the frame cut into 1, 2, 4, ... 32 chunks of rows.
 //
 // A row's time is the pipeline's span on the device clocks (the first command's start to the last command's
@@ -45,8 +45,8 @@ void measurePipeline(SuiteContext& context, const Input& input, const ImageRGBA8
 
     produce_consume::Params params;
     params.filter = convolve::gaussianFilter(5 / 6.0, 5);
-    params.convolution = &convolve::findStrategy("local-tiled");
-    params.histogramStrategy = &histogram::findStrategy("auto");
+    params.convolution = &convolve::findStrategy(defaultStrategyOf("convolve"));
+    params.histogramStrategy = &histogram::findStrategy(defaultStrategyOf("histogram"));
     params.histogram.bins = context.options.bins;
     params.mode = produce_consume::Mode::Buffer;
 

@@ -1,5 +1,7 @@
 #include "bench/suite.hpp"
 
+#include "stages/stage.hpp"
+
 namespace hs::bench {
 
 namespace {
@@ -11,6 +13,10 @@ std::vector<Suite>& registry() {
 }
 
 }  // namespace
+
+std::string_view defaultStrategyOf(std::string_view kind) {
+    return stages::findKind(kind).defaultStrategy();
+}
 
 const std::vector<Suite>& suites() {
     return registry();

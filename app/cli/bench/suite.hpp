@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench/options.hpp"
@@ -18,6 +19,9 @@
 namespace hs {
 class DeviceContext;
 }
+namespace hs::session {
+class Session;
+}
 
 namespace hs::bench {
 
@@ -27,6 +31,9 @@ struct SuiteContext {
     std::string deviceProblem;      // why not, then: device suites report their rows as skipped with it
     measure::Baselines* baselines;  // null without a device
     Report& report;
+    // The run path every front end takes (session/session.hpp), whose runtime opened `device`: the suites
+    // that run stages run them through it.
+    session::Session& session;
 };
 
 // One input of the run. `pixels` is shared by the suites, so the input is uploaded to the device once.
@@ -42,6 +49,10 @@ struct Suite {
     std::string name;
     SuiteRun run;
 };
+
+// The strategy the stage kind `kind` runs when none is named (stages::StageKind::defaultStrategy): the
+// suites that run a fixed pipeline use what every front end uses.
+std::string_view defaultStrategyOf(std::string_view kind);
 
 // Every registered suite, in registration order.
 const std::vector<Suite>& suites();

@@ -44,6 +44,14 @@ inline constexpr Spec kDevice{"device", "SEL",
                               "Device: P:D indices or part of its name, in any case. Default: "
                               "$HISTOSCOPE_DEVICE, else the first GPU, else the first device.",
                               ""};
+// The one meaning of --json in histoscope-cli and histoscope-bench: --json (a flag) prints the results as one
+// JSON object on stdout; --json-out PATH, or --json=PATH, writes that object to PATH atomically. (The bench's
+// older --json PATH and --json - still work.)
+inline constexpr Spec kJson{"json", "", "Print the results as one JSON object on stdout.", ""};
+inline constexpr Spec kJsonOut{"json-out", "PATH",
+                               "Write the results as one JSON object to PATH, atomically (--json=PATH is the "
+                               "same).",
+                               ""};
 // --filter: its help lists the filter registry's kinds, so it is built at run time.
 const Spec& filterOption();
 
