@@ -8,6 +8,8 @@
 #include "io/native_path.hpp"
 #include "runtime/device_properties.hpp"
 #include "runtime/runtime.hpp"
+#include "session/session.hpp"
+#include "stages/builtin.hpp"
 
 namespace hs::cli {
 
@@ -151,28 +153,38 @@ void declare(ArgumentParser& parser, const QStringList&) {
 }
 
 int run(const ArgumentParser& parser) {
-    // The two-device mode takes its stages typed (produce_consume::Params), not yet as a stage list.
-    produce_consume::Params params;
-    params.filter = io::filterFromSpec(io::nativePath(parser.value("filter")).native());
-    params.convolution = &convolve::findStrategy(parser.value("convolve-strategy").toStdString());
-    // The histogram's options read by its stage kind, as in every command that counts.
+    // Both stages read by their kinds, as in every command that convolves or counts; the session runs them in
+    // its two-device mode.
+    const auto convolution = stageFrom(parser, convolveKind(), "convolve-strategy");
     const auto counting = stageFrom(parser, histogramKind(), "histogram-strategy");
-    params.histogramStrategy = &histogram::findStrategy(counting->requestedStrategy()->name());
-    params.histogram = {
-        options::parseBins(*stages::valueOr(histogramKind(), counting->values(), options::kBins.name)),
-        counting->values().contains(options::kIgnoreTransparent.name)};
-    params.mode = produce_consume::parseMode(parser.value("mode").toStdString());
     const auto [producerSelector, consumerSelector] = devicePair(parser);
-    // The image's height bounds the chunks; anything beyond int is refused here, the rest by the engine.
-    params.chunks = parser.integer("chunks", 1, std::numeric_limits<int>::max());
+    session::TwoDevices twoDevices{consumerSelector,
+                                   produce_consume::parseMode(parser.value("mode").toStdString()),
+                                   // The image's height bounds the chunks; anything beyond int is refused
+                                   // here, the rest by the engine.
+                                   parser.integer("chunks", 1, std::numeric_limits<int>::max())};
+    // What was asked for, as the report states it.
+    produce_consume::Params params;
+    params.filter = *stages::filterOf(*convolution);
+    params.convolution = &convolve::findStrategy(convolution->requestedStrategy()->name());
+    params.histogram = *stages::histogramParamsOf(*counting);
+    params.histogramStrategy = &histogram::findStrategy(counting->requestedStrategy()->name());
+    params.mode = twoDevices.mode;
+    params.chunks = twoDevices.chunks;
 
     const Report report = reportFrom(parser);
     const QString path = imageFrom(parser);
-    const ImageRGBA8 image = io::loadImage(path);
-    Runtime runtime;
-    DeviceContext& producer = runtime.open(producerSelector);
-    DeviceContext& consumer = runtime.open(consumerSelector);
-    const auto result = produce_consume::run(producer, consumer, image, params);
+    session::RunSpec spec;
+    spec.image = std::make_shared<const ImageRGBA8>(io::loadImage(path));
+    spec.device = producerSelector;
+    spec.stages = {convolution, counting};
+    spec.twoDevices = std::move(twoDevices);
+    session::Session session;
+    const session::RunReport ran = session.run(spec);
+    DeviceContext& producer = session.device(producerSelector);
+    DeviceContext& consumer = session.device(consumerSelector);
+    const produce_consume::Result& result = *ran.twoDevices;
+    const ImageRGBA8& image = *spec.image;
     report.publish(
         [&](JsonWriter& json) { writeJson(json, path, image, producer, consumer, params, result); },
         [&] { return summary(path, image, producer, consumer, params, result); });
