@@ -13,7 +13,7 @@
 #include <new>
 #include <string_view>
 
-#include "commands/command.hpp"
+#include "cli/commands/command.hpp"
 #include "histoscope_version.hpp"
 #include "io/native_path.hpp"
 #include "runtime/error.hpp"

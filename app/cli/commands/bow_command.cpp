@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "commands/descriptor_options.hpp"
+#include "cli/commands/descriptor_options.hpp"
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "commands/option_groups.hpp"
-#include "commands/work_bounds.hpp"
+#include "cli/commands/option_groups.hpp"
+#include "cli/commands/work_bounds.hpp"
 #include "io/bow_export.hpp"
 #include "ops/bow/sweep.hpp"
 #include "runtime/runtime.hpp"

@@ -1,4 +1,4 @@
-#include "commands/command.hpp"
+#include "cli/commands/command.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // histoscope-cli convolve IMAGE --filter SPEC --out OUT [--strategy S] [--json]
-#include "commands/pipeline_command.hpp"
+#include "cli/commands/pipeline_command.hpp"
 
 namespace hs::cli::transform {
 

@@ -2,7 +2,7 @@
 // The option group of the dense descriptors (ops/bow/descriptors.hpp), shared by bow and vocabulary:
 // --window and --stride.
 
-#include "commands/option_groups.hpp"
+#include "cli/commands/option_groups.hpp"
 #include "ops/bow/descriptors.hpp"
 
 namespace hs::cli {

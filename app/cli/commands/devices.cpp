@@ -2,7 +2,7 @@
 // (runtime/device_properties.hpp).
 #include <algorithm>
 
-#include "commands/option_groups.hpp"
+#include "cli/commands/option_groups.hpp"
 #include "runtime/device_properties.hpp"
 
 namespace hs::cli {

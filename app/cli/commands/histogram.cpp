@@ -4,7 +4,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "commands/option_groups.hpp"
+#include "cli/commands/option_groups.hpp"
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"

@@ -1,4 +1,4 @@
-#include "commands/option_groups.hpp"
+#include "cli/commands/option_groups.hpp"
 
 #include <algorithm>
 

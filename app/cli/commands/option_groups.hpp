@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-#include "commands/command.hpp"
+#include "cli/commands/command.hpp"
 #include "stages/stage.hpp"
 
 namespace hs::cli {

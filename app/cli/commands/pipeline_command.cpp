@@ -1,6 +1,6 @@
 // histoscope-cli pipeline IMAGE --out OUT [stage options, in the order the stages run] [--json], and the
 // parts rotate and convolve share with it.
-#include "commands/pipeline_command.hpp"
+#include "cli/commands/pipeline_command.hpp"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 // device, the report, and the stage groups each adds itself) and running a list of stages from an image file
 // to an image file. All three are pipelines; rotate and convolve have one image stage.
 
-#include "commands/option_groups.hpp"
+#include "cli/commands/option_groups.hpp"
 
 namespace hs::cli::transform {
 

@@ -1,7 +1,7 @@
 // histoscope-cli produce-consume IMAGE --filter SPEC --devices SEL,SEL [--mode auto|pipe|buffer] [--chunks N]
 // [--convolve-strategy S] [--histogram-strategy S] [--bins N] [--ignore-transparent] [--json]
 #include "ops/produce_consume/produce_consume.hpp"
-#include "commands/option_groups.hpp"
+#include "cli/commands/option_groups.hpp"
 #include "io/export.hpp"
 #include "io/files/filter_file.hpp"
 #include "io/image_io.hpp"

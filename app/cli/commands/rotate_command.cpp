@@ -1,6 +1,6 @@
 // histoscope-cli rotate IMAGE --angle DEG --out OUT [--sampling linear|nearest] [--fit-canvas] [--strategy S]
 // [--json]
-#include "commands/pipeline_command.hpp"
+#include "cli/commands/pipeline_command.hpp"
 
 namespace hs::cli::transform {
 

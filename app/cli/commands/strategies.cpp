@@ -1,7 +1,7 @@
 // histoscope-cli strategies [--json] [--device SEL] [--bins N] [--centroids K]: the histogram and the
 // visual-words strategies and whether each runs on the device (the contract's supportOn, ops/operation.hpp).
 
-#include "commands/option_groups.hpp"
+#include "cli/commands/option_groups.hpp"
 #include "ops/bow/bow.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "runtime/device_properties.hpp"

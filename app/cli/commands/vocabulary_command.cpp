@@ -3,8 +3,8 @@
 // k-means (ops/bow/kmeans.hpp) over the dense descriptors of every image, written as a .npy vocabulary that
 // `bow IMAGE --vocabulary C.npy` reads.
 
-#include "commands/descriptor_options.hpp"
-#include "commands/work_bounds.hpp"
+#include "cli/commands/descriptor_options.hpp"
+#include "cli/commands/work_bounds.hpp"
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"

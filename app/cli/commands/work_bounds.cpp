@@ -1,4 +1,4 @@
-#include "commands/work_bounds.hpp"
+#include "cli/commands/work_bounds.hpp"
 
 #include <unistd.h>
 

@@ -10,7 +10,7 @@
 #include <QString>
 #include <cstdint>
 
-#include "commands/command.hpp"
+#include "cli/commands/command.hpp"
 #include "runtime/device_info.hpp"
 
 namespace hs::cli {

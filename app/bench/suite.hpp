@@ -1,6 +1,6 @@
 #pragma once
 // A bench suite measures one operation family on every input of a run. A suite lives in its own file in
-// app/cli/bench/ and registers itself with a static RegisterSuite, so adding one touches no other file:
+// app/bench/ and registers itself with a static RegisterSuite, so adding one touches no other file:
 //
 //     void runRotation(SuiteContext& context, Input& input) { ... context.report.add(...); }
 //     const RegisterSuite rotation("rotate", runRotation);
