@@ -12,7 +12,7 @@
 #include "io/export.hpp"
 #include "io/timeline.hpp"
 #include "ops/histogram/histogram.hpp"
-#include "ui/work/controller.hpp"
+#include "ui/model/run.hpp"
 
 namespace hs::ui {
 

@@ -14,7 +14,7 @@
 #include "runtime/device_info.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/stage_page.hpp"
-#include "ui/work/controller.hpp"
+#include "ui/model/run.hpp"
 
 class QCheckBox;
 class QComboBox;
