@@ -8,9 +8,9 @@
 #include <utility>
 
 #include "bench/suite.hpp"
-#include "ops/shared_options.hpp"
 #include "ops/strategy.hpp"
 #include "runtime/error.hpp"
+#include "stages/shared_options.hpp"
 
 namespace hs::bench {
 

@@ -13,7 +13,7 @@
 #include "bench/inputs.hpp"
 #include "bench/suite.hpp"
 #include "ops/convolve/convolve.hpp"
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 #include "ops/rotate/rotate.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
@@ -57,11 +57,11 @@ std::vector<Timing> deviceWork(std::vector<Timing> timings) {
 
 bool copiesIntoImage(const std::vector<Timing>& timings) {
     return std::any_of(timings.begin(), timings.end(),
-                       [](const Timing& timing) { return timing.name == pipeline::kCopyToImageName; });
+                       [](const Timing& timing) { return timing.name == launch::kCopyToImageName; });
 }
 
 std::vector<Timing> withoutImageCopy(std::vector<Timing> timings) {
-    std::erase_if(timings, [](const Timing& timing) { return timing.name == pipeline::kCopyToImageName; });
+    std::erase_if(timings, [](const Timing& timing) { return timing.name == launch::kCopyToImageName; });
     return timings;
 }
 
@@ -131,7 +131,7 @@ void runRotation(SuiteContext& context, Input& input) {
                 if (row.summary && copiesIntoImage(run())) {
                     auto imageRow = newRow("rotate", row.subject + " image input", input);
                     imageRow.extra = row.extra;
-                    imageRow.detail = "without the " + std::string(pipeline::kCopyToImageName);
+                    imageRow.detail = "without the " + std::string(launch::kCopyToImageName);
                     measureInto(context, input, imageRow, [&] { return withoutImageCopy(run()); });
                     context.report.add(std::move(row));
                     context.report.add(std::move(imageRow));

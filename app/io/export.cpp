@@ -11,8 +11,8 @@
 #include "io/native_path.hpp"
 #include "measure/measure.hpp"
 #include "ops/histogram/statistics.hpp"
-#include "ops/shared_options.hpp"
 #include "runtime/error.hpp"
+#include "stages/shared_options.hpp"
 
 namespace hs::io {
 

@@ -1,6 +1,6 @@
 #include "session/session.hpp"
 
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 #include "runtime/error.hpp"
 #include "stages/builtin.hpp"
 
@@ -130,7 +130,7 @@ PixelSource Session::inputFor(const std::shared_ptr<const ImageRGBA8>& image, De
     // device's is the host's) and fits one buffer; otherwise the stages take the host pixels (bands, tiles).
     const DeviceInfo& info = device.info();
     if (image->byteCount() > info.globalMemBytes / 8 ||
-        !pipeline::pixelBufferProblem(info, image->width, image->height).empty()) {
+        !launch::pixelBufferProblem(info, image->width, image->height).empty()) {
         cachedInput_.reset();
         return PixelSource(*image);
     }

@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "image/image.hpp"
-#include "ops/shared_options.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/error.hpp"
 #include "runtime/timing.hpp"
+#include "stages/shared_options.hpp"
 #include "util/json_writer.hpp"
 
 namespace hs::cli {
@@ -57,7 +57,8 @@ class ArgumentParser {
     // A non-empty `defaultValue` applies when the option is not given and is stated in the help.
     void addOption(const QString& name, const QString& valueName, const QString& description,
                    const QString& defaultValue = {});
-    // An option every front end shares (ops/shared_options.hpp), with the spec's default or `defaultValue`.
+    // An option every front end shares (stages/shared_options.hpp), with the spec's default or
+    // `defaultValue`.
     void addOption(const options::Spec& spec);
     void addOption(const options::Spec& spec, const QString& defaultValue);
     void addPositional(const QString& name, const QString& description);
@@ -87,7 +88,7 @@ class ArgumentParser {
     bool declares(const QString& name) const;
     bool isSet(const QString& name) const { return parser_.isSet(name); }
     QString value(const QString& name) const { return parser_.value(name); }
-    // A shared option by its spec, so the name is spelled once (ops/shared_options.hpp).
+    // A shared option by its spec, so the name is spelled once (stages/shared_options.hpp).
     bool isSet(const options::Spec& spec) const { return parser_.isSet(specName(spec)); }
     QString value(const options::Spec& spec) const { return parser_.value(specName(spec)); }
     // The option's value as an integer within [min, max]; throws UsageError otherwise.

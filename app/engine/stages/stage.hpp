@@ -24,7 +24,7 @@
 #include "image/pixel_source.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/operation.hpp"
-#include "stages/parameter.hpp"
+#include "ops/parameter.hpp"
 #include "util/json_writer.hpp"
 
 namespace hs {

@@ -13,7 +13,7 @@
 #include "io/files/filter_file.hpp"
 #include "io/image_io.hpp"
 #include "ops/histogram/histogram.hpp"
-#include "ops/shared_options.hpp"
+#include "stages/shared_options.hpp"
 #include "stages/stage.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/export_actions.hpp"

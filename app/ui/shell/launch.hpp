@@ -24,7 +24,7 @@ class MainWindow;
 // same requests, stages and display hand-off; `--display-path copy` forces the copy path) and writes the
 // per-frame figures (ui/frame_measurement.hpp) before the screenshot. It drives the window through the
 // requests and exports a user's actions make (MainWindow), nothing else. The options histoscope-cli also
-// takes follow the same rules (ops/shared_options.hpp).
+// takes follow the same rules (stages/shared_options.hpp).
 struct LaunchOptions {
     QString image;
     QString device;

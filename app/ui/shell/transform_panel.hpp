@@ -12,9 +12,9 @@
 #include "ops/pipeline/pipeline.hpp"
 #include "ops/rotate/rotate.hpp"
 #include "runtime/device_info.hpp"
+#include "ui/model/run.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/stage_page.hpp"
-#include "ui/model/run.hpp"
 
 class QCheckBox;
 class QComboBox;

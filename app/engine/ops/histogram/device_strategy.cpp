@@ -6,7 +6,7 @@
 #include <map>
 #include <mutex>
 
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 
@@ -88,7 +88,7 @@ void rememberLimit(const DeviceInfo& device, const std::string& kernel, const Pa
 std::optional<Bands> bandsFor(const DeviceContext& device, const PixelSource& pixels) {
     if (pixels.onDevice(device)) return std::nullopt;
     const DeviceInfo& info = device.info();
-    if (auto problem = pipeline::allocationProblem(info, pixels.byteCount(), "the image"); !problem.empty())
+    if (auto problem = launch::allocationProblem(info, pixels.byteCount(), "the image"); !problem.empty())
         return Bands{info.maxAllocBytes, std::move(problem)};
     if (info.type == DeviceType::Cpu && pixels.byteCount() > kHostMemoryBandBytes)
         return Bands{kHostMemoryBandBytes,

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 #include "stages/builtin.hpp"
@@ -82,7 +82,7 @@ namespace {
 Result runStages(DeviceContext& device, PixelSource& input, const stages::StageList& list,
                  std::optional<PixelSource>* owner) {
     stages::validateOrder(list);
-    requirePixels(input.width(), input.height(), "pipeline");
+    launch::requirePixels(input.width(), input.height(), "pipeline");
     Result result{PixelSource(ImageRGBA8()), device.info().name, std::nullopt, std::nullopt, {}};
     std::optional<PixelSource> processed;
     const auto current = [&]() -> PixelSource& { return processed ? *processed : input; };
@@ -102,7 +102,7 @@ Result runStages(DeviceContext& device, PixelSource& input, const stages::StageL
         result.stages.push_back(std::move(report));
     }
     if (!processed && !input.onDevice(device) &&
-        !pixelBufferProblem(device.info(), input.width(), input.height()).empty()) {
+        !launch::pixelBufferProblem(device.info(), input.width(), input.height()).empty()) {
         // No image stage, and an input too big for the device: the output stays on the host with it (the
         // histogram counted it in bands).
         if (owner)

@@ -1,4 +1,4 @@
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 
 #include <array>
 #include <utility>
@@ -6,7 +6,7 @@
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 
-namespace hs::pipeline {
+namespace hs::launch {
 
 namespace {
 
@@ -94,4 +94,4 @@ void launch2d(DeviceContext& device, const cl::Kernel& kernel, int width, int he
     });
 }
 
-}  // namespace hs::pipeline
+}  // namespace hs::launch

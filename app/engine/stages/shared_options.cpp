@@ -1,4 +1,4 @@
-#include "ops/shared_options.hpp"
+#include "stages/shared_options.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -15,7 +15,7 @@ namespace hs {
 class DeviceContext;
 }
 
-namespace hs::pipeline {
+namespace hs::launch {
 
 // Throws UsageError for an image without pixels: no operation has anything to do with it.
 void requirePixels(int width, int height, std::string_view operation);
@@ -48,4 +48,4 @@ cl::NDRange localSize2d(DeviceContext& device, const cl::Kernel& kernel);
 void launch2d(DeviceContext& device, const cl::Kernel& kernel, int width, int height,
               const cl::NDRange& local, TimingLog& log, std::string name);
 
-}  // namespace hs::pipeline
+}  // namespace hs::launch

@@ -1,4 +1,4 @@
-#include "util/atomic_file.hpp"
+#include "runtime/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
