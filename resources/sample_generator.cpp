@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "engine/runtime/error.hpp"
 #include "io/image_io.hpp"
-#include "runtime/error.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "bench/suite.hpp"
-#include "ops/bow/sweep.hpp"
+#include "engine/ops/bow/sweep.hpp"
 
 namespace hs::bench {
 

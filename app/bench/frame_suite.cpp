@@ -17,12 +17,12 @@
 
 #include "bench/inputs.hpp"
 #include "bench/suite.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
+#include "engine/stages/builtin.hpp"
 #include "session/session.hpp"
-#include "stages/builtin.hpp"
 
 namespace hs::bench {
 

@@ -2,9 +2,9 @@
 // streaming read of the same bytes, host strategies by the steady clock. Each result is checked against the
 // reference.
 #include "bench/suite.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::bench {
 

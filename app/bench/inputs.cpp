@@ -5,7 +5,7 @@
 #include <random>
 #include <thread>
 
-#include "runtime/error.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs::bench {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "bench/options.hpp"
-#include "image/image.hpp"
+#include "engine/image/image.hpp"
 
 namespace hs::bench {
 

@@ -10,13 +10,13 @@
 
 #include "bench/inputs.hpp"
 #include "bench/suite.hpp"
+#include "engine/runtime/device_properties.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
+#include "engine/util/json_writer.hpp"
 #include "histoscope_version.hpp"
 #include "io/files/files.hpp"
-#include "runtime/device_properties.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
 #include "session/session.hpp"
-#include "util/json_writer.hpp"
 
 namespace hs::bench {
 

@@ -8,9 +8,9 @@
 #include <utility>
 
 #include "bench/suite.hpp"
-#include "ops/strategy.hpp"
-#include "runtime/error.hpp"
-#include "stages/shared_options.hpp"
+#include "engine/ops/strategy.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/stages/shared_options.hpp"
 
 namespace hs::bench {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/rotate/rotate.hpp"
+#include "engine/ops/rotate/rotate.hpp"
 
 namespace hs::bench {
 

@@ -14,9 +14,9 @@
 
 #include "bench/inputs.hpp"
 #include "bench/suite.hpp"
-#include "ops/produce_consume/produce_consume.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/produce_consume/produce_consume.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::bench {
 

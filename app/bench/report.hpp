@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "measure/measure.hpp"
-#include "util/json_writer.hpp"
+#include "engine/measure/measure.hpp"
+#include "engine/util/json_writer.hpp"
 
 namespace hs::bench {
 

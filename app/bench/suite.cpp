@@ -1,6 +1,6 @@
 #include "bench/suite.hpp"
 
-#include "stages/stage.hpp"
+#include "engine/stages/stage.hpp"
 
 namespace hs::bench {
 

@@ -12,9 +12,9 @@
 
 #include "bench/options.hpp"
 #include "bench/report.hpp"
-#include "image/image.hpp"
-#include "image/pixel_source.hpp"
-#include "measure/baselines.hpp"
+#include "engine/image/image.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/measure/baselines.hpp"
 
 namespace hs {
 class DeviceContext;

@@ -12,11 +12,11 @@
 
 #include "bench/inputs.hpp"
 #include "bench/suite.hpp"
-#include "ops/convolve/convolve.hpp"
-#include "ops/device_launch.hpp"
-#include "ops/rotate/rotate.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/ops/device_launch.hpp"
+#include "engine/ops/rotate/rotate.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::bench {
 

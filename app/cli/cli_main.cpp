@@ -14,9 +14,9 @@
 #include <string_view>
 
 #include "cli/commands/command.hpp"
+#include "engine/runtime/error.hpp"
 #include "histoscope_version.hpp"
 #include "io/native_path.hpp"
-#include "runtime/error.hpp"
 
 namespace {
 

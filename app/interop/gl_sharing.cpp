@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "runtime/error.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs::interop {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/cl.hpp"
+#include "engine/runtime/cl.hpp"
 
 // Xlib's Display and what GLX's GLXContext points to, declared here so that this header pulls in neither
 // Xlib nor GL (a Qt/GLEW translation unit must control which GL header comes first).

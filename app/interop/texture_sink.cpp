@@ -6,7 +6,7 @@
 #include <array>
 #include <chrono>
 
-#include "runtime/error.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs::interop {
 

@@ -18,11 +18,11 @@
 #include <memory>
 #include <string>
 
-#include "image/pixel_source.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/runtime/program_cache.hpp"
+#include "engine/runtime/runtime.hpp"
+#include "engine/runtime/timing.hpp"
 #include "interop/gl_sharing.hpp"
-#include "runtime/program_cache.hpp"
-#include "runtime/runtime.hpp"
-#include "runtime/timing.hpp"
 
 namespace hs::interop {
 

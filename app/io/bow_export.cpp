@@ -1,7 +1,7 @@
 #include "io/bow_export.hpp"
 
+#include "engine/runtime/device_properties.hpp"
 #include "io/export.hpp"
-#include "runtime/device_properties.hpp"
 
 namespace hs::io {
 

@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
-#include "ops/bow/sweep.hpp"
-#include "runtime/device_info.hpp"
-#include "util/json_writer.hpp"
+#include "engine/ops/bow/sweep.hpp"
+#include "engine/runtime/device_info.hpp"
+#include "engine/util/json_writer.hpp"
 
 namespace hs::io {
 

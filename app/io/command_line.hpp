@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "stages/shared_options.hpp"
+#include "engine/stages/shared_options.hpp"
 
 namespace hs::io {
 

@@ -7,12 +7,12 @@
 #include <filesystem>
 #include <limits>
 
+#include "engine/measure/measure.hpp"
+#include "engine/ops/histogram/statistics.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/stages/shared_options.hpp"
 #include "io/files/files.hpp"
 #include "io/native_path.hpp"
-#include "measure/measure.hpp"
-#include "ops/histogram/statistics.hpp"
-#include "runtime/error.hpp"
-#include "stages/shared_options.hpp"
 
 namespace hs::io {
 

@@ -10,13 +10,13 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/runtime/device_info.hpp"
+#include "engine/runtime/timing.hpp"
+#include "engine/util/json_writer.hpp"
 #include "io/native_path.hpp"
 #include "io/timeline.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "runtime/device_info.hpp"
-#include "runtime/timing.hpp"
-#include "util/json_writer.hpp"
 
 namespace hs::io {
 

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <string>
 
+#include "engine/runtime/error.hpp"
 #include "io/decode/image_codecs.hpp"
 #include "io/export.hpp"
 #include "io/native_path.hpp"
-#include "runtime/error.hpp"
 
 namespace hs::io {
 

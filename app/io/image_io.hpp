@@ -7,7 +7,7 @@
 #include <QStringList>
 #include <cstdint>
 
-#include "image/image.hpp"
+#include "engine/image/image.hpp"
 
 class QImage;
 

@@ -1,8 +1,8 @@
 // The one part of image_io that needs QtGui: a picture Qt drew, saved through the same encoders.
 #include <QImage>
 
+#include "engine/runtime/error.hpp"
 #include "io/image_io.hpp"
-#include "runtime/error.hpp"
 
 namespace hs::io {
 

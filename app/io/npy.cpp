@@ -9,10 +9,10 @@
 #include <cstring>
 #include <limits>
 
+#include "engine/runtime/error.hpp"
 #include "io/export.hpp"
 #include "io/files/files.hpp"
 #include "io/native_path.hpp"
-#include "runtime/error.hpp"
 
 namespace hs::io {
 

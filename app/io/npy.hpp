@@ -11,7 +11,7 @@
 #include <QByteArray>
 #include <QString>
 
-#include "ops/bow/bow.hpp"
+#include "engine/ops/bow/bow.hpp"
 
 namespace hs::io {
 

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "ops/produce_consume/produce_consume.hpp"
-#include "runtime/timing.hpp"
+#include "engine/ops/produce_consume/produce_consume.hpp"
+#include "engine/runtime/timing.hpp"
 
 namespace hs::io {
 

@@ -1,8 +1,8 @@
 #include "session/session.hpp"
 
-#include "ops/device_launch.hpp"
-#include "runtime/error.hpp"
-#include "stages/builtin.hpp"
+#include "engine/ops/device_launch.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/stages/builtin.hpp"
 
 namespace hs::session {
 

@@ -16,13 +16,13 @@
 #include <string>
 #include <string_view>
 
-#include "image/image.hpp"
-#include "image/pixel_source.hpp"
-#include "measure/measure.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "ops/produce_consume/produce_consume.hpp"
-#include "runtime/runtime.hpp"
-#include "stages/stage.hpp"
+#include "engine/image/image.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/measure/measure.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/ops/produce_consume/produce_consume.hpp"
+#include "engine/runtime/runtime.hpp"
+#include "engine/stages/stage.hpp"
 
 namespace hs::session {
 

@@ -13,8 +13,8 @@
 #include <QTemporaryDir>
 
 #include "cli_runner.hpp"
-#include "ops/bow/bow.hpp"
-#include "runtime/device_info.hpp"
+#include "engine/ops/bow/bow.hpp"
+#include "engine/runtime/device_info.hpp"
 
 namespace hs {
 namespace {

@@ -10,11 +10,11 @@
 #include <limits>
 
 #include "cli_runner.hpp"
+#include "engine/ops/bow/bow.hpp"
+#include "engine/ops/bow/descriptors.hpp"
+#include "engine/runtime/device_info.hpp"
 #include "io/image_io.hpp"
 #include "io/npy.hpp"
-#include "ops/bow/bow.hpp"
-#include "ops/bow/descriptors.hpp"
-#include "runtime/device_info.hpp"
 
 namespace hs {
 namespace {

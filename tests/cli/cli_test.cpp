@@ -11,10 +11,10 @@
 #include <array>
 
 #include "cli_runner.hpp"
-#include "measure/measure.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "runtime/device_info.hpp"
-#include "runtime/device_properties.hpp"
+#include "engine/measure/measure.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/runtime/device_info.hpp"
+#include "engine/runtime/device_properties.hpp"
 
 namespace hs {
 namespace {

@@ -10,8 +10,8 @@
 #include <QTemporaryDir>
 
 #include "cli_runner.hpp"
-#include "runtime/device_info.hpp"
-#include "runtime/error.hpp"
+#include "engine/runtime/device_info.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs {
 namespace {

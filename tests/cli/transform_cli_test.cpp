@@ -12,7 +12,7 @@
 #include <functional>
 
 #include "cli_runner.hpp"
-#include "ops/convolve/convolve.hpp"
+#include "engine/ops/convolve/convolve.hpp"
 
 namespace hs {
 namespace {

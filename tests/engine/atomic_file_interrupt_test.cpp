@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/atomic_file.hpp"
+#include "engine/runtime/atomic_file.hpp"
 
 namespace {
 

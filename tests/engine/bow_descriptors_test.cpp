@@ -4,9 +4,9 @@
 #include <cmath>
 #include <random>
 
+#include "engine/ops/bow/descriptors.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "expect_error.hpp"
-#include "ops/bow/descriptors.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::bow {
 namespace {

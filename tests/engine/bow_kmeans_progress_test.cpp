@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "bow_test_data.hpp"
-#include "ops/bow/kmeans.hpp"
+#include "engine/ops/bow/kmeans.hpp"
 
 namespace hs::bow {
 namespace {

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "bow_test_data.hpp"
+#include "engine/ops/bow/kmeans.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "expect_error.hpp"
-#include "ops/bow/kmeans.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::bow {
 namespace {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "bow_test_data.hpp"
-#include "ops/bow/bow.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/bow/bow.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::bow {
 namespace {

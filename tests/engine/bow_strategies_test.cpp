@@ -8,10 +8,10 @@
 #include <optional>
 
 #include "bow_test_data.hpp"
+#include "engine/ops/bow/bow.hpp"
+#include "engine/ops/bow/tensor_strategy.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "expect_error.hpp"
-#include "ops/bow/bow.hpp"
-#include "ops/bow/tensor_strategy.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::bow {
 namespace {

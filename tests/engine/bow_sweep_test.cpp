@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
+#include "engine/ops/bow/sweep.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "expect_error.hpp"
-#include "ops/bow/sweep.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::bow {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <random>
 
-#include "ops/bow/bow.hpp"
+#include "engine/ops/bow/bow.hpp"
 
 namespace hs::bow::test_data {
 

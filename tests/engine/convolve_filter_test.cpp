@@ -4,9 +4,9 @@
 #include <functional>
 #include <numeric>
 
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/runtime/error.hpp"
 #include "expect_error.hpp"
-#include "ops/convolve/filter.hpp"
-#include "runtime/error.hpp"
 
 namespace hs::convolve {
 namespace {

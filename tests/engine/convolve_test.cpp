@@ -4,9 +4,9 @@
 #include <random>
 #include <tuple>
 
-#include "ops/convolve/convolve.hpp"
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/runtime/error.hpp"
 #include "pipeline_test_support.hpp"
-#include "runtime/error.hpp"
 
 namespace hs::convolve {
 namespace {

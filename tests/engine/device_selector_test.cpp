@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "runtime/device_info.hpp"
-#include "runtime/error.hpp"
+#include "engine/runtime/device_info.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <random>
 
-#include "ops/pipeline/pipeline.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/stages/stage.hpp"
 #include "pipeline_test_support.hpp"
-#include "stages/stage.hpp"
 
 namespace hs::stages {
 namespace {

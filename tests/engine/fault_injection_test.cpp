@@ -10,12 +10,12 @@
 #include <set>
 #include <string>
 
-#include "image/pixel_source.hpp"
-#include "ops/pipeline/pipeline.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/fault_injection.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "pipeline_test_support.hpp"
-#include "runtime/error.hpp"
-#include "runtime/fault_injection.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs {
 namespace {

@@ -6,9 +6,9 @@
 #include <cfloat>
 #include <functional>
 
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/runtime/error.hpp"
 #include "expect_error.hpp"
-#include "ops/convolve/filter.hpp"
-#include "runtime/error.hpp"
 
 namespace hs::convolve {
 namespace {

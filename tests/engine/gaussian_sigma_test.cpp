@@ -2,9 +2,9 @@
 // a finite number; the narrow ones that compute (they are the identity in float) still run.
 #include <gtest/gtest.h>
 
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/runtime/error.hpp"
 #include "expect_error.hpp"
-#include "ops/convolve/filter.hpp"
-#include "runtime/error.hpp"
 
 namespace hs::convolve {
 namespace {

@@ -2,10 +2,10 @@
 // against the histogram's own luma (the output's r histogram is the input's luma histogram).
 #include <gtest/gtest.h>
 
-#include "ops/histogram/histogram.hpp"
-#include "ops/pipeline/pipeline.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/stages/stage.hpp"
 #include "pipeline_test_support.hpp"
-#include "stages/stage.hpp"
 
 namespace hs::stages {
 namespace {

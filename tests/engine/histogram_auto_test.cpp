@@ -11,10 +11,10 @@
 #include <thread>
 #include <vector>
 
+#include "engine/ops/histogram/auto_strategy.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "histogram_test_images.hpp"
-#include "ops/histogram/auto_strategy.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::histogram {
 namespace {

@@ -3,10 +3,10 @@
 
 #include <tuple>
 
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "histogram_test_images.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::histogram {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <ostream>
 
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "histogram_test_images.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::histogram {
 namespace {

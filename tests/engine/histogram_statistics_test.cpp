@@ -6,9 +6,9 @@
 #include <random>
 #include <vector>
 
-#include "ops/histogram/statistics.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/histogram/statistics.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::histogram {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <memory>
 
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "histogram_test_images.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::histogram {
 namespace {

@@ -6,8 +6,8 @@
 #include <random>
 #include <string>
 
-#include "image/image.hpp"
-#include "ops/histogram/histogram.hpp"
+#include "engine/image/image.hpp"
+#include "engine/ops/histogram/histogram.hpp"
 
 namespace hs::histogram::test_images {
 

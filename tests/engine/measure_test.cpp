@@ -4,12 +4,12 @@
 
 #include <algorithm>
 
+#include "engine/measure/compare.hpp"
+#include "engine/measure/measure.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "expect_error.hpp"
 #include "handmade_timings.hpp"
 #include "histogram_test_images.hpp"
-#include "measure/compare.hpp"
-#include "measure/measure.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::measure {
 namespace {

@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/ops/bow/bow.hpp"
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/operation.hpp"
+#include "engine/ops/rotate/rotate.hpp"
 #include "expect_error.hpp"
-#include "ops/bow/bow.hpp"
-#include "ops/convolve/convolve.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/operation.hpp"
-#include "ops/rotate/rotate.hpp"
 
 namespace hs {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "ops/pipeline/pipeline.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/runtime/error.hpp"
 #include "pipeline_test_support.hpp"
-#include "runtime/error.hpp"
 
 namespace hs::pipeline {
 namespace {

@@ -6,9 +6,9 @@
 #include <cstddef>
 #include <string>
 
-#include "image/image.hpp"
-#include "image/pixel_source.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/image/image.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::testing {
 

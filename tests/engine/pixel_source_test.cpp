@@ -9,8 +9,8 @@
 #include <thread>
 #include <vector>
 
-#include "image/pixel_source.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace {
 

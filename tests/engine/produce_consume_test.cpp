@@ -8,13 +8,13 @@
 #include <tuple>
 #include <vector>
 
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/produce_consume/produce_consume.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "expect_error.hpp"
-#include "ops/convolve/convolve.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/produce_consume/produce_consume.hpp"
 #include "pipeline_test_support.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::produce_consume {
 namespace {

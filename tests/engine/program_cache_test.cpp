@@ -7,8 +7,8 @@
 #include <fstream>
 #include <random>
 
-#include "runtime/program_cache.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/runtime/program_cache.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs {
 namespace {

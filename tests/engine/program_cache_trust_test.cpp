@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/program_cache.hpp"
+#include "engine/runtime/program_cache.hpp"
 
 namespace hs {
 namespace {

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ops/rotate/rotate.hpp"
+#include "engine/ops/rotate/rotate.hpp"
+#include "engine/runtime/error.hpp"
 #include "pipeline_test_support.hpp"
-#include "runtime/error.hpp"
 
 namespace hs::rotate {
 namespace {

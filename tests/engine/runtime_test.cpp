@@ -9,11 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/device_clock.hpp"
-#include "runtime/device_timing.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
-#include "runtime/timing.hpp"
+#include "engine/runtime/device_clock.hpp"
+#include "engine/runtime/device_timing.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
+#include "engine/runtime/timing.hpp"
 
 namespace hs {
 namespace {

@@ -7,11 +7,11 @@
 
 #include <algorithm>
 
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/stages/builtin.hpp"
 #include "expect_error.hpp"
-#include "ops/convolve/convolve.hpp"
 #include "pipeline_test_support.hpp"
-#include "runtime/error.hpp"
-#include "stages/builtin.hpp"
 
 namespace hs::session {
 namespace {

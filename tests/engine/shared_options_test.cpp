@@ -4,12 +4,12 @@
 
 #include <string>
 
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/rotate/rotate.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/stages/shared_options.hpp"
 #include "expect_error.hpp"
-#include "ops/convolve/convolve.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/rotate/rotate.hpp"
-#include "runtime/error.hpp"
-#include "stages/shared_options.hpp"
 
 namespace hs::options {
 namespace {

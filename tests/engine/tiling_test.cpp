@@ -6,15 +6,15 @@
 #include <cmath>
 #include <string>
 
-#include "ops/convolve/convolve.hpp"
-#include "ops/convolve/filter.hpp"
-#include "ops/histogram/device_strategy.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "ops/rotate/rotate.hpp"
-#include "ops/tiling.hpp"
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/ops/histogram/device_strategy.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/ops/rotate/rotate.hpp"
+#include "engine/ops/tiling.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "pipeline_test_support.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs {
 namespace {

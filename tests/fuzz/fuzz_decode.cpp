@@ -5,8 +5,8 @@
 #include <cstring>
 #include <string>
 
+#include "engine/runtime/error.hpp"
 #include "io/decode/image_codecs.hpp"
-#include "runtime/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     try {

@@ -9,9 +9,9 @@
 #include <string>
 #include <string_view>
 
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/runtime/error.hpp"
 #include "io/files/filter_file.hpp"
-#include "ops/convolve/filter.hpp"
-#include "runtime/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) return 0;

@@ -5,9 +5,9 @@
 #include <cstring>
 #include <memory>
 
-#include "image/pixel_source.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "engine/runtime/error.hpp"
 #include "io/npy.hpp"
-#include "runtime/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const QByteArray bytes(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));

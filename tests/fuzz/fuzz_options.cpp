@@ -9,9 +9,9 @@
 #include <string>
 #include <string_view>
 
-#include "ops/histogram/histogram.hpp"
-#include "runtime/error.hpp"
-#include "stages/shared_options.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/stages/shared_options.hpp"
 
 namespace {
 

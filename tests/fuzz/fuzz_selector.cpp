@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "runtime/device_info.hpp"
-#include "runtime/error.hpp"
+#include "engine/runtime/device_info.hpp"
+#include "engine/runtime/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const std::vector<hs::DeviceInfo> devices = [] {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "runtime/error.hpp"
+#include "engine/runtime/error.hpp"
 
 GlxSession::GlxSession() {
     const char* name = std::getenv("DISPLAY");

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "image/image.hpp"
+#include "engine/image/image.hpp"
 #include "interop/gl_sharing.hpp"
 #include "interop/texture_sink.hpp"
 

@@ -14,10 +14,10 @@
 #include <memory>
 #include <sstream>
 
+#include "engine/measure/measure.hpp"
+#include "engine/runtime/error.hpp"
 #include "glx_session.hpp"
 #include "interop/texture_sink.hpp"
-#include "measure/measure.hpp"
-#include "runtime/error.hpp"
 
 namespace hs::interop {
 namespace {

@@ -28,13 +28,13 @@
 #include <string>
 #include <vector>
 
+#include "engine/measure/measure.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/runtime/atomic_file.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/util/json_writer.hpp"
 #include "glx_session.hpp"
 #include "interop/texture_sink.hpp"
-#include "measure/measure.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "runtime/atomic_file.hpp"
-#include "runtime/error.hpp"
-#include "util/json_writer.hpp"
 
 namespace hs::interop {
 namespace {

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/runtime/error.hpp"
 #include "expect_error.hpp"
 #include "handmade_files.hpp"
 #include "io/npy.hpp"
-#include "runtime/error.hpp"
 
 namespace hs {
 namespace {

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "codec_fixtures.hpp"
+#include "engine/runtime/error.hpp"
 #include "io/decode/image_codecs.hpp"
-#include "runtime/error.hpp"
 
 namespace hs {
 namespace {

@@ -10,14 +10,14 @@
 #include <csignal>
 #include <map>
 
+#include "engine/ops/produce_consume/produce_consume.hpp"
+#include "engine/runtime/device_properties.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/util/json_writer.hpp"
 #include "handmade_timings.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
 #include "io/timeline.hpp"
-#include "ops/produce_consume/produce_consume.hpp"
-#include "runtime/device_properties.hpp"
-#include "runtime/error.hpp"
-#include "util/json_writer.hpp"
 
 namespace hs {
 namespace {

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <random>
 
+#include "engine/runtime/error.hpp"
 #include "expect_error.hpp"
 #include "io/files/files.hpp"
 #include "io/files/filter_file.hpp"
-#include "runtime/error.hpp"
 
 namespace hs::io {
 namespace {

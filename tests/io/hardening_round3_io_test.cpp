@@ -12,12 +12,12 @@
 #include <fstream>
 #include <string>
 
+#include "engine/runtime/error.hpp"
 #include "expect_error.hpp"
 #include "io/files/files.hpp"
 #include "io/files/filter_file.hpp"
 #include "io/native_path.hpp"
 #include "io/npy.hpp"
-#include "runtime/error.hpp"
 
 namespace hs {
 namespace {

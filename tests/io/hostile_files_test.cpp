@@ -8,10 +8,10 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+#include "engine/runtime/error.hpp"
 #include "expect_error.hpp"
 #include "handmade_files.hpp"
 #include "io/image_io.hpp"
-#include "runtime/error.hpp"
 
 namespace hs {
 namespace {

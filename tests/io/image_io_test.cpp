@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <functional>
 
+#include "engine/runtime/error.hpp"
 #include "handmade_files.hpp"
 #include "io/image_io.hpp"
-#include "runtime/error.hpp"
 
 namespace hs {
 namespace {

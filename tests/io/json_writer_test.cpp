@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <limits>
 
-#include "util/json_writer.hpp"
+#include "engine/util/json_writer.hpp"
 
 namespace hs {
 namespace {

@@ -13,10 +13,10 @@
 #include <csignal>
 #include <functional>
 
+#include "engine/runtime/error.hpp"
 #include "expect_error.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
-#include "runtime/error.hpp"
 
 namespace hs {
 namespace {

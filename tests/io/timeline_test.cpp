@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/ops/produce_consume/produce_consume.hpp"
 #include "io/timeline.hpp"
-#include "ops/produce_consume/produce_consume.hpp"
 
 namespace hs::io {
 namespace {

@@ -11,14 +11,14 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/image/pixel_source.hpp"
+#include "engine/ops/histogram/device_strategy.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/ops/rotate/rotate.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "heap_peak.hpp"
-#include "image/pixel_source.hpp"
 #include "io/image_io.hpp"
-#include "ops/histogram/device_strategy.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "ops/rotate/rotate.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs {
 namespace {

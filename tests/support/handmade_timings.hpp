@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/timing.hpp"
+#include "engine/runtime/timing.hpp"
 
 namespace hs::test {
 

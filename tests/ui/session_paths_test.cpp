@@ -14,10 +14,10 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/stages/stage.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "stages/stage.hpp"
 #include "ui/display/image_view.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/export_actions.hpp"

@@ -20,12 +20,12 @@
 #include <QStatusBar>
 #include <QtTest/QtTest>
 
-#include "ops/convolve/filter.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "ops/rotate/rotate.hpp"
-#include "runtime/cl.hpp"
-#include "runtime/error.hpp"
-#include "runtime/fault_injection.hpp"
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/ops/rotate/rotate.hpp"
+#include "engine/runtime/cl.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/fault_injection.hpp"
 #include "ui/display/image_view.hpp"
 #include "ui/shell/device_panel.hpp"
 #include "ui/shell/main_window.hpp"

@@ -15,12 +15,12 @@
 #include <QtTest/QtTest>
 #include <cmath>
 
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/runtime/error.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
-#include "ops/convolve/filter.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "runtime/error.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/device_panel.hpp"
 #include "ui/shell/export_actions.hpp"

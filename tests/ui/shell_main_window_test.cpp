@@ -23,11 +23,11 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/ops/histogram/auto_strategy.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/rotate/rotate.hpp"
 #include "io/image_io.hpp"
-#include "ops/convolve/filter.hpp"
-#include "ops/histogram/auto_strategy.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/rotate/rotate.hpp"
 #include "ui/display/image_view.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/device_panel.hpp"

@@ -7,7 +7,7 @@
 #include <QSignalSpy>
 #include <QtTest/QtTest>
 
-#include "ops/histogram/histogram.hpp"
+#include "engine/ops/histogram/histogram.hpp"
 #include "ui/display/image_view.hpp"
 #include "ui/shell/device_panel.hpp"
 #include "ui/shell/main_window.hpp"

@@ -7,7 +7,7 @@
 #include <QtTest/QtTest>
 #include <random>
 
-#include "ops/histogram/histogram.hpp"
+#include "engine/ops/histogram/histogram.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui_test_support.hpp"
 

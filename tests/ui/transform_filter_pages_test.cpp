@@ -9,9 +9,9 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/runtime/error.hpp"
 #include "io/files/files.hpp"
-#include "ops/convolve/filter.hpp"
-#include "runtime/error.hpp"
 #include "ui/shell/transform_panel.hpp"
 #include "ui_test_support.hpp"
 

@@ -18,11 +18,11 @@
 #include <QtTest/QtTest>
 #include <algorithm>
 
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/ops/rotate/rotate.hpp"
+#include "engine/runtime/kernel_sources.hpp"
 #include "io/image_io.hpp"
-#include "ops/convolve/convolve.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "ops/rotate/rotate.hpp"
-#include "runtime/kernel_sources.hpp"
 #include "ui/display/image_view.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/device_panel.hpp"

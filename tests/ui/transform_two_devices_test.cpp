@@ -13,9 +13,9 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/ops/produce_consume/produce_consume.hpp"
 #include "io/image_io.hpp"
-#include "ops/convolve/convolve.hpp"
-#include "ops/produce_consume/produce_consume.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/device_panel.hpp"
 #include "ui/shell/main_window.hpp"

@@ -8,8 +8,8 @@
 #include <QSlider>
 #include <QtTest/QtTest>
 
-#include "ops/pipeline/pipeline.hpp"
-#include "ops/rotate/rotate.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/ops/rotate/rotate.hpp"
 #include "ui/display/image_view.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/shell/transform_panel.hpp"

@@ -33,8 +33,8 @@
 #include <set>
 #include <vector>
 
-#include "image/image.hpp"
-#include "ops/histogram/histogram.hpp"
+#include "engine/image/image.hpp"
+#include "engine/ops/histogram/histogram.hpp"
 #include "ui/model/run_model.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/main_window.hpp"

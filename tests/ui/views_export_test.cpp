@@ -16,7 +16,7 @@
 #include <QtTest/QtTest>
 #include <csignal>
 
-#include "runtime/error.hpp"
+#include "engine/runtime/error.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/export_actions.hpp"
 #include "ui/shell/plot_export_dialog.hpp"

@@ -10,7 +10,7 @@
 #include <QTextLayout>
 #include <QtTest/QtTest>
 
-#include "runtime/kernel_sources.hpp"
+#include "engine/runtime/kernel_sources.hpp"
 #include "ui/views/kernel_view.hpp"
 #include "ui/views/opencl_highlighter.hpp"
 #include "ui_test_support.hpp"

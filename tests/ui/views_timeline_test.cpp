@@ -15,8 +15,8 @@
 #include <map>
 #include <optional>
 
+#include "engine/ops/produce_consume/produce_consume.hpp"
 #include "io/image_io.hpp"
-#include "ops/produce_consume/produce_consume.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/export_actions.hpp"
 #include "ui/shell/strategy_box.hpp"

@@ -20,10 +20,10 @@
 #include <QTableWidget>
 #include <QtTest/QtTest>
 
+#include "engine/ops/bow/descriptors.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "io/image_io.hpp"
 #include "io/npy.hpp"
-#include "ops/bow/descriptors.hpp"
-#include "runtime/runtime.hpp"
 #include "ui/shell/export_actions.hpp"
 #include "ui/views/visual_words_view.hpp"
 #include "ui_test_support.hpp"

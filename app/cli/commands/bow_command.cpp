@@ -6,13 +6,13 @@
 #include <algorithm>
 
 #include "cli/commands/descriptor_options.hpp"
-#include "image/pixel_source.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/ops/bow/bow.hpp"
+#include "engine/runtime/device_properties.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
 #include "io/npy.hpp"
-#include "ops/bow/bow.hpp"
-#include "runtime/device_properties.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::cli {
 

@@ -7,9 +7,9 @@
 
 #include "cli/commands/option_groups.hpp"
 #include "cli/commands/work_bounds.hpp"
+#include "engine/ops/bow/sweep.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "io/bow_export.hpp"
-#include "ops/bow/sweep.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::cli {
 

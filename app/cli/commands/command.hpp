@@ -17,12 +17,12 @@
 #include <string_view>
 #include <vector>
 
-#include "image/image.hpp"
-#include "runtime/device_info.hpp"
-#include "runtime/error.hpp"
-#include "runtime/timing.hpp"
-#include "stages/shared_options.hpp"
-#include "util/json_writer.hpp"
+#include "engine/image/image.hpp"
+#include "engine/runtime/device_info.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/timing.hpp"
+#include "engine/stages/shared_options.hpp"
+#include "engine/util/json_writer.hpp"
 
 namespace hs::cli {
 

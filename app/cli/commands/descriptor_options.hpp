@@ -3,7 +3,7 @@
 // --window and --stride.
 
 #include "cli/commands/option_groups.hpp"
-#include "ops/bow/descriptors.hpp"
+#include "engine/ops/bow/descriptors.hpp"
 
 namespace hs::cli {
 

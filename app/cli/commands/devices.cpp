@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "cli/commands/option_groups.hpp"
-#include "runtime/device_properties.hpp"
+#include "engine/runtime/device_properties.hpp"
 
 namespace hs::cli {
 

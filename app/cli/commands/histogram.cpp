@@ -5,14 +5,14 @@
 #include <sstream>
 
 #include "cli/commands/option_groups.hpp"
-#include "image/pixel_source.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/measure/measure.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/histogram/statistics.hpp"
+#include "engine/runtime/device_properties.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
-#include "measure/measure.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/histogram/statistics.hpp"
-#include "runtime/device_properties.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::cli {
 

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "cli/commands/command.hpp"
-#include "stages/stage.hpp"
+#include "engine/stages/stage.hpp"
 
 namespace hs::cli {
 

@@ -4,13 +4,13 @@
 
 #include <algorithm>
 
-#include "image/pixel_source.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/runtime/device_properties.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "runtime/device_properties.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
 #include "session/session.hpp"
 
 namespace hs::cli::transform {

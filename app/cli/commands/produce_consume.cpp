@@ -1,15 +1,15 @@
 // histoscope-cli produce-consume IMAGE --filter SPEC --devices SEL,SEL [--mode auto|pipe|buffer] [--chunks N]
 // [--convolve-strategy S] [--histogram-strategy S] [--bins N] [--ignore-transparent] [--json]
-#include "ops/produce_consume/produce_consume.hpp"
+#include "engine/ops/produce_consume/produce_consume.hpp"
 #include "cli/commands/option_groups.hpp"
+#include "engine/runtime/device_properties.hpp"
+#include "engine/runtime/runtime.hpp"
+#include "engine/stages/builtin.hpp"
 #include "io/export.hpp"
 #include "io/files/filter_file.hpp"
 #include "io/image_io.hpp"
 #include "io/native_path.hpp"
-#include "runtime/device_properties.hpp"
-#include "runtime/runtime.hpp"
 #include "session/session.hpp"
-#include "stages/builtin.hpp"
 
 namespace hs::cli {
 

@@ -2,9 +2,9 @@
 // visual-words strategies and whether each runs on the device (the contract's supportOn, ops/operation.hpp).
 
 #include "cli/commands/option_groups.hpp"
-#include "ops/bow/bow.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "runtime/device_properties.hpp"
+#include "engine/ops/bow/bow.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/runtime/device_properties.hpp"
 
 namespace hs::cli {
 

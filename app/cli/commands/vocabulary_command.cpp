@@ -5,12 +5,12 @@
 
 #include "cli/commands/descriptor_options.hpp"
 #include "cli/commands/work_bounds.hpp"
-#include "image/pixel_source.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/ops/bow/kmeans.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
 #include "io/npy.hpp"
-#include "ops/bow/kmeans.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::cli {
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "cli/commands/command.hpp"
-#include "runtime/device_info.hpp"
+#include "engine/runtime/device_info.hpp"
 
 namespace hs::cli {
 

@@ -1,11 +1,11 @@
-#include "image/pixel_source.hpp"
+#include "engine/image/pixel_source.hpp"
 
 #include <algorithm>
 #include <array>
 #include <stdexcept>
 
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs {
 

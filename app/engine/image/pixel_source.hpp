@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
-#include "image/image.hpp"
-#include "runtime/cl.hpp"
-#include "runtime/timing.hpp"
+#include "engine/image/image.hpp"
+#include "engine/runtime/cl.hpp"
+#include "engine/runtime/timing.hpp"
 
 namespace hs {
 

@@ -1,10 +1,10 @@
-#include "measure/baselines.hpp"
+#include "engine/measure/baselines.hpp"
 
 #include <algorithm>
 #include <optional>
 
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::measure {
 

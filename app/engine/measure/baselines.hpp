@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "measure/measure.hpp"
-#include "runtime/cl.hpp"
+#include "engine/measure/measure.hpp"
+#include "engine/runtime/cl.hpp"
 
 namespace hs {
 class DeviceContext;

@@ -1,10 +1,10 @@
-#include "measure/compare.hpp"
+#include "engine/measure/compare.hpp"
 
 #include <algorithm>
 
-#include "image/pixel_source.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::measure {
 

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "image/image.hpp"
-#include "measure/measure.hpp"
-#include "ops/histogram/histogram.hpp"
+#include "engine/image/image.hpp"
+#include "engine/measure/measure.hpp"
+#include "engine/ops/histogram/histogram.hpp"
 
 namespace hs {
 class DeviceContext;

@@ -1,9 +1,9 @@
-#include "measure/measure.hpp"
+#include "engine/measure/measure.hpp"
 
 #include <algorithm>
 #include <chrono>
 
-#include "runtime/error.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs::measure {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/timing.hpp"
+#include "engine/runtime/timing.hpp"
 
 namespace hs::measure {
 

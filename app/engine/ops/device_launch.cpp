@@ -1,10 +1,10 @@
-#include "ops/device_launch.hpp"
+#include "engine/ops/device_launch.hpp"
 
 #include <array>
 #include <utility>
 
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::launch {
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <string_view>
 
-#include "image/pixel_source.hpp"
-#include "runtime/cl.hpp"
-#include "runtime/device_info.hpp"
-#include "runtime/timing.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/runtime/cl.hpp"
+#include "engine/runtime/device_info.hpp"
+#include "engine/runtime/timing.hpp"
 
 namespace hs {
 class DeviceContext;

@@ -1,4 +1,4 @@
-#include "ops/operation.hpp"
+#include "engine/ops/operation.hpp"
 
 namespace hs {
 

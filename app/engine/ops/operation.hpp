@@ -23,11 +23,11 @@
 #include <string_view>
 #include <vector>
 
-#include "ops/strategy.hpp"
-#include "runtime/device_info.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
-#include "runtime/timing.hpp"
+#include "engine/ops/strategy.hpp"
+#include "engine/runtime/device_info.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
+#include "engine/runtime/timing.hpp"
 
 namespace hs {
 

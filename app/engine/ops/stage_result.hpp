@@ -2,8 +2,8 @@
 // What the image operations (rotate, convolve) share as stages of a pipeline: a result whose pixels stay on
 // the device, with what ran (ops/operation.hpp).
 
-#include "image/pixel_source.hpp"
-#include "ops/operation.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/ops/operation.hpp"
 
 namespace hs::pipeline {
 

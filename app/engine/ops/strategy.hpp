@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/error.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs {
 

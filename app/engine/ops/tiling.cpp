@@ -1,4 +1,4 @@
-#include "ops/tiling.hpp"
+#include "engine/ops/tiling.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/operation.hpp"
+#include "engine/ops/operation.hpp"
 
 namespace hs::tiling {
 

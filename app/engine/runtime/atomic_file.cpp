@@ -1,4 +1,4 @@
-#include "runtime/atomic_file.hpp"
+#include "engine/runtime/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -14,7 +14,7 @@
 #include <sstream>
 #include <system_error>
 
-#include "runtime/error.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs {
 

@@ -1,4 +1,4 @@
-#include "runtime/device_clock.hpp"
+#include "engine/runtime/device_clock.hpp"
 
 #include <cstdio>
 #include <limits>

@@ -10,7 +10,7 @@
 #include <chrono>
 #include <cstdint>
 
-#include "runtime/cl.hpp"
+#include "engine/runtime/cl.hpp"
 
 namespace hs {
 

@@ -1,4 +1,4 @@
-#include "runtime/device_info.hpp"
+#include "engine/runtime/device_info.hpp"
 
 #include <dlfcn.h>
 #include <sys/resource.h>
@@ -14,8 +14,8 @@
 #include <optional>
 #include <sstream>
 
-#include "runtime/cl.hpp"
-#include "runtime/error.hpp"
+#include "engine/runtime/cl.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs {
 

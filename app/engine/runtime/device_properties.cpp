@@ -1,10 +1,10 @@
-#include "runtime/device_properties.hpp"
+#include "engine/runtime/device_properties.hpp"
 
 #include <cstdio>
 #include <iterator>
 #include <type_traits>
 
-#include "util/json_writer.hpp"
+#include "engine/util/json_writer.hpp"
 
 namespace hs {
 

@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "runtime/device_info.hpp"
+#include "engine/runtime/device_info.hpp"
 
 namespace hs {
 

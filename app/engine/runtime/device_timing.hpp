@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "runtime/timing.hpp"
+#include "engine/runtime/timing.hpp"
 
 namespace hs {
 

@@ -1,4 +1,4 @@
-#include "runtime/error.hpp"
+#include "engine/runtime/error.hpp"
 
 #include <atomic>
 #include <cstdio>

@@ -65,4 +65,4 @@ auto withClErrors(std::string_view where, Body&& body) -> decltype(body());
 
 }  // namespace hs
 
-#include "runtime/error_impl.hpp"
+#include "engine/runtime/error_impl.hpp"

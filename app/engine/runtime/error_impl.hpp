@@ -2,7 +2,7 @@
 // The template part of error.hpp, which includes it at its end: kept apart so that a reader of error.hpp
 // finds the error types without the OpenCL bindings this part needs.
 
-#include "runtime/cl.hpp"
+#include "engine/runtime/cl.hpp"
 
 namespace hs {
 

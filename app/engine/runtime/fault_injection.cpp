@@ -2,7 +2,7 @@
 // is linked whole into every executable, so the executable's own calls bind to these definitions, which
 // forward to the ICD loader's (the next definition, found with dlsym(RTLD_NEXT)). Drivers call through the
 // loader's dispatch tables and never come here.
-#include "runtime/fault_injection.hpp"
+#include "engine/runtime/fault_injection.hpp"
 
 #include <dlfcn.h>
 
@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/cl.hpp"  // the OpenCL C API too, cl_gl.h included
-#include "runtime/error.hpp"
+#include "engine/runtime/cl.hpp"  // the OpenCL C API too, cl_gl.h included
+#include "engine/runtime/error.hpp"
 
 namespace hs::faults {
 

@@ -1,4 +1,4 @@
-#include "runtime/program_cache.hpp"
+#include "engine/runtime/program_cache.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <system_error>
 
-#include "runtime/atomic_file.hpp"
-#include "runtime/error.hpp"
-#include "util/hash.hpp"
+#include "engine/runtime/atomic_file.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/util/hash.hpp"
 
 namespace hs {
 

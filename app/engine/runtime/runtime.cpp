@@ -1,11 +1,11 @@
-#include "runtime/runtime.hpp"
+#include "engine/runtime/runtime.hpp"
 
 #include <algorithm>
 
-#include "runtime/device_clock.hpp"
-#include "runtime/error.hpp"
-#include "runtime/kernel_sources.hpp"
-#include "util/hash.hpp"
+#include "engine/runtime/device_clock.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/kernel_sources.hpp"
+#include "engine/util/hash.hpp"
 
 namespace hs {
 

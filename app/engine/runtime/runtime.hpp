@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/cl.hpp"
-#include "runtime/device_info.hpp"
-#include "runtime/program_cache.hpp"
+#include "engine/runtime/cl.hpp"
+#include "engine/runtime/device_info.hpp"
+#include "engine/runtime/program_cache.hpp"
 
 namespace hs {
 

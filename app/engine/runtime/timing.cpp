@@ -1,12 +1,12 @@
-#include "runtime/timing.hpp"
+#include "engine/runtime/timing.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <utility>
 
-#include "runtime/device_clock.hpp"
-#include "runtime/device_timing.hpp"
-#include "runtime/error.hpp"
+#include "engine/runtime/device_clock.hpp"
+#include "engine/runtime/device_timing.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/cl.hpp"
+#include "engine/runtime/cl.hpp"
 
 namespace hs {
 

@@ -5,10 +5,10 @@
 
 #include <memory>
 
-#include "ops/convolve/convolve.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/rotate/rotate.hpp"
-#include "stages/stage.hpp"
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/rotate/rotate.hpp"
+#include "engine/stages/stage.hpp"
 
 namespace hs::stages {
 

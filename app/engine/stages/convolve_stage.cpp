@@ -1,6 +1,6 @@
 // The convolve stage kind: convolve::convolve with its strategies, configured by --filter SPEC.
-#include "stages/builtin.hpp"
-#include "stages/shared_options.hpp"
+#include "engine/stages/builtin.hpp"
+#include "engine/stages/shared_options.hpp"
 
 namespace hs::stages {
 

@@ -6,10 +6,10 @@
 #include <array>
 #include <cmath>
 
-#include "ops/device_launch.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
-#include "stages/stage.hpp"
+#include "engine/ops/device_launch.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
+#include "engine/stages/stage.hpp"
 
 namespace hs::stages {
 

@@ -1,10 +1,10 @@
 // The grayscale stage kind: every pixel's R, G and B replaced by its luma, (299 R + 587 G + 114 B + 500) /
 // 1000 in integers, the luma the histogram counts (so the output's r histogram is the input's luma
 // histogram); alpha unchanged. One kernel (kernels/grayscale.cl), no strategies, no parameters.
-#include "ops/device_launch.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
-#include "stages/stage.hpp"
+#include "engine/ops/device_launch.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
+#include "engine/stages/stage.hpp"
 
 namespace hs::stages {
 

@@ -1,7 +1,7 @@
 // The histogram stage kind: histogram::computeHistogram with its strategies, a measurement of the image the
 // stages before it made. Configured by --bins and --ignore-transparent.
-#include "stages/builtin.hpp"
-#include "stages/shared_options.hpp"
+#include "engine/stages/builtin.hpp"
+#include "engine/stages/shared_options.hpp"
 
 namespace hs::stages {
 

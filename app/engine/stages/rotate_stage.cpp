@@ -1,8 +1,8 @@
 // The rotate stage kind: rotate::rotate with its strategies, configured by --angle, --sampling, --fit-canvas.
 #include <charconv>
 
-#include "stages/builtin.hpp"
-#include "stages/shared_options.hpp"
+#include "engine/stages/builtin.hpp"
+#include "engine/stages/shared_options.hpp"
 
 namespace hs::stages {
 

@@ -1,11 +1,11 @@
-#include "stages/shared_options.hpp"
+#include "engine/stages/shared_options.hpp"
 
 #include <charconv>
 #include <cmath>
 
-#include "ops/convolve/filter.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "runtime/error.hpp"
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs::options {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "ops/rotate/rotate.hpp"
+#include "engine/ops/rotate/rotate.hpp"
 
 namespace hs::options {
 

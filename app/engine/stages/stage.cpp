@@ -1,9 +1,9 @@
-#include "stages/stage.hpp"
+#include "engine/stages/stage.hpp"
 
 #include <algorithm>
 
-#include "runtime/error.hpp"
-#include "stages/builtin.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/stages/builtin.hpp"
 
 namespace hs::stages {
 

@@ -20,12 +20,12 @@
 #include <string_view>
 #include <vector>
 
-#include "image/image.hpp"
-#include "image/pixel_source.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/operation.hpp"
-#include "ops/parameter.hpp"
-#include "util/json_writer.hpp"
+#include "engine/image/image.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/operation.hpp"
+#include "engine/ops/parameter.hpp"
+#include "engine/util/json_writer.hpp"
 
 namespace hs {
 class DeviceContext;

@@ -1,4 +1,4 @@
-#include "util/json_writer.hpp"
+#include "engine/util/json_writer.hpp"
 
 #include <charconv>
 #include <cmath>

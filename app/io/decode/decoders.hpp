@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "image/image.hpp"
+#include "engine/image/image.hpp"
 
 namespace hs::io::decode {
 

@@ -15,8 +15,8 @@
 #include <memory>
 #include <string>
 
+#include "engine/runtime/error.hpp"
 #include "io/decode/image_codecs.hpp"
-#include "runtime/error.hpp"
 
 namespace hs::io {
 

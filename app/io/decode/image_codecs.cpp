@@ -13,8 +13,8 @@
 #include <cstring>
 #include <new>
 
+#include "engine/runtime/error.hpp"
 #include "io/decode/decoders.hpp"
-#include "runtime/error.hpp"
 
 namespace hs::io {
 

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "image/image.hpp"
+#include "engine/image/image.hpp"
 
 namespace hs::io {
 

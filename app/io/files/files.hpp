@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "image/image.hpp"
-#include "runtime/atomic_file.hpp"
+#include "engine/image/image.hpp"
+#include "engine/runtime/atomic_file.hpp"
 
 namespace hs::io {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "ops/convolve/filter.hpp"
+#include "engine/ops/convolve/filter.hpp"
 
 namespace hs::io {
 

@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <chrono>
 
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "interop/texture_sink.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::ui {
 

@@ -25,7 +25,7 @@
 #include <memory>
 #include <mutex>
 
-#include "image/image.hpp"
+#include "engine/image/image.hpp"
 #include "interop/gl_sharing.hpp"
 
 class QOffscreenSurface;

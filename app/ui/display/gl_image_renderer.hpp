@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "image/image.hpp"
+#include "engine/image/image.hpp"
 
 namespace hs::ui {
 

@@ -4,7 +4,7 @@
 #include <functional>
 #include <memory>
 
-#include "image/image.hpp"
+#include "engine/image/image.hpp"
 #include "ui/display/display_link.hpp"
 
 class QWidget;

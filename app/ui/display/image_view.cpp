@@ -10,7 +10,7 @@
 #include <cmath>
 #include <functional>
 
-#include "ops/histogram/histogram.hpp"
+#include "engine/ops/histogram/histogram.hpp"
 #include "ui/display/gl_canvas.hpp"
 #include "ui/display/gl_image_renderer.hpp"
 #include "ui/display/image_canvas.hpp"

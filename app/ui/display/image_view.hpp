@@ -6,7 +6,7 @@
 #include <memory>
 #include <optional>
 
-#include "image/image.hpp"
+#include "engine/image/image.hpp"
 #include "ui/display/display_link.hpp"
 #include "ui/display/image_canvas.hpp"
 

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "image/image.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "ops/produce_consume/produce_consume.hpp"
-#include "runtime/device_info.hpp"
-#include "runtime/error.hpp"
+#include "engine/image/image.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/ops/produce_consume/produce_consume.hpp"
+#include "engine/runtime/device_info.hpp"
+#include "engine/runtime/error.hpp"
 #include "ui/display/display_link.hpp"
 
 namespace hs::ui {

@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
+#include "engine/ops/histogram/histogram.hpp"
 #include "io/export.hpp"
 #include "io/timeline.hpp"
-#include "ops/histogram/histogram.hpp"
 #include "ui/model/run.hpp"
 
 namespace hs::ui {

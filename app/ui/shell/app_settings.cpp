@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ops/histogram/histogram.hpp"
-#include "stages/stage.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/stages/stage.hpp"
 
 namespace hs::ui {
 

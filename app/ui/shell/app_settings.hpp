@@ -6,7 +6,7 @@
 #include <QStringList>
 #include <string_view>
 
-#include "ops/convolve/filter.hpp"
+#include "engine/ops/convolve/filter.hpp"
 
 namespace hs::ui {
 

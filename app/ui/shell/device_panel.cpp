@@ -9,7 +9,7 @@
 #include <QVBoxLayout>
 #include <set>
 
-#include "runtime/device_properties.hpp"
+#include "engine/runtime/device_properties.hpp"
 
 namespace hs::ui {
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "runtime/device_info.hpp"
+#include "engine/runtime/device_info.hpp"
 
 class QComboBox;
 class QTableWidget;

@@ -14,9 +14,9 @@
 #include <cmath>
 #include <vector>
 
+#include "engine/runtime/error.hpp"
 #include "io/bow_export.hpp"
 #include "io/export.hpp"
-#include "runtime/error.hpp"
 #include "ui/model/run_model.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/plot_export_dialog.hpp"

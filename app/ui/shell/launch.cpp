@@ -8,13 +8,13 @@
 #include <QTimer>
 #include <iostream>
 
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/stages/shared_options.hpp"
+#include "engine/stages/stage.hpp"
 #include "io/command_line.hpp"
 #include "io/export.hpp"
 #include "io/files/filter_file.hpp"
 #include "io/image_io.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "stages/shared_options.hpp"
-#include "stages/stage.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/export_actions.hpp"
 #include "ui/shell/main_window.hpp"

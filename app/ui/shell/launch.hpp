@@ -6,8 +6,8 @@
 #include <memory>
 #include <optional>
 
-#include "ops/rotate/rotate.hpp"
-#include "runtime/error.hpp"
+#include "engine/ops/rotate/rotate.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs::ui {
 

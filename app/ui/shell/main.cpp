@@ -8,8 +8,8 @@
 #include <iostream>
 #include <memory>
 
+#include "engine/runtime/error.hpp"
 #include "histoscope_version.hpp"
-#include "runtime/error.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/launch.hpp"
 #include "ui/shell/main_window.hpp"

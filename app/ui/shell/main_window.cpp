@@ -26,9 +26,9 @@
 #include <QToolBar>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "engine/runtime/kernel_sources.hpp"
 #include "io/image_io.hpp"
 #include "io/timeline.hpp"
-#include "runtime/kernel_sources.hpp"
 #include "ui/display/image_view.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/device_panel.hpp"

@@ -8,9 +8,9 @@
 #include <memory>
 #include <optional>
 
-#include "image/image.hpp"
-#include "ops/rotate/rotate.hpp"
-#include "runtime/error.hpp"
+#include "engine/image/image.hpp"
+#include "engine/ops/rotate/rotate.hpp"
+#include "engine/runtime/error.hpp"
 #include "ui/model/run_model.hpp"
 #include "ui/work/controller.hpp"
 

@@ -7,8 +7,8 @@
 #include <QLabel>
 #include <QLineEdit>
 
-#include "runtime/error.hpp"
-#include "stages/builtin.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/stages/builtin.hpp"
 
 namespace hs::ui {
 

@@ -10,7 +10,7 @@
 #include <QString>
 #include <memory>
 
-#include "stages/stage.hpp"
+#include "engine/stages/stage.hpp"
 
 class QComboBox;
 

@@ -5,7 +5,7 @@
 #include <QLabel>
 #include <QStandardItemModel>
 
-#include "ops/histogram/histogram.hpp"
+#include "engine/ops/histogram/histogram.hpp"
 
 namespace hs::ui {
 

@@ -3,8 +3,8 @@
 #include <QString>
 #include <QWidget>
 
-#include "ops/histogram/histogram.hpp"
-#include "runtime/device_info.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/runtime/device_info.hpp"
 
 class QComboBox;
 class QLabel;

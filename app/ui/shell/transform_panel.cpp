@@ -23,11 +23,11 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/ops/produce_consume/produce_consume.hpp"
+#include "engine/ops/rotate/rotate.hpp"
+#include "engine/runtime/error.hpp"
 #include "io/files/filter_file.hpp"
-#include "ops/convolve/convolve.hpp"
-#include "ops/produce_consume/produce_consume.hpp"
-#include "ops/rotate/rotate.hpp"
-#include "runtime/error.hpp"
 
 namespace hs::ui {
 

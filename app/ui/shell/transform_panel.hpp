@@ -8,10 +8,10 @@
 #include <optional>
 #include <vector>
 
-#include "ops/convolve/filter.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "ops/rotate/rotate.hpp"
-#include "runtime/device_info.hpp"
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/ops/rotate/rotate.hpp"
+#include "engine/runtime/device_info.hpp"
 #include "ui/model/run.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/stage_page.hpp"

@@ -6,7 +6,7 @@
 #include <QVector>
 #include <QWidget>
 
-#include "measure/compare.hpp"
+#include "engine/measure/compare.hpp"
 
 class QCustomPlot;
 class QPushButton;

@@ -9,8 +9,8 @@
 #include <array>
 #include <optional>
 
-#include "ops/histogram/histogram.hpp"
-#include "ops/histogram/statistics.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/histogram/statistics.hpp"
 
 class QCPGraph;
 class QCPItemRect;

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <array>
 
-#include "measure/measure.hpp"
+#include "engine/measure/measure.hpp"
 #include "ui/model/run_model.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/views/plot_style.hpp"

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/runtime/timing.hpp"
 #include "io/timeline.hpp"
-#include "runtime/timing.hpp"
 
 class QCustomPlot;
 class QLabel;

@@ -16,9 +16,9 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/runtime/error.hpp"
 #include "io/image_io.hpp"
 #include "io/npy.hpp"
-#include "runtime/error.hpp"
 #include "ui/views/plot_style.hpp"
 #include "ui/views/view_helpers.hpp"
 

@@ -14,10 +14,10 @@
 #include <optional>
 #include <vector>
 
-#include "image/image.hpp"
+#include "engine/image/image.hpp"
+#include "engine/ops/bow/descriptors.hpp"
+#include "engine/runtime/device_info.hpp"
 #include "io/bow_export.hpp"
-#include "ops/bow/descriptors.hpp"
-#include "runtime/device_info.hpp"
 #include "ui/work/visual_words_worker.hpp"
 
 class QCPBarsGroup;

@@ -5,13 +5,13 @@
 #include <chrono>
 #include <limits>
 
-#include "image/pixel_source.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/measure/compare.hpp"
+#include "engine/ops/histogram/auto_strategy.hpp"
+#include "engine/runtime/runtime.hpp"
+#include "engine/runtime/timing.hpp"
+#include "engine/stages/builtin.hpp"
 #include "interop/texture_sink.hpp"
-#include "measure/compare.hpp"
-#include "ops/histogram/auto_strategy.hpp"
-#include "runtime/runtime.hpp"
-#include "runtime/timing.hpp"
-#include "stages/builtin.hpp"
 
 namespace hs::ui {
 

@@ -3,8 +3,8 @@
 #include <QStringList>
 #include <algorithm>
 
-#include "measure/measure.hpp"
-#include "util/json_writer.hpp"
+#include "engine/measure/measure.hpp"
+#include "engine/util/json_writer.hpp"
 
 namespace hs::ui {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/timing.hpp"
+#include "engine/runtime/timing.hpp"
 #include "ui/work/controller.hpp"
 
 namespace hs::ui {

@@ -2,10 +2,10 @@
 
 #include <QMetaObject>
 
-#include "image/pixel_source.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 #include "io/image_io.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
 
 namespace hs::ui {
 

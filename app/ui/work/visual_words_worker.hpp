@@ -18,11 +18,11 @@
 #include <optional>
 #include <vector>
 
-#include "image/image.hpp"
-#include "ops/bow/descriptors.hpp"
-#include "ops/bow/kmeans.hpp"
-#include "ops/bow/sweep.hpp"
-#include "runtime/device_info.hpp"
+#include "engine/image/image.hpp"
+#include "engine/ops/bow/descriptors.hpp"
+#include "engine/ops/bow/kmeans.hpp"
+#include "engine/ops/bow/sweep.hpp"
+#include "engine/runtime/device_info.hpp"
 #include "ui/work/worker.hpp"
 
 namespace hs {

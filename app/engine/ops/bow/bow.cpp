@@ -1,11 +1,11 @@
-#include "ops/bow/bow.hpp"
+#include "engine/ops/bow/bow.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::bow {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ops/operation.hpp"
+#include "engine/ops/operation.hpp"
 
 namespace hs::bow {
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "ops/bow/host_strategy.hpp"
+#include "engine/ops/bow/host_strategy.hpp"
 
 namespace hs::bow {
 

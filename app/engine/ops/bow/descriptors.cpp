@@ -1,11 +1,11 @@
-#include "ops/bow/descriptors.hpp"
+#include "engine/ops/bow/descriptors.hpp"
 
 #include <cmath>
 #include <cstdlib>
 
-#include "ops/histogram/histogram.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::bow {
 

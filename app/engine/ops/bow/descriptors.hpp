@@ -16,8 +16,8 @@
 
 #include <cstdint>
 
-#include "image/pixel_source.hpp"
-#include "ops/bow/bow.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/ops/bow/bow.hpp"
 
 namespace hs::bow {
 

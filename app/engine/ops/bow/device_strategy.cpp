@@ -1,9 +1,9 @@
-#include "ops/bow/device_strategy.hpp"
+#include "engine/ops/bow/device_strategy.hpp"
 
 #include <algorithm>
 
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::bow {
 

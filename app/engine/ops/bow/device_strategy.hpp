@@ -2,7 +2,7 @@
 // The frame of the OpenCL builders, kernels/bow.cl specialised per strategy by -D options: upload, clear,
 // the strategy's launches, read back; and the launches several strategies share.
 
-#include "ops/bow/bow.hpp"
+#include "engine/ops/bow/bow.hpp"
 
 namespace hs::bow {
 

@@ -1,5 +1,5 @@
 // bow-gpu1-baseline (the book's GPU1): assign_scalar on the descriptors as they come.
-#include "ops/bow/device_strategy.hpp"
+#include "engine/ops/bow/device_strategy.hpp"
 
 namespace hs::bow {
 

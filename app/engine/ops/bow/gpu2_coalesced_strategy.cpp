@@ -1,5 +1,5 @@
 // bow-gpu2-coalesced (the book's GPU2): assign_scalar on the descriptors transposed by a kernel of its own.
-#include "ops/bow/device_strategy.hpp"
+#include "engine/ops/bow/device_strategy.hpp"
 
 namespace hs::bow {
 

@@ -1,5 +1,5 @@
 // bow-gpu3-vectorized (the book's GPU3): assign_vector, float4 loads.
-#include "ops/bow/device_strategy.hpp"
+#include "engine/ops/bow/device_strategy.hpp"
 
 namespace hs::bow {
 

@@ -1,5 +1,5 @@
 // bow-gpu4-local (the book's GPU4): the work-group's descriptors staged in local memory.
-#include "ops/bow/device_strategy.hpp"
+#include "engine/ops/bow/device_strategy.hpp"
 
 namespace hs::bow {
 

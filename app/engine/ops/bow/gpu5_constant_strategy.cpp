@@ -1,5 +1,5 @@
 // bow-gpu5-constant (the book's GPU5): GPU4 with the centroids in __constant memory, where they fit.
-#include "ops/bow/device_strategy.hpp"
+#include "engine/ops/bow/device_strategy.hpp"
 
 namespace hs::bow {
 

@@ -1,4 +1,4 @@
-#include "ops/bow/host_strategy.hpp"
+#include "engine/ops/bow/host_strategy.hpp"
 
 #include <chrono>
 

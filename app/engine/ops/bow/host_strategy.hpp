@@ -2,7 +2,7 @@
 // The frame of the builders that run on the host: support everywhere, the assignment timed on the host's
 // clock as one kernel record named after the strategy.
 
-#include "ops/bow/bow.hpp"
+#include "engine/ops/bow/bow.hpp"
 
 namespace hs::bow {
 

@@ -1,11 +1,11 @@
-#include "ops/bow/kmeans.hpp"
+#include "engine/ops/bow/kmeans.hpp"
 
 #include <algorithm>
 #include <functional>
 #include <numeric>
 #include <random>
 
-#include "runtime/error.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs::bow {
 

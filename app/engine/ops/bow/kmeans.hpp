@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "ops/bow/bow.hpp"
+#include "engine/ops/bow/bow.hpp"
 
 namespace hs::bow {
 

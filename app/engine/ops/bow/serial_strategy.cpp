@@ -1,5 +1,5 @@
 // bow-serial: the golden reference, one thread.
-#include "ops/bow/host_strategy.hpp"
+#include "engine/ops/bow/host_strategy.hpp"
 
 namespace hs::bow {
 

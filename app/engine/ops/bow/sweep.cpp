@@ -1,10 +1,10 @@
-#include "ops/bow/sweep.hpp"
+#include "engine/ops/bow/sweep.hpp"
 
 #include <cmath>
 #include <random>
 
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::bow {
 

@@ -8,8 +8,8 @@
 #include <functional>
 #include <optional>
 
-#include "measure/measure.hpp"
-#include "ops/bow/bow.hpp"
+#include "engine/measure/measure.hpp"
+#include "engine/ops/bow/bow.hpp"
 
 namespace hs::bow {
 

@@ -1,4 +1,4 @@
-#include "ops/bow/tensor_strategy.hpp"
+#include "engine/ops/bow/tensor_strategy.hpp"
 
 namespace hs::bow {
 

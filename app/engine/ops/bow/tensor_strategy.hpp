@@ -2,7 +2,7 @@
 // bow-tensor (ours): the dot products on NVIDIA's tensor cores, in halves split head + tail so that the
 // result is as exact as float multiply-adds (kernels/bow.cl assign_tensor).
 
-#include "ops/bow/device_strategy.hpp"
+#include "engine/ops/bow/device_strategy.hpp"
 
 namespace hs::bow {
 

@@ -2,7 +2,7 @@
 // fused (kernels/bow.cl assign_tiled).
 #include <algorithm>
 
-#include "ops/bow/device_strategy.hpp"
+#include "engine/ops/bow/device_strategy.hpp"
 
 namespace hs::bow {
 

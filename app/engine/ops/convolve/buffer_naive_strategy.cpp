@@ -1,6 +1,6 @@
 // buffer-naive: every tap read from global memory; the fallback (Operation::kFallback).
-#include "ops/convolve/convolve_launch.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/convolve/convolve_launch.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::convolve::launch {
 

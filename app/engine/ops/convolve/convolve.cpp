@@ -1,12 +1,12 @@
-#include "ops/convolve/convolve.hpp"
+#include "engine/ops/convolve/convolve.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 
-#include "ops/device_launch.hpp"
-#include "ops/tiling.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/device_launch.hpp"
+#include "engine/ops/tiling.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::convolve {
 

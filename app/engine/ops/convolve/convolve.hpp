@@ -4,11 +4,11 @@
 #include <string_view>
 #include <vector>
 
-#include "image/image.hpp"
-#include "image/pixel_source.hpp"
-#include "ops/convolve/filter.hpp"
-#include "ops/stage_result.hpp"
-#include "runtime/device_info.hpp"
+#include "engine/image/image.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/ops/stage_result.hpp"
+#include "engine/runtime/device_info.hpp"
 
 namespace hs::convolve {
 

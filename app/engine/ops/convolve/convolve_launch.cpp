@@ -1,10 +1,10 @@
-#include "ops/convolve/convolve_launch.hpp"
+#include "engine/ops/convolve/convolve_launch.hpp"
 
 #include <array>
 
-#include "ops/device_launch.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/device_launch.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::convolve::launch {
 

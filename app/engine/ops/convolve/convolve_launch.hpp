@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "ops/convolve/convolve.hpp"
-#include "runtime/cl.hpp"
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/runtime/cl.hpp"
 
 namespace hs::convolve::launch {
 

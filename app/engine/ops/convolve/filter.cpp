@@ -1,4 +1,4 @@
-#include "ops/convolve/filter.hpp"
+#include "engine/ops/convolve/filter.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -11,7 +11,7 @@
 #include <optional>
 #include <sstream>
 
-#include "runtime/error.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs::convolve {
 

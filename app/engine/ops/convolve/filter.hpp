@@ -25,7 +25,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ops/parameter.hpp"
+#include "engine/ops/parameter.hpp"
 
 namespace hs::convolve {
 

@@ -1,7 +1,7 @@
 // image-sampler: the classic listing, an image object read through a sampler.
-#include "ops/convolve/convolve_launch.hpp"
-#include "ops/device_launch.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/convolve/convolve_launch.hpp"
+#include "engine/ops/device_launch.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::convolve::launch {
 

@@ -1,7 +1,7 @@
 // local-tiled: the work-group's block plus the filter's halo in local memory, loaded once; each work-item
 // makes several output rows.
-#include "ops/convolve/convolve_launch.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/convolve/convolve_launch.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::convolve::launch {
 

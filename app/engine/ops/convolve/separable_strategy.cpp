@@ -1,8 +1,8 @@
 // separable: two 1-D passes, kept on chip, when the filter has rank 1.
-#include "ops/convolve/convolve_launch.hpp"
-#include "ops/device_launch.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/convolve/convolve_launch.hpp"
+#include "engine/ops/device_launch.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::convolve::launch {
 

@@ -1,7 +1,7 @@
 // `auto`: the fastest supported device strategy for this device and image size class, found by a short timed
 // trial on a sample of the image and remembered in memory and, when the cache is enabled, in a small text
 // file that outlives the process.
-#include "ops/histogram/auto_strategy.hpp"
+#include "engine/ops/histogram/auto_strategy.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -14,10 +14,10 @@
 #include <sstream>
 #include <utility>
 
-#include "ops/histogram/device_strategy.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/histogram/device_strategy.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::histogram {
 

@@ -3,7 +3,7 @@
 #include <chrono>
 #include <thread>
 
-#include "ops/histogram/histogram.hpp"
+#include "engine/ops/histogram/histogram.hpp"
 
 namespace hs::histogram {
 

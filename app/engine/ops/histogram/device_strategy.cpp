@@ -1,4 +1,4 @@
-#include "ops/histogram/device_strategy.hpp"
+#include "engine/ops/histogram/device_strategy.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -6,9 +6,9 @@
 #include <map>
 #include <mutex>
 
-#include "ops/device_launch.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/device_launch.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::histogram::device {
 

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "ops/histogram/histogram.hpp"
-#include "runtime/cl.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/runtime/cl.hpp"
 
 namespace hs::histogram::device {
 

@@ -1,8 +1,8 @@
 // global-atomic: one work-item per pixel, atomic_inc on the global histogram.
 #include <algorithm>
 
-#include "ops/histogram/device_strategy.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/histogram/device_strategy.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::histogram::device {
 

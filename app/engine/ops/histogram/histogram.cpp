@@ -1,7 +1,7 @@
-#include "ops/histogram/histogram.hpp"
+#include "engine/ops/histogram/histogram.hpp"
 
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::histogram {
 

@@ -8,10 +8,10 @@
 #include <string_view>
 #include <vector>
 
-#include "image/pixel_source.hpp"
-#include "ops/operation.hpp"
-#include "runtime/device_info.hpp"
-#include "runtime/timing.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/ops/operation.hpp"
+#include "engine/runtime/device_info.hpp"
+#include "engine/runtime/timing.hpp"
 
 namespace hs::histogram {
 

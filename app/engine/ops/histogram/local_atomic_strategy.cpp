@@ -1,5 +1,5 @@
 // local-atomic: sub-histograms in local memory, merged into the histogram with global atomics.
-#include "ops/histogram/device_strategy.hpp"
+#include "engine/ops/histogram/device_strategy.hpp"
 
 namespace hs::histogram::device {
 

@@ -1,5 +1,5 @@
 // partial-reduce: sub-histograms in local memory, written out per group and summed by a second kernel.
-#include "ops/histogram/device_strategy.hpp"
+#include "engine/ops/histogram/device_strategy.hpp"
 
 namespace hs::histogram::device {
 

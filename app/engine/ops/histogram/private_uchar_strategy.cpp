@@ -1,5 +1,5 @@
 // private-uchar: uchar counters per work-item in local memory, flushed before they can overflow.
-#include "ops/histogram/device_strategy.hpp"
+#include "engine/ops/histogram/device_strategy.hpp"
 
 namespace hs::histogram::device {
 

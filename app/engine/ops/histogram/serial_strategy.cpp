@@ -1,7 +1,7 @@
 // serial: the golden reference on the host.
 #include <chrono>
 
-#include "ops/histogram/histogram.hpp"
+#include "engine/ops/histogram/histogram.hpp"
 
 namespace hs::histogram {
 

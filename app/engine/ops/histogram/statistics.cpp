@@ -1,10 +1,10 @@
-#include "ops/histogram/statistics.hpp"
+#include "engine/ops/histogram/statistics.hpp"
 
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "runtime/error.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs::histogram {
 namespace {

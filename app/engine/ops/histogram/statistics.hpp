@@ -19,7 +19,7 @@
 
 #include <cstdint>
 
-#include "ops/histogram/histogram.hpp"
+#include "engine/ops/histogram/histogram.hpp"
 
 namespace hs::histogram {
 

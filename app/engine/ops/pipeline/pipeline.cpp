@@ -1,11 +1,11 @@
-#include "ops/pipeline/pipeline.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
 
 #include <algorithm>
 
-#include "ops/device_launch.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
-#include "stages/builtin.hpp"
+#include "engine/ops/device_launch.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
+#include "engine/stages/builtin.hpp"
 
 namespace hs::pipeline {
 

@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "image/image.hpp"
-#include "image/pixel_source.hpp"
-#include "ops/convolve/convolve.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/rotate/rotate.hpp"
-#include "runtime/timing.hpp"
-#include "stages/stage.hpp"
+#include "engine/image/image.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/rotate/rotate.hpp"
+#include "engine/runtime/timing.hpp"
+#include "engine/stages/stage.hpp"
 
 namespace hs {
 class DeviceContext;

@@ -5,9 +5,9 @@
 #include <array>
 #include <optional>
 
-#include "ops/produce_consume/chunk_schedule.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/produce_consume/chunk_schedule.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::produce_consume::detail {
 

@@ -1,4 +1,4 @@
-#include "ops/produce_consume/chunk_schedule.hpp"
+#include "engine/ops/produce_consume/chunk_schedule.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -6,8 +6,8 @@
 #include <mutex>
 #include <thread>
 
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::produce_consume::detail {
 

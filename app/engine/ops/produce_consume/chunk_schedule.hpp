@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "image/image.hpp"
-#include "image/pixel_source.hpp"
-#include "ops/produce_consume/produce_consume.hpp"
-#include "runtime/cl.hpp"
-#include "runtime/timing.hpp"
+#include "engine/image/image.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/ops/produce_consume/produce_consume.hpp"
+#include "engine/runtime/cl.hpp"
+#include "engine/runtime/timing.hpp"
 
 namespace hs::produce_consume::detail {
 

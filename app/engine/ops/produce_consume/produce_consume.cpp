@@ -1,15 +1,15 @@
-#include "ops/produce_consume/produce_consume.hpp"
+#include "engine/ops/produce_consume/produce_consume.hpp"
 
 #include <algorithm>
 #include <array>
 #include <limits>
 #include <utility>
 
-#include "ops/device_launch.hpp"
-#include "ops/produce_consume/chunk_schedule.hpp"
-#include "ops/strategy.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/device_launch.hpp"
+#include "engine/ops/produce_consume/chunk_schedule.hpp"
+#include "engine/ops/strategy.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::produce_consume {
 

@@ -24,12 +24,12 @@
 #include <string_view>
 #include <vector>
 
-#include "image/image.hpp"
-#include "ops/convolve/convolve.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/strategy.hpp"
-#include "runtime/device_info.hpp"
-#include "runtime/timing.hpp"
+#include "engine/image/image.hpp"
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/strategy.hpp"
+#include "engine/runtime/device_info.hpp"
+#include "engine/runtime/timing.hpp"
 
 namespace hs {
 class DeviceContext;

@@ -1,5 +1,5 @@
 // buffer: the plain buffer, sampled by hand; the fallback (Operation::kFallback).
-#include "ops/rotate/device_rotation.hpp"
+#include "engine/ops/rotate/device_rotation.hpp"
 
 namespace hs::rotate {
 

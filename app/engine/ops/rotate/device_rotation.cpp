@@ -1,8 +1,8 @@
-#include "ops/rotate/device_rotation.hpp"
+#include "engine/ops/rotate/device_rotation.hpp"
 
-#include "ops/device_launch.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/device_launch.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::rotate {
 

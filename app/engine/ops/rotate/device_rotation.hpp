@@ -4,7 +4,7 @@
 // with the same options (the buffer kernel's -D PIXELS_X included), so they share one program per filter
 // mode.
 
-#include "ops/rotate/rotate.hpp"
+#include "engine/ops/rotate/rotate.hpp"
 
 namespace hs::rotate {
 

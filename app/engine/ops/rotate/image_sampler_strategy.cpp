@@ -1,5 +1,5 @@
 // image-sampler: the classic listing, corrected to sample at pixel centres.
-#include "ops/rotate/device_rotation.hpp"
+#include "engine/ops/rotate/device_rotation.hpp"
 
 namespace hs::rotate {
 

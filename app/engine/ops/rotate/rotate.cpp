@@ -1,15 +1,15 @@
-#include "ops/rotate/rotate.hpp"
+#include "engine/ops/rotate/rotate.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <utility>
 
-#include "ops/device_launch.hpp"
-#include "ops/rotate/device_rotation.hpp"
-#include "ops/tiling.hpp"
-#include "runtime/error.hpp"
-#include "runtime/runtime.hpp"
+#include "engine/ops/device_launch.hpp"
+#include "engine/ops/rotate/device_rotation.hpp"
+#include "engine/ops/tiling.hpp"
+#include "engine/runtime/error.hpp"
+#include "engine/runtime/runtime.hpp"
 
 namespace hs::rotate {
 

@@ -19,10 +19,10 @@
 #include <string_view>
 #include <vector>
 
-#include "image/image.hpp"
-#include "image/pixel_source.hpp"
-#include "ops/stage_result.hpp"
-#include "runtime/device_info.hpp"
+#include "engine/image/image.hpp"
+#include "engine/image/pixel_source.hpp"
+#include "engine/ops/stage_result.hpp"
+#include "engine/runtime/device_info.hpp"
 
 namespace hs::rotate {
 

@@ -1,8 +1,8 @@
 // The box filter: the mean of an N×N square.
 #include <string>
 
-#include "ops/convolve/filter.hpp"
-#include "runtime/error.hpp"
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs::convolve {
 

@@ -1,5 +1,5 @@
 // The filters without parameters: sharpen, emboss, Laplacian and the Sobel gradient magnitude.
-#include "ops/convolve/filter.hpp"
+#include "engine/ops/convolve/filter.hpp"
 
 namespace hs::convolve {
 

@@ -3,8 +3,8 @@
 #include <numeric>
 #include <string>
 
-#include "ops/convolve/filter.hpp"
-#include "runtime/error.hpp"
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs::convolve {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <string>
 
-#include "ops/convolve/filter.hpp"
-#include "runtime/error.hpp"
+#include "engine/ops/convolve/filter.hpp"
+#include "engine/runtime/error.hpp"
 
 namespace hs::convolve {
 
