@@ -12,9 +12,11 @@
 // paths it takes on each kind of device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bow_test_data.hpp"
@@ -22,7 +24,6 @@
 #include "measure/baselines.hpp"
 #include "ops/bow/bow.hpp"
 #include "ops/bow/descriptors.hpp"
-#include "ops/bow/tensor_strategy.hpp"
 #include "ops/convolve/convolve.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/pipeline/pipeline.hpp"
@@ -120,6 +121,12 @@ std::vector<std::string> deviceStrategyNames() {
     return names;
 }
 
+// A strategy's name and what else the test takes, as a test name ("local-tiled", "3" -> "local_tiled_3").
+std::string testName(std::string strategy, const std::string& suffix) {
+    std::replace(strategy.begin(), strategy.end(), '-', '_');
+    return strategy.append("_").append(suffix);
+}
+
 // --- histogram.cl: every device strategy (auto's trial included), with and without IGNORE_TRANSPARENT.
 
 class HistogramKernels : public ::testing::TestWithParam<std::string> {};
@@ -191,29 +198,36 @@ std::vector<convolve::Filter> filtersToCheck() {
     return filters;
 }
 
-class ConvolveKernels : public ::testing::TestWithParam<std::string> {};
+// A strategy and one of filtersToCheck() (its index): a test each, as each filter is a program of its own.
+class ConvolveKernels : public ::testing::TestWithParam<std::tuple<std::string, std::size_t>> {};
 
-TEST_P(ConvolveKernels, MatchTheReferenceWithEveryFilter) {
-    const auto& strategy = convolve::findStrategy(GetParam());
-    for (const auto& filter : filtersToCheck()) {
-        for (const int width : {20, 19}) {
-            const ImageRGBA8 image = noiseImage(width, 11, static_cast<unsigned>(width));
-            for (const Profile profile : {Profile::Gpu, Profile::SmallAllocations}) {
-                if (!strategy.supported(&device(profile).info(), {width, 11}, filter).ok) continue;
-                SCOPED_TRACE(filter.label + ", " + std::to_string(width) + "x11, " + profileName(profile));
-                PixelSource pixels(image);
-                auto result = convolve::convolve(device(profile), pixels, filter, strategy);
-                EXPECT_EQ(result.strategyName(), strategy.name());
-                const auto difference =
-                    compare(readBack(result.image), convolve::referenceConvolve(image, filter));
-                EXPECT_LE(difference.maxAbs, filter.isInteger() ? 0 : 1) << difference.first;
+TEST_P(ConvolveKernels, MatchTheReference) {
+    const auto& strategy = convolve::findStrategy(std::get<0>(GetParam()));
+    const convolve::Filter filter = filtersToCheck().at(std::get<1>(GetParam()));
+    for (const int width : {20, 19}) {
+        const ImageRGBA8 image = noiseImage(width, 11, static_cast<unsigned>(width));
+        for (const Profile profile : {Profile::Gpu, Profile::SmallAllocations}) {
+            SCOPED_TRACE(std::to_string(width) + "x11, " + profileName(profile));
+            if (!strategy.supported(&device(profile).info(), {width, 11}, filter).ok) {
+                GTEST_SKIP() << strategy.name() << " does not take " << filter.label;
             }
+            PixelSource pixels(image);
+            auto result = convolve::convolve(device(profile), pixels, filter, strategy);
+            EXPECT_EQ(result.strategyName(), strategy.name());
+            const auto difference =
+                compare(readBack(result.image), convolve::referenceConvolve(image, filter));
+            EXPECT_LE(difference.maxAbs, filter.isInteger() ? 0 : 1) << difference.first;
         }
     }
 }
 
 INSTANTIATE_TEST_SUITE_P(Oclgrind, ConvolveKernels,
-                         ::testing::ValuesIn(deviceStrategyNames<convolve::Operation>()), testing::paramName);
+                         ::testing::Combine(::testing::ValuesIn(deviceStrategyNames<convolve::Operation>()),
+                                            ::testing::Range(std::size_t{0}, filtersToCheck().size())),
+                         [](const auto& test) {
+                             return testName(std::get<0>(test.param),
+                                             std::to_string(std::get<1>(test.param)));
+                         });
 
 // --- equalize.cl: the equalize stage (count, scan, map).
 
@@ -225,45 +239,35 @@ TEST(EqualizeKernels, MatchTheReference) {
     EXPECT_EQ(result.readBack(), stage->reference(image));
 }
 
-// --- bow.cl: every device builder (transpose_descriptors with those that use it), and bow-tensor's kernel
-// with its products emulated (its tensor-core instructions run only on NVIDIA), against bow-serial; k = 5
+// --- bow.cl: every device builder (transpose_descriptors with those that use it) against bow-serial; k = 5
 // leaves most of a block empty, k = 128 is a whole number of blocks (-D FULL_BLOCKS for bow-tiled).
+// bow-tensor's tensor-core instructions run only on NVIDIA (its test is skipped with that reason), and its
+// kernel with the products emulated, which the engine tests run on PoCL, takes minutes here.
 
-// bow-tensor with its products emulated: the whole kernel but the tensor-core instructions.
-const bow::TensorStrategy emulatedTensor(bow::TensorStrategy::Products::Emulated);
-
-std::vector<std::string> bowBuilderNames() {
-    auto names = deviceStrategyNames<bow::Operation>();
-    names.emplace_back(emulatedTensor.name());
-    return names;
-}
-
-class BowKernels : public ::testing::TestWithParam<std::string> {};
+// A builder and a vocabulary size: a test each (bow-tiled's 128 x 128 tile of distances takes seconds).
+class BowKernels : public ::testing::TestWithParam<std::tuple<std::string, std::size_t>> {};
 
 TEST_P(BowKernels, AssignLikeSerial) {
-    const auto& strategy =
-        GetParam() == emulatedTensor.name() ? emulatedTensor : bow::findStrategy(GetParam());
-    for (const std::size_t k : {5u, 128u}) {
-        const bow::Matrix centroids = bow::test_data::uniformRows(k, 3 + k);
-        const bow::Matrix descriptors = bow::test_data::around(centroids, 37, 0.05f, k);
-        const auto support =
-            strategy.supported(&simulator().info(), bow::shapeOf(descriptors, centroids), centroids);
-        if (!support.ok) {
-            // Only the registered bow-tensor, whose tensor-core instructions need NVIDIA; its kernel runs
-            // here with the products emulated.
-            ASSERT_NE(&strategy, &emulatedTensor) << support.reason;
-            GTEST_SKIP() << support.reason;
-        }
-        SCOPED_TRACE("k = " + std::to_string(k));
-        const auto expected =
-            bow::assignWords(nullptr, descriptors, centroids, bow::findStrategy("bow-serial"));
-        const auto result = bow::assignWords(&simulator(), descriptors, centroids, strategy);
-        EXPECT_EQ(result.memberships, expected.memberships);
-        EXPECT_EQ(result.histogram, expected.histogram);
-    }
+    const auto& [name, k] = GetParam();
+    const auto& strategy = bow::findStrategy(name);
+    const bow::Matrix centroids = bow::test_data::uniformRows(k, 3 + k);
+    const bow::Matrix descriptors = bow::test_data::around(centroids, 37, 0.05f, k);
+    const auto support =
+        strategy.supported(&simulator().info(), bow::shapeOf(descriptors, centroids), centroids);
+    if (!support.ok) GTEST_SKIP() << support.reason;
+    const auto expected = bow::assignWords(nullptr, descriptors, centroids, bow::findStrategy("bow-serial"));
+    const auto result = bow::assignWords(&simulator(), descriptors, centroids, strategy);
+    EXPECT_EQ(result.memberships, expected.memberships);
+    EXPECT_EQ(result.histogram, expected.histogram);
 }
 
-INSTANTIATE_TEST_SUITE_P(Oclgrind, BowKernels, ::testing::ValuesIn(bowBuilderNames()), testing::paramName);
+INSTANTIATE_TEST_SUITE_P(Oclgrind, BowKernels,
+                         ::testing::Combine(::testing::ValuesIn(deviceStrategyNames<bow::Operation>()),
+                                            ::testing::Values(std::size_t{5}, std::size_t{128})),
+                         [](const auto& test) {
+                             return testName(std::get<0>(test.param),
+                                             std::to_string(std::get<1>(test.param)).append("_centroids"));
+                         });
 
 // --- bow_descriptors.cl: a 2 x 2 grid of windows whose last ones reach the image's last row and column.
 
