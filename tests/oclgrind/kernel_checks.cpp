@@ -38,23 +38,16 @@ using testing::compare;
 using testing::noiseImage;
 using testing::readBack;
 
-// The simulated device described as a GPU (what Oclgrind reports), as a CPU, or as a device whose largest
-// allocation holds only a few hundred pixels (tiles, bands).
-enum class Profile { Gpu, Cpu, SmallAllocations };
-
-constexpr std::uint64_t kSmallAllocationBytes = 1024;
-
-std::string profileName(Profile profile) {
-    switch (profile) {
-        case Profile::Gpu:
-            return "described as a GPU";
-        case Profile::Cpu:
-            return "described as a CPU";
-        case Profile::SmallAllocations:
-            return "with a largest allocation of " + std::to_string(kSmallAllocationBytes) + " bytes";
-    }
-    return {};
-}
+// How the simulated device is described to the engine: as a GPU (what Oclgrind reports), as a CPU, or with a
+// largest allocation of a few hundred pixels (tiles, bands); 0: the simulator's own.
+struct Profile {
+    const char* name;
+    DeviceType type;
+    std::uint64_t maxAllocBytes;
+};
+constexpr Profile kGpu{"described as a GPU", DeviceType::Gpu, 0};
+constexpr Profile kCpu{"described as a CPU", DeviceType::Cpu, 0};
+constexpr Profile kSmallAllocations{"with a largest allocation of 1 KiB", DeviceType::Gpu, 1024};
 
 // The runtime and the contexts of the simulated device, released when the tests end rather than by static
 // destructors: Oclgrind's runtime keeps per-thread state that exit() frees before those run, and an OpenCL
@@ -76,13 +69,13 @@ class Simulator : public ::testing::Environment {
     }
 
     // A context on the simulated device whose description says `profile`; the strategies read nothing else.
-    DeviceContext& device(Profile profile) {
-        auto& context = profiles_[profile];
+    DeviceContext& device(const Profile& profile) {
+        auto& context = profiles_[profile.name];
         if (!context) {
             DeviceContext& base = device();
             DeviceInfo info = base.info();
-            info.type = profile == Profile::Cpu ? DeviceType::Cpu : DeviceType::Gpu;
-            if (profile == Profile::SmallAllocations) info.maxAllocBytes = kSmallAllocationBytes;
+            info.type = profile.type;
+            if (profile.maxAllocBytes != 0) info.maxAllocBytes = profile.maxAllocBytes;
             context =
                 std::make_unique<DeviceContext>(info, base.context(), base.device(), base.programCache());
         }
@@ -91,7 +84,7 @@ class Simulator : public ::testing::Environment {
 
   private:
     std::unique_ptr<Runtime> runtime_;
-    std::map<Profile, std::unique_ptr<DeviceContext>> profiles_;
+    std::map<std::string, std::unique_ptr<DeviceContext>> profiles_;  // by profile name
 };
 
 Simulator& simulatorEnvironment() {
@@ -107,7 +100,7 @@ Simulator& simulatorEnvironment() {
 DeviceContext& simulator() {
     return simulatorEnvironment().device();
 }
-DeviceContext& device(Profile profile) {
+DeviceContext& device(const Profile& profile) {
     return simulatorEnvironment().device(profile);
 }
 
@@ -136,9 +129,10 @@ TEST_P(HistogramKernels, CountLikeTheReference) {
     // 851 pixels: a tail after the last whole uint4; half of them transparent.
     const ImageRGBA8 image =
         histogram::test_images::makeImage(37, 23, histogram::test_images::Pattern::HalfTransparent);
-    for (const Profile profile : {Profile::Gpu, Profile::Cpu, Profile::SmallAllocations}) {
+    for (const Profile& profile : {kGpu, kCpu, kSmallAllocations}) {
         for (const bool ignoreTransparent : {false, true}) {
-            SCOPED_TRACE(profileName(profile) + (ignoreTransparent ? ", ignoring transparent pixels" : ""));
+            SCOPED_TRACE(std::string(profile.name) +
+                         (ignoreTransparent ? ", ignoring transparent pixels" : ""));
             PixelSource pixels(image);
             const histogram::Params params{histogram::kMaxBins, ignoreTransparent};
             const auto result = histogram::computeHistogram(&device(profile), pixels, params, strategy);
@@ -162,12 +156,12 @@ TEST_P(RotateKernels, MatchTheReferenceInEverySamplingMode) {
     const ImageRGBA8 image = noiseImage(19, 13, 5);
     // A texture unit may quantise the bilinear weights (see rotate_test.cpp); the buffer kernel is within 1.
     const int linearTolerance = strategy.name() == "image-sampler" ? 2 : 1;
-    for (const Profile profile : {Profile::Gpu, Profile::SmallAllocations}) {
+    for (const Profile& profile : {kGpu, kSmallAllocations}) {
         for (const auto mode : {rotate::FilterMode::Linear, rotate::FilterMode::Nearest}) {
             for (const auto& [angle, fit] :
                  {std::pair{33.3, false}, std::pair{-45.0, true}, std::pair{90.0, true}}) {
                 const rotate::Params params{angle, mode, fit};
-                SCOPED_TRACE(profileName(profile) + ", " + std::to_string(angle) + " degrees, " +
+                SCOPED_TRACE(std::string(profile.name) + ", " + std::to_string(angle) + " degrees, " +
                              std::string(rotate::filterModeName(mode)) + (fit ? ", fitted canvas" : ""));
                 PixelSource pixels(image);
                 auto result = rotate::rotate(device(profile), pixels, params, strategy);
@@ -206,8 +200,8 @@ TEST_P(ConvolveKernels, MatchTheReference) {
     const convolve::Filter filter = filtersToCheck().at(std::get<1>(GetParam()));
     for (const int width : {20, 19}) {
         const ImageRGBA8 image = noiseImage(width, 11, static_cast<unsigned>(width));
-        for (const Profile profile : {Profile::Gpu, Profile::SmallAllocations}) {
-            SCOPED_TRACE(std::to_string(width) + "x11, " + profileName(profile));
+        for (const Profile& profile : {kGpu, kSmallAllocations}) {
+            SCOPED_TRACE(std::to_string(width) + "x11, " + std::string(profile.name));
             if (!strategy.supported(&device(profile).info(), {width, 11}, filter).ok) {
                 GTEST_SKIP() << strategy.name() << " does not take " << filter.label;
             }
