@@ -223,15 +223,29 @@ INSTANTIATE_TEST_SUITE_P(Oclgrind, ConvolveKernels,
                                              std::to_string(std::get<1>(test.param)));
                          });
 
-// --- equalize.cl: the equalize stage (count, scan, map).
+// --- the image stages without a choice of strategy (equalize.cl: count, scan, map; and any kind added so),
+// with their defaults: a test each. Rotate and convolve are their operations' strategies above.
 
-TEST(EqualizeKernels, MatchTheReference) {
-    const auto stage = stages::findKind("equalize").configure({}, "", nullptr);
+std::vector<std::string> singleKernelStageNames() {
+    std::vector<std::string> names;
+    for (const auto* kind : stages::kinds()) {
+        if (kind->producesImage() && kind->strategies().empty()) names.emplace_back(kind->name());
+    }
+    return names;
+}
+
+class StageKernels : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(StageKernels, MatchTheReference) {
+    const auto stage = stages::findKind(GetParam()).configure({}, "", nullptr);
     const ImageRGBA8 image = noiseImage(37, 23, 3);
     PixelSource pixels(image);
     pipeline::Result result = pipeline::runPipeline(simulator(), pixels, stages::StageList{stage});
     EXPECT_EQ(result.readBack(), stage->reference(image));
 }
+
+INSTANTIATE_TEST_SUITE_P(Oclgrind, StageKernels, ::testing::ValuesIn(singleKernelStageNames()),
+                         testing::paramName);
 
 // --- bow.cl: every device builder (transpose_descriptors with those that use it) against bow-serial; k = 5
 // leaves most of a block empty, k = 128 is a whole number of blocks (-D FULL_BLOCKS for bow-tiled).
