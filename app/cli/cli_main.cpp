@@ -13,7 +13,7 @@
 #include <new>
 #include <string_view>
 
-#include "commands/command.hpp"
+#include "cli/commands/command.hpp"
 #include "histoscope_version.hpp"
 #include "io/native_path.hpp"
 #include "runtime/error.hpp"
@@ -117,8 +117,18 @@ FILE* errorStream = stderr;
 QString overview() {
     QString text =
         "Usage: histoscope-cli COMMAND [options]   ('histoscope-cli COMMAND --help' for its options)\n\n";
-    for (const auto& command : hs::cli::commands())
-        text += QString("  %1 %2\n      %3\n").arg(command.name, command.synopsis, command.summary);
+    // Each form's synopsis from the command's own parser, as its --help gives it; a second form is indented
+    // further, so that every command has one line that starts with its name.
+    for (const auto& command : hs::cli::commands()) {
+        QString lead = "  ";
+        for (const auto& form : command.forms) {
+            hs::cli::ArgumentParser parser(command.name, command.description);
+            command.declare(parser, form);
+            text += QString("%1%2 %3\n").arg(lead, command.name, parser.synopsis());
+            lead = "   or ";
+        }
+        text += QString("      %1\n").arg(command.summary);
+    }
     text +=
         "\nExit codes: 0 ok, 2 usage, 3 input file, 4 OpenCL; on failure one line on stderr says why.\n"
         "HISTOSCOPE_VERBOSE=1 also shows the diagnostics of the image decoders and the OpenCL driver.\n"
@@ -180,8 +190,12 @@ int main(int argc, char** argv) {
             continue;
         }
         try {
-            return hs::withClErrors("histoscope-cli " + name.toStdString(),
-                                    [&] { return command.run(arguments.mid(1)); });
+            return hs::withClErrors("histoscope-cli " + name.toStdString(), [&] {
+                const QStringList given = arguments.mid(1);
+                hs::cli::ArgumentParser parser(command.name, command.description);
+                command.declare(parser, given);
+                return parser.parse(given) ? command.run(parser) : 0;
+            });
         } catch (const hs::Error& error) {
             return failWith(QString::fromStdString(error.what()), hs::exitCodeFor(error.kind()));
         } catch (const std::bad_alloc&) {

@@ -1,6 +1,6 @@
 #pragma once
 // What the Qt command lines (histoscope, histoscope-cli) share beyond the engine's option rules
-// (ops/shared_options.hpp): options whose help states their default, the shared options as
+// (stages/shared_options.hpp): options whose help states their default, the shared options as
 // QCommandLineOption, and a help text whose usage line names the command as the user types it, without Qt's
 // --help-all.
 
@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "ops/shared_options.hpp"
+#include "stages/shared_options.hpp"
 
 namespace hs::io {
 

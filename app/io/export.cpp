@@ -11,8 +11,8 @@
 #include "io/native_path.hpp"
 #include "measure/measure.hpp"
 #include "ops/histogram/statistics.hpp"
-#include "ops/shared_options.hpp"
 #include "runtime/error.hpp"
+#include "stages/shared_options.hpp"
 
 namespace hs::io {
 
@@ -237,23 +237,32 @@ void writeTimingsJson(JsonWriter& json, const std::vector<Timing>& timings) {
 
 void writeTimingsJson(JsonWriter& json, const std::vector<std::vector<Timing>>& runs, int firstRun) {
     json.beginArray();
-    for (std::size_t run = 0; run < runs.size(); ++run) {
-        const std::uint64_t origin = runOriginNs(runs[run]);
-        for (const auto& timing : runs[run]) {
-            json.beginObject();
-            writeTimingMembers(json, timing, origin);
-            json.field("run", firstRun + static_cast<std::int64_t>(run));
-            json.endObject();
-        }
-    }
+    for (std::size_t run = 0; run < runs.size(); ++run)
+        writeRunTimings(json, runs[run], firstRun + static_cast<int>(run));
     json.endArray();
 }
 
+void writeRunTimings(JsonWriter& json, const std::vector<Timing>& run, int number) {
+    const std::uint64_t origin = runOriginNs(run);
+    for (const auto& timing : run) {
+        json.beginObject();
+        writeTimingMembers(json, timing, origin);
+        json.field("run", number);
+        json.endObject();
+    }
+}
+
 void writeKernelSummaryJson(JsonWriter& json, const std::vector<std::vector<Timing>>& runs) {
-    const measure::Summary summary = measure::kernelSummary(runs);
+    std::vector<double> kernelNs;
+    for (const auto& run : runs) kernelNs.push_back(measure::kernelNs(run));
+    writeKernelSummaryJson(json, kernelNs);
+}
+
+void writeKernelSummaryJson(JsonWriter& json, const std::vector<double>& kernelNs) {
+    const measure::Summary summary = measure::Summary::of(kernelNs);
     // Sums of integer durations: only the mean of two middle values can have a fraction, and the writer
     // prints whole doubles as integers.
-    json.beginObject().field("runs", static_cast<std::uint64_t>(runs.size()));
+    json.beginObject().field("runs", static_cast<std::uint64_t>(kernelNs.size()));
     json.key("kernel_ns").beginObject().field("min", summary.min).field("median", summary.median);
     json.field("max", summary.max).endObject().endObject();
 }

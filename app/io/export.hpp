@@ -91,10 +91,15 @@ void writeTimingsJson(JsonWriter& json, const std::vector<Timing>& timings);
 // runs are numbered from 1 everywhere (the GUI's #N, the CLI's "run N of K"), and `firstRun` is the number of
 // runs[0].
 void writeTimingsJson(JsonWriter& json, const std::vector<std::vector<Timing>>& runs, int firstRun = 1);
+// The records of one run numbered `number`, into an array already begun: for a caller that reports runs as
+// they come instead of holding them (histoscope-cli histogram --repeat).
+void writeRunTimings(JsonWriter& json, const std::vector<Timing>& run, int number);
 // {"runs": N, "kernel_ns": {"min", "median", "max"}}: the engine's kernel-time summary of `runs`
 // (measure::kernelSummary, whose median of an even count is the mean of the middle two). A median that falls
 // between two nanoseconds is written with its .5; every other figure is an integer. `runs` must not be empty.
 void writeKernelSummaryJson(JsonWriter& json, const std::vector<std::vector<Timing>>& runs);
+// The same from each run's kernel time (measure::kernelNs), for a caller that kept only those.
+void writeKernelSummaryJson(JsonWriter& json, const std::vector<double>& kernelNs);
 // Header "run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns,run_queued_ns,run_submit_ns,
 // run_start_ns,run_end_ns,device,mode,overlap_ns" (times as in writeTimingMembers), one row per record of
 // every device of every run, in the runs' order; device is the record's lane (RunTimings::devices), mode and

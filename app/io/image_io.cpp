@@ -14,7 +14,9 @@ namespace hs::io {
 
 namespace {
 
-QString suffixOf(const QString& path) { return QFileInfo(path).suffix().toLower(); }
+QString suffixOf(const QString& path) {
+    return QFileInfo(path).suffix().toLower();
+}
 
 bool writable(const QString& path) {
     const std::string suffix = suffixOf(path).toStdString();
@@ -29,7 +31,9 @@ std::string unwritableReason(const QString& path) {
 
 }  // namespace
 
-std::uint64_t LoadOptions::defaultMaxDecodedBytes() { return defaultMaxImageBytes(); }
+std::uint64_t LoadOptions::defaultMaxDecodedBytes() {
+    return defaultMaxImageBytes();
+}
 
 ImageRGBA8 loadImage(const QString& path, const LoadOptions& options) {
     if (path.isEmpty()) throw InputError("an empty path names no image file");
@@ -61,7 +65,8 @@ void saveImage(const QString& path, const std::uint8_t* pixels, int width, int h
     if (!writable(path)) throw InputError(unwritableReason(path));
     const std::string encoded =
         encodeImage(suffixOf(path).toStdString(), pixels, width, height, path.toStdString());
-    writeFileAtomically(path, QByteArray::fromRawData(encoded.data(), static_cast<qsizetype>(encoded.size())));
+    writeFileAtomically(path,
+                        QByteArray::fromRawData(encoded.data(), static_cast<qsizetype>(encoded.size())));
 }
 
 QStringList readableSuffixes() {

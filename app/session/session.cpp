@@ -1,9 +1,37 @@
 #include "session/session.hpp"
 
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 #include "runtime/error.hpp"
+#include "stages/builtin.hpp"
 
 namespace hs::session {
+
+namespace {
+
+// The registered strategy called `name` (what ran: a fallback or auto's choice included), else `requested`
+// (pipe mode's own consumer kernel, which no registry lists).
+template <typename List>
+const StrategyInfo* ranOr(const List& strategies, const std::string& name, const StrategyInfo* requested) {
+    for (const auto* strategy : strategies)
+        if (strategy->name() == name) return strategy;
+    return requested;
+}
+
+// One device's records of a two-device run as the report of the stage it ran.
+pipeline::StageReport stageOnDevice(const std::shared_ptr<const stages::Stage>& stage,
+                                    const StrategyInfo* strategy, const produce_consume::DeviceTimings& ran) {
+    pipeline::StageReport report;
+    report.stage = std::string(stage->kind().name());
+    report.configured = stage;
+    report.strategy = strategy;
+    report.builds = ran.builds;
+    report.timings = ran.timings;
+    for (auto& timing : report.timings)
+        if (!timing.host) timing.device = ran.device;
+    return report;
+}
+
+}  // namespace
 
 Session::Session(ProgramCacheSettings cacheSettings) : runtime_(std::move(cacheSettings)) {}
 
@@ -12,11 +40,32 @@ DeviceContext& Session::device(std::string_view selector) {
 }
 
 RunReport Session::run(const RunSpec& spec) {
-    return run(spec, device(spec.device));
+    if (!spec.image) throw UsageError("run: no image");
+    if (spec.onHost) return runOnHost(spec);
+    if (spec.twoDevices) return runTwoDevices(spec);
+    return runOnDevice(spec, spec.context ? *spec.context : device(spec.device));
 }
 
-RunReport Session::run(const RunSpec& spec, DeviceContext& device) {
-    if (!spec.image) throw UsageError("run: no image");
+RunReport Session::run(DeviceContext& device, PixelSource&& input, const stages::StageList& stages) {
+    return {device.info(), pipeline::runPipeline(device, std::move(input), stages), {}, {}};
+}
+
+std::optional<measure::Measurement> Session::measure(const RunSpec& spec, const measure::Plan& plan,
+                                                     const std::function<bool()>& proceed,
+                                                     const std::function<void(RunReport&)>& each) {
+    int runs = 0;
+    return measure::measureWhile(
+        plan,
+        [&] {
+            RunReport report = run(spec);
+            std::vector<Timing> timings = report.result.timings();
+            if (++runs > plan.warmUps) each(report);
+            return timings;
+        },
+        proceed);
+}
+
+RunReport Session::runOnDevice(const RunSpec& spec, DeviceContext& device) {
     TimingLog uploadLog;
     PixelSource input = inputFor(spec.image, device, uploadLog);
     pipeline::Result result = pipeline::runPipeline(device, input, spec.stages);
@@ -26,11 +75,52 @@ RunReport Session::run(const RunSpec& spec, DeviceContext& device) {
         upload.timings = std::move(timings);
         result.stages.insert(result.stages.begin(), std::move(upload));
     }
-    return {device.info(), std::move(result)};
+    return {device.info(), std::move(result), {}, {}};
 }
 
-RunReport Session::run(DeviceContext& device, PixelSource&& input, const stages::StageList& stages) {
-    return {device.info(), pipeline::runPipeline(device, std::move(input), stages)};
+RunReport Session::runOnHost(const RunSpec& spec) {
+    stages::validateOrder(spec.stages);
+    PixelSource input(*spec.image);
+    pipeline::Result result{PixelSource(*spec.image), {}, std::nullopt, std::nullopt, {}};
+    for (const auto& stage : spec.stages) {
+        stages::StageRun ran = stage->run(nullptr, input);  // an image stage refuses: it needs a device
+        if (ran.histogram) result.histogram = std::move(ran.histogram);
+        if (ran.values) result.values = std::move(ran.values);
+        pipeline::StageReport report;
+        static_cast<RunRecord&>(report) = std::move(ran);
+        report.stage = std::string(stage->kind().name());
+        report.configured = stage;
+        result.stages.push_back(std::move(report));
+    }
+    return {DeviceInfo{}, std::move(result), {}, {}};
+}
+
+RunReport Session::runTwoDevices(const RunSpec& spec) {
+    const stages::StageList& list = spec.stages;
+    const convolve::Filter* filter = list.size() == 2 ? stages::filterOf(*list[0]) : nullptr;
+    const histogram::Params* counting = list.size() == 2 ? stages::histogramParamsOf(*list[1]) : nullptr;
+    if (!filter || !counting)
+        throw UsageError("two devices run a convolution, then a histogram, and no other stage");
+    DeviceContext& producer = device(spec.device);
+    DeviceContext& consumer = device(spec.twoDevices->consumer);
+    produce_consume::Params params;
+    params.filter = *filter;
+    params.convolution = dynamic_cast<const convolve::Strategy*>(list[0]->requestedStrategy());
+    params.histogram = *counting;
+    params.histogramStrategy = dynamic_cast<const histogram::Strategy*>(list[1]->requestedStrategy());
+    params.mode = spec.twoDevices->mode;
+    params.chunks = spec.twoDevices->chunks;
+    produce_consume::Result ran = produce_consume::run(producer, consumer, *spec.image, params);
+
+    pipeline::Result result{PixelSource(ImageRGBA8()), producer.info().name, ran.histogram, ran.values, {}};
+    result.stages.push_back(stageOnDevice(
+        list[0], ranOr(convolve::strategies(), ran.convolutionStrategy, params.convolution), ran.devices[0]));
+    result.stages.push_back(stageOnDevice(
+        list[1], ranOr(histogram::strategies(), ran.histogramStrategy, params.histogramStrategy),
+        ran.devices[1]));
+    for (const auto& note : ran.notes)
+        result.stages.back().note += (result.stages.back().note.empty() ? "" : "; ") + note;
+    return {producer.info(), std::move(result), consumer.info(), std::move(ran)};
 }
 
 PixelSource Session::inputFor(const std::shared_ptr<const ImageRGBA8>& image, DeviceContext& device,
@@ -40,7 +130,7 @@ PixelSource Session::inputFor(const std::shared_ptr<const ImageRGBA8>& image, De
     // device's is the host's) and fits one buffer; otherwise the stages take the host pixels (bands, tiles).
     const DeviceInfo& info = device.info();
     if (image->byteCount() > info.globalMemBytes / 8 ||
-        !pipeline::pixelBufferProblem(info, image->width, image->height).empty()) {
+        !launch::pixelBufferProblem(info, image->width, image->height).empty()) {
         cachedInput_.reset();
         return PixelSource(*image);
     }

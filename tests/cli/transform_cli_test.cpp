@@ -12,6 +12,7 @@
 #include <functional>
 
 #include "cli_runner.hpp"
+#include "ops/convolve/convolve.hpp"
 
 namespace hs {
 namespace {
@@ -132,7 +133,9 @@ TEST_F(TransformCli, PipelineFitsTheCanvasAt108Degrees) {
 }
 
 TEST_F(TransformCli, ConvolveWithAFilterFile) {
-    for (const QString strategy : {"image-sampler", "buffer-naive", "local-tiled", "separable"}) {
+    ASSERT_GE(convolve::strategies().size(), 4u) << "every registered strategy, as histoscope-cli lists them";
+    for (const auto* registered : convolve::strategies()) {
+        const QString strategy = QString::fromUtf8(registered->name());
         const Outcome outcome = runCli({"convolve", path("in.png"), "--filter", path("shift.txt"),
                                         "--strategy", strategy, "--out", path("shift.png")});
         ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
@@ -202,9 +205,9 @@ TEST_F(TransformCli, PipelineIgnoresTheTransparentPaddingWhenAsked) {
     // A quarter turn leaves column x = 5 transparent black (see RotateAQuarterTurnLeft); the input itself is
     // nowhere transparent (alpha >= 255 - 55 - 12).
     for (const bool ignore : {false, true}) {
-        QStringList arguments{"pipeline",      path("in.png"),     "--angle", "90",
+        QStringList arguments{"pipeline",   path("in.png"),     "--angle", "90",
                               "--sampling", "nearest",          "--bins",  "256",
-                              "--out",         path("turned.png"), "--json"};
+                              "--out",      path("turned.png"), "--json"};
         if (ignore) arguments << "--ignore-transparent";
         const Outcome outcome = runCli(arguments);
         ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();

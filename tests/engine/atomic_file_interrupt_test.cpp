@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "util/atomic_file.hpp"
+#include "runtime/atomic_file.hpp"
 
 namespace {
 

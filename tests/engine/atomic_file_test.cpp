@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "util/atomic_file.hpp"
+#include "runtime/atomic_file.hpp"
 
 namespace hs {
 namespace {

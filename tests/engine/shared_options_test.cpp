@@ -8,8 +8,8 @@
 #include "ops/convolve/convolve.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/rotate/rotate.hpp"
-#include "ops/shared_options.hpp"
 #include "runtime/error.hpp"
+#include "stages/shared_options.hpp"
 
 namespace hs::options {
 namespace {

@@ -1,7 +1,7 @@
-// The command-line options every front end shares (ops/shared_options.hpp) and the strategy names: any text
-// gives a value within the option's rule or one UsageError; anything else (another exception, a value outside
-// the rule) is a finding. Byte 0 picks the option; for --angle with --sampling and --fit-canvas the rest is
-// split at the first two NUL bytes.
+// The command-line options every front end shares (stages/shared_options.hpp) and the strategy names: any
+// text gives a value within the option's rule or one UsageError; anything else (another exception, a value
+// outside the rule) is a finding. Byte 0 picks the option; for --angle with --sampling and --fit-canvas the
+// rest is split at the first two NUL bytes.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "ops/histogram/histogram.hpp"
-#include "ops/shared_options.hpp"
 #include "runtime/error.hpp"
+#include "stages/shared_options.hpp"
 
 namespace {
 

@@ -32,8 +32,8 @@
 #include "interop/texture_sink.hpp"
 #include "measure/measure.hpp"
 #include "ops/pipeline/pipeline.hpp"
+#include "runtime/atomic_file.hpp"
 #include "runtime/error.hpp"
-#include "util/atomic_file.hpp"
 #include "util/json_writer.hpp"
 
 namespace hs::interop {

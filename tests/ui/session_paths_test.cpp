@@ -18,11 +18,11 @@
 #include "io/image_io.hpp"
 #include "ops/pipeline/pipeline.hpp"
 #include "stages/stage.hpp"
-#include "ui/app_settings.hpp"
-#include "ui/export_actions.hpp"
-#include "ui/image_view.hpp"
-#include "ui/main_window.hpp"
-#include "ui/transform_panel.hpp"
+#include "ui/display/image_view.hpp"
+#include "ui/shell/app_settings.hpp"
+#include "ui/shell/export_actions.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/transform_panel.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;
@@ -135,7 +135,7 @@ class SessionPathsTest : public QObject {
             kResultTimeoutMs);
         const RunOutcome app = *window_->lastOutcome();
         const QJsonObject appContext =
-            parseObject(io::histogramJson(app.result.histogram, window_->exports().histogramContext()))
+            parseObject(io::histogramJson(app.result.histogram, window_->model().histogramContext()))
                 .value(QStringLiteral("context"))
                 .toObject();
 

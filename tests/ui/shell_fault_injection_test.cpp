@@ -26,11 +26,11 @@
 #include "runtime/cl.hpp"
 #include "runtime/error.hpp"
 #include "runtime/fault_injection.hpp"
-#include "ui/device_panel.hpp"
-#include "ui/histogram_view.hpp"
-#include "ui/image_view.hpp"
-#include "ui/main_window.hpp"
-#include "ui/transform_panel.hpp"
+#include "ui/display/image_view.hpp"
+#include "ui/shell/device_panel.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/transform_panel.hpp"
+#include "ui/views/histogram_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;

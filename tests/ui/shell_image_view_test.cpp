@@ -4,7 +4,7 @@
 #include <QtTest/QtTest>
 #include <cmath>
 
-#include "ui/image_view.hpp"
+#include "ui/display/image_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;

@@ -12,11 +12,11 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
-#include "ui/app_settings.hpp"
-#include "ui/histogram_view.hpp"
-#include "ui/image_view.hpp"
-#include "ui/main_window.hpp"
-#include "ui/timing_view.hpp"
+#include "ui/display/image_view.hpp"
+#include "ui/shell/app_settings.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/views/histogram_view.hpp"
+#include "ui/views/timing_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;
@@ -149,7 +149,7 @@ class LayoutTest : public QObject {
             QCOMPARE(action->text(), QStringLiteral("Run ×3"));
 
             // The toolbar's action runs the dock's count, without a dialog of its own.
-            timings.clear();
+            window.model().clearKeptRuns();
             QSignalSpy progress(&window.controller(), &Controller::progress);
             action->trigger();
             QVERIFY2(!QApplication::activeModalWidget(), "Run ×N asks no count of its own");

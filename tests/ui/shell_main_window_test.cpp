@@ -28,17 +28,17 @@
 #include "ops/histogram/auto_strategy.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/rotate/rotate.hpp"
-#include "ui/app_settings.hpp"
-#include "ui/compare_view.hpp"
-#include "ui/device_panel.hpp"
-#include "ui/export_actions.hpp"
-#include "ui/histogram_view.hpp"
-#include "ui/image_view.hpp"
-#include "ui/kernel_view.hpp"
-#include "ui/main_window.hpp"
-#include "ui/strategy_box.hpp"
-#include "ui/timing_view.hpp"
-#include "ui/transform_panel.hpp"
+#include "ui/display/image_view.hpp"
+#include "ui/shell/app_settings.hpp"
+#include "ui/shell/device_panel.hpp"
+#include "ui/shell/export_actions.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/strategy_box.hpp"
+#include "ui/shell/transform_panel.hpp"
+#include "ui/views/compare_view.hpp"
+#include "ui/views/histogram_view.hpp"
+#include "ui/views/kernel_view.hpp"
+#include "ui/views/timing_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;
@@ -357,7 +357,7 @@ class MainWindowTest : public QObject {
         Controller& controller = window_->controller();
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
         TimingView* timings = test::part<TimingView>(*window_);
-        timings->clear();
+        window_->model().clearKeptRuns();
         QSignalSpy progress(&controller, &Controller::progress);
         window_->runRepeated(5);
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
@@ -369,7 +369,7 @@ class MainWindowTest : public QObject {
                  test::referenceOf(*window_->image(), test::part<QSpinBox>(*window_, "bins")->value()));
 
         // A long series stops at the next repetition after Cancel.
-        timings->clear();
+        window_->model().clearKeptRuns();
         QSignalSpy started(&controller, &Controller::progress);
         window_->runRepeated(100000);
         QVERIFY(started.wait(kResultTimeoutMs));

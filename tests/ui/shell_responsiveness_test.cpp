@@ -8,10 +8,10 @@
 #include <QtTest/QtTest>
 
 #include "ops/histogram/histogram.hpp"
-#include "ui/device_panel.hpp"
-#include "ui/image_view.hpp"
-#include "ui/main_window.hpp"
-#include "ui/strategy_box.hpp"
+#include "ui/display/image_view.hpp"
+#include "ui/shell/device_panel.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/strategy_box.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "ops/histogram/histogram.hpp"
-#include "ui/main_window.hpp"
+#include "ui/shell/main_window.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;

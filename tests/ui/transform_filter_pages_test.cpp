@@ -12,7 +12,7 @@
 #include "io/files/files.hpp"
 #include "ops/convolve/filter.hpp"
 #include "runtime/error.hpp"
-#include "ui/transform_panel.hpp"
+#include "ui/shell/transform_panel.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;

@@ -9,9 +9,9 @@
 #include <QtTest/QtTest>
 #include <map>
 
-#include "ui/image_view.hpp"
-#include "ui/main_window.hpp"
-#include "ui/transform_panel.hpp"
+#include "ui/display/image_view.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/transform_panel.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;

@@ -10,9 +10,9 @@
 
 #include "ops/pipeline/pipeline.hpp"
 #include "ops/rotate/rotate.hpp"
-#include "ui/image_view.hpp"
-#include "ui/main_window.hpp"
-#include "ui/transform_panel.hpp"
+#include "ui/display/image_view.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/transform_panel.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;

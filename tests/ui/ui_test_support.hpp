@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -34,10 +35,11 @@
 
 #include "image/image.hpp"
 #include "ops/histogram/histogram.hpp"
-#include "ui/app_settings.hpp"
-#include "ui/controller.hpp"
-#include "ui/histogram_view.hpp"
-#include "ui/main_window.hpp"
+#include "ui/model/run_model.hpp"
+#include "ui/shell/app_settings.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/views/histogram_view.hpp"
+#include "ui/work/controller.hpp"
 
 namespace hs::ui::test {
 
@@ -143,11 +145,23 @@ inline void answerNextFileDialog(const QString& path) {
         if (!name) return;
         name->setText(QDir::toNativeSeparators(path));
         static_cast<QDialog*>(dialog)->accept();  // QFileDialog::accept is protected; QDialog's is public
-        if (dialog->isVisible()) return;  // refused (the folder still being read): answer again at the next tick
+        if (dialog->isVisible())
+            return;  // refused (the folder still being read): answer again at the next tick
         poll->stop();
         poll->deleteLater();
     });
     poll->start();
+}
+
+// A run on one device as the model keeps it: `timings`, what ran them, the device and the stages' build
+// options (the window's RunModel::show makes the same from a result).
+inline io::RunTimings oneDeviceRun(const std::vector<Timing>& timings, const QString& strategy,
+                                   const QString& device = {}, std::map<QString, QString> buildOptions = {}) {
+    io::RunTimings run;
+    run.strategy = strategy;
+    run.devices = {{device, timings}};
+    run.buildOptions = std::move(buildOptions);
+    return run;
 }
 
 // A main window whose settings live in a temporary folder of its own, so that tests neither share settings

@@ -11,7 +11,7 @@
 
 #include "handmade_timings.hpp"
 
-#include "ui/compare_view.hpp"
+#include "ui/views/compare_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;

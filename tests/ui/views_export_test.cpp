@@ -17,13 +17,13 @@
 #include <csignal>
 
 #include "runtime/error.hpp"
-#include "ui/app_settings.hpp"
-#include "ui/export_actions.hpp"
-#include "ui/histogram_view.hpp"
-#include "ui/plot_export_dialog.hpp"
-#include "ui/timeline_view.hpp"
-#include "ui/timing_view.hpp"
-#include "ui/visual_words_view.hpp"
+#include "ui/shell/app_settings.hpp"
+#include "ui/shell/export_actions.hpp"
+#include "ui/shell/plot_export_dialog.hpp"
+#include "ui/views/histogram_view.hpp"
+#include "ui/views/timeline_view.hpp"
+#include "ui/views/timing_view.hpp"
+#include "ui/views/visual_words_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;
@@ -153,16 +153,14 @@ class ExportTest : public QObject {
   private slots:
     void init() {
         histogramView_ = std::make_unique<HistogramView>();
-        timingView_ = std::make_unique<TimingView>();
+        model_ = std::make_unique<RunModel>();
+        histogramView_->follow(*model_);
         timelineView_ = std::make_unique<TimelineView>();
         visualWordsView_ = std::make_unique<VisualWordsView>();
         QVERIFY(test::showExposed(*histogramView_, {820, 400}));
         settings_ = std::make_unique<AppSettings>(settingsDir_.filePath(QStringLiteral("export.ini")));
-        exports_ =
-            std::make_unique<ExportActions>(histogramView_.get(), timingView_.get(), timelineView_.get(),
-                                            visualWordsView_.get(), *settings_, nullptr);
-        exports_->setDeviceName(QStringLiteral("pthread-test-device"));
-        exports_->setHistogramContext(handMadeContext());
+        exports_ = std::make_unique<ExportActions>(*model_, histogramView_.get(), timelineView_.get(),
+                                                   visualWordsView_.get(), *settings_, nullptr);
     }
 
     void cleanup() {
@@ -170,7 +168,6 @@ class ExportTest : public QObject {
         settings_.reset();
         visualWordsView_.reset();
         timelineView_.reset();
-        timingView_.reset();
         histogramView_.reset();
     }
 
@@ -178,11 +175,11 @@ class ExportTest : public QObject {
         const QList<QAction*> actions = exports_->actions();
         QCOMPARE(actions.size(), 9);  // the Visual words tab's three among them
         for (QAction* action : actions) QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
-        test::showBins(*histogramView_, handMadeHistogram());
+        show(handMadeHistogram());
         QVERIFY(actions[0]->isEnabled());   // plot
         QVERIFY(actions[1]->isEnabled());   // histogram
         QVERIFY(!actions[2]->isEnabled());  // timings: none yet
-        timingView_->addRun(run(0), QStringLiteral("serial"));
+        model_->keep(test::oneDeviceRun(run(0), QStringLiteral("serial")));
         QVERIFY(actions[2]->isEnabled());
         QVERIFY(actions[3]->isEnabled());
         QVERIFY(actions.back()->isEnabled());  // timeline
@@ -191,7 +188,7 @@ class ExportTest : public QObject {
     }
 
     void plotAsPngPdfAndSvg() {
-        test::showBins(*histogramView_, handMadeHistogram());
+        show(handMadeHistogram());
         // Green's fill covers the plot: without it the red curve is drawn on white, and counted below.
         histogramView_->setChannelVisible(Channel::G, false);
         const QSize screenSize = histogramView_->plot()->size();
@@ -253,7 +250,7 @@ class ExportTest : public QObject {
     }
 
     void pngSizeFollowsTheChosenSizeAndResolution() {
-        test::showBins(*histogramView_, handMadeHistogram());
+        show(handMadeHistogram());
         QTemporaryDir dir;
         for (const auto& [size, expected] :
              {std::pair{PlotExportSize{640, 360, 96}, QSize(640, 360)},
@@ -271,7 +268,7 @@ class ExportTest : public QObject {
     }
 
     void plotCarriesTitleAndLegend() {
-        test::showBins(*histogramView_, handMadeHistogram());
+        show(handMadeHistogram());
         histogramView_->setChannelVisible(Channel::A, false);
         settings_->setPlotExportSize({900, 500, 96});
         QTemporaryDir dir;
@@ -324,8 +321,8 @@ class ExportTest : public QObject {
     }
 
     void finishedExportsAreAnnouncedWithThePath() {
-        test::showBins(*histogramView_, handMadeHistogram());
-        timingView_->addRun(run(0), QStringLiteral("serial"));
+        show(handMadeHistogram());
+        model_->keep(test::oneDeviceRun(run(0), QStringLiteral("serial")));
         QTemporaryDir dir;
         QSignalSpy announced(exports_.get(), &ExportActions::exported);
         exports_->exportHistogram(dir.filePath("h.csv"));
@@ -348,7 +345,7 @@ class ExportTest : public QObject {
 
     void histogramAsCsvAndJson() {
         const Histogram histogram = handMadeHistogram();
-        test::showBins(*histogramView_, histogram);
+        show(histogram);
         QTemporaryDir dir;
         exports_->exportHistogram(dir.filePath("h.csv"));
         const QString csv = QString::fromUtf8(readAll(dir.filePath("h.csv")));
@@ -410,8 +407,9 @@ class ExportTest : public QObject {
 
     void timingsAsCsvJsonAndChromeTrace() {
         const QString device = QStringLiteral("pthread-test-device (0:0)");
-        timingView_->addRun(run(0), QStringLiteral("serial"), device);
-        timingView_->addRun(run(50'000), QStringLiteral("local-atomic"), device);
+        show(handMadeHistogram());  // the window shows each run's histogram as it keeps its timings
+        model_->keep(test::oneDeviceRun(run(0), QStringLiteral("serial"), device));
+        model_->keep(test::oneDeviceRun(run(50'000), QStringLiteral("local-atomic"), device));
         QTemporaryDir dir;
 
         exports_->exportTimings(dir.filePath("t.csv"));
@@ -459,7 +457,7 @@ class ExportTest : public QObject {
     }
 
     void failedWriteKeepsTheOldFileAndSaysWhy() {
-        test::showBins(*histogramView_, handMadeHistogram());
+        show(handMadeHistogram());
         QTemporaryDir dir;
         const QString target = dir.filePath("kept.csv");
         QVERIFY(test::writeFile(target, "old content\n"));
@@ -480,16 +478,21 @@ class ExportTest : public QObject {
 
     void copyPutsTheCsvOnTheClipboard() {
         const Histogram histogram = handMadeHistogram();
-        test::showBins(*histogramView_, histogram);
+        show(histogram);
         exports_->actions()[4]->trigger();
         verifyHistogramCsv(QGuiApplication::clipboard()->text(), histogram);
     }
 
   private:
+    // `histogram` in the model, as the window's result shows it, with the hand-made context.
+    void show(const Histogram& histogram) {
+        model_->showHistogram(test::valuesAtLowerEdges(histogram), histogram.bins, handMadeContext());
+    }
+
     QTemporaryDir settingsDir_;
     std::unique_ptr<AppSettings> settings_;
     std::unique_ptr<HistogramView> histogramView_;
-    std::unique_ptr<TimingView> timingView_;
+    std::unique_ptr<RunModel> model_;  // what the exports read and the histogram view follows
     std::unique_ptr<TimelineView> timelineView_;
     std::unique_ptr<VisualWordsView> visualWordsView_;
     std::unique_ptr<ExportActions> exports_;

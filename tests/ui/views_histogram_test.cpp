@@ -6,7 +6,7 @@
 #include <QSignalSpy>
 #include <QtTest/QtTest>
 
-#include "ui/histogram_view.hpp"
+#include "ui/views/histogram_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;

@@ -11,8 +11,8 @@
 #include <QtTest/QtTest>
 
 #include "runtime/kernel_sources.hpp"
-#include "ui/kernel_view.hpp"
-#include "ui/opencl_highlighter.hpp"
+#include "ui/views/kernel_view.hpp"
+#include "ui/views/opencl_highlighter.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;

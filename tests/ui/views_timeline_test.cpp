@@ -17,14 +17,14 @@
 
 #include "io/image_io.hpp"
 #include "ops/produce_consume/produce_consume.hpp"
-#include "ui/app_settings.hpp"
-#include "ui/export_actions.hpp"
-#include "ui/histogram_view.hpp"
-#include "ui/kernel_view.hpp"
-#include "ui/strategy_box.hpp"
-#include "ui/timeline_view.hpp"
-#include "ui/timing_view.hpp"
-#include "ui/visual_words_view.hpp"
+#include "ui/shell/app_settings.hpp"
+#include "ui/shell/export_actions.hpp"
+#include "ui/shell/strategy_box.hpp"
+#include "ui/views/histogram_view.hpp"
+#include "ui/views/kernel_view.hpp"
+#include "ui/views/timeline_view.hpp"
+#include "ui/views/timing_view.hpp"
+#include "ui/views/visual_words_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;
@@ -304,8 +304,8 @@ class TimelineViewTest : public QObject {
     }
 
     void exportsAgreeWithTheBarsAndTheTrace() {
+        RunModel model;
         HistogramView histogram;
-        TimingView timings;
         TimelineView timeline;
         VisualWordsView visualWords;
         QVERIFY(test::showExposed(timeline, {900, 260}));
@@ -313,12 +313,12 @@ class TimelineViewTest : public QObject {
         AppSettings settings(dir.filePath(QStringLiteral("export.ini")));
         // The timeline is laid out at the remembered plot export size, as the histogram plot is.
         settings.setPlotExportSize({700, 300, 96});
-        ExportActions exports(&histogram, &timings, &timeline, &visualWords, settings, nullptr);
+        ExportActions exports(model, &histogram, &timeline, &visualWords, settings, nullptr);
         const QAction* timelineAction = exports.actions().back();
         QVERIFY(!timelineAction->isEnabled());
-        timings.addRun(handMadeRun(), QStringLiteral("histogram local-atomic"), kDevice,
-                       {{QStringLiteral("histogram"), kOptions}});
-        timeline.setRuns(timings.keptRuns());
+        model.keep(test::oneDeviceRun(handMadeRun(), QStringLiteral("histogram local-atomic"), kDevice,
+                                      {{QStringLiteral("histogram"), kOptions}}));
+        timeline.setRuns(model.keptRuns());
         QVERIFY(timelineAction->isEnabled());
         QCOMPARE(timeline.shownRun(), 1);
 

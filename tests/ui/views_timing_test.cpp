@@ -12,7 +12,7 @@
 #include <QtTest/QtTest>
 #include <map>
 
-#include "ui/timing_view.hpp"
+#include "ui/views/timing_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;
@@ -42,11 +42,13 @@ class TimingViewTest : public QObject {
 
   private slots:
     void keepsOnlyTheLastRuns() {
-        TimingView view;
+        RunModel model;
+        TimingView view(model);
         QCOMPARE(view.maxRuns(), 50);
         view.setMaxRuns(3);
-        QSignalSpy changed(&view, &TimingView::runsChanged);
-        for (std::uint64_t ms = 1; ms <= 5; ++ms) view.addRun(run(ms), QStringLiteral("s%1").arg(ms));
+        QSignalSpy changed(&model, &RunModel::keptRunsChanged);
+        for (std::uint64_t ms = 1; ms <= 5; ++ms)
+            model.keep(test::oneDeviceRun(run(ms), QStringLiteral("s%1").arg(ms)));
         QCOMPARE(changed.count(), 5);
         QCOMPARE(view.runs().size(), std::size_t{3});
         // The runs kept are the last three: kernel times 3, 4 and 5 ms.
@@ -67,14 +69,16 @@ class TimingViewTest : public QObject {
                 histogramRuns.push_back(point->key);
         }
         QCOMPARE(histogramRuns, (std::vector<double>{4.0, 5.0}));
-        view.clear();
+        model.clearKeptRuns();
         QVERIFY(view.runs().empty());
         QVERIFY(view.summaries().empty());
     }
 
     void minMedianMaxMatchHandComputation() {
-        TimingView view;
-        for (const std::uint64_t ms : {7, 2, 9, 4}) view.addRun(run(ms), QStringLiteral("global-atomic"));
+        RunModel model;
+        TimingView view(model);
+        for (const std::uint64_t ms : {7, 2, 9, 4})
+            model.keep(test::oneDeviceRun(run(ms), QStringLiteral("global-atomic")));
         const auto summaries = view.summaries();
         QCOMPARE(summaries.size(), std::size_t{4});  // upload, histogram, merge, read counts
         const auto& histogram = summaries[1];
@@ -94,7 +98,8 @@ class TimingViewTest : public QObject {
         QCOMPARE(summaries[0].medianMs, 0.5);
         QCOMPARE(summaries[3].stage, Stage::Readback);
 
-        view.addRun(run(3), QStringLiteral("global-atomic"));  // 2, 3, 4, 7, 9: the middle one
+        model.keep(
+            test::oneDeviceRun(run(3), QStringLiteral("global-atomic")));  // 2, 3, 4, 7, 9: the middle one
         QCOMPARE(view.summaries()[1].medianMs, 4.0);
 
         const auto* table = view.findChild<QTableWidget*>("summaryTable");
@@ -107,13 +112,14 @@ class TimingViewTest : public QObject {
     // After a device switch, "upload image" was run on two devices: two groups, each summarised apart, and
     // the plot marks each point with its group's shape.
     void keptRunsAreGroupedByDeviceAndStrategy() {
-        TimingView view;
+        RunModel model;
+        TimingView view(model);
         const QString first = QStringLiteral("dev A (0:0)");
         const QString second = QStringLiteral("dev B (0:1)");
-        view.addRun(run(2), QStringLiteral("private-uchar"), first);
-        view.addRun(run(4), QStringLiteral("private-uchar"), second);
-        view.addRun(run(6), QStringLiteral("private-uchar"), first);
-        view.addRun(run(8), QStringLiteral("local-atomic"), first);
+        model.keep(test::oneDeviceRun(run(2), QStringLiteral("private-uchar"), first));
+        model.keep(test::oneDeviceRun(run(4), QStringLiteral("private-uchar"), second));
+        model.keep(test::oneDeviceRun(run(6), QStringLiteral("private-uchar"), first));
+        model.keep(test::oneDeviceRun(run(8), QStringLiteral("local-atomic"), first));
         const auto summaries = view.summaries();
         QCOMPARE(summaries.size(), std::size_t{12});  // three groups of four commands
         QCOMPARE(summaries[0].device, first);
@@ -184,10 +190,12 @@ class TimingViewTest : public QObject {
 
     // Every cell of every row has the row's whole command as its tooltip, however narrow the column.
     void everyRowTellsItsFullCommand() {
-        TimingView view;
+        RunModel model;
+        TimingView view(model);
         std::vector<Timing> timings = run(2);
         timings[0].name = "histogram: upload pixels to the device before counting";
-        view.addRun(timings, QStringLiteral("private-uchar"), QStringLiteral("dev A (0:0)"));
+        model.keep(
+            test::oneDeviceRun(timings, QStringLiteral("private-uchar"), QStringLiteral("dev A (0:0)")));
         const auto* lastRun = view.findChild<QTableWidget*>("lastRunTable");
         for (int row = 0; row < lastRun->rowCount(); ++row)
             for (int column = 0; column < lastRun->columnCount(); ++column)
@@ -207,6 +215,7 @@ class TimingViewTest : public QObject {
         window.window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window.window));
         TimingView* view = test::part<TimingView>(window.window);
+        RunModel& model = window.window.model();
         QTRY_VERIFY(view->isVisible());
         std::vector<Timing> timings;
         for (int i = 0; i < 4; ++i) {
@@ -215,7 +224,8 @@ class TimingViewTest : public QObject {
                 timings.push_back(timing);
             }
         }
-        view->addRun(timings, QStringLiteral("private-uchar"));  // 20 commands, more than fit
+        model.keep(
+            test::oneDeviceRun(timings, QStringLiteral("private-uchar")));  // 20 commands, more than fit
         auto* tabs = view->findChild<QTabWidget*>("timingTables");
         QVERIFY(tabs);
         for (const char* name : {"lastRunTable", "summaryTable"}) {
@@ -238,8 +248,9 @@ class TimingViewTest : public QObject {
     }
 
     void lastRunTableListsEveryCommandRelativeToTheFirst() {
-        TimingView view;
-        view.addRun(run(2), QStringLiteral("local-atomic"));
+        RunModel model;
+        TimingView view(model);
+        model.keep(test::oneDeviceRun(run(2), QStringLiteral("local-atomic")));
         const auto* table = view.findChild<QTableWidget*>("lastRunTable");
         QVERIFY(table);
         QCOMPARE(table->rowCount(), 5);
@@ -258,7 +269,8 @@ class TimingViewTest : public QObject {
     }
 
     void runRepeatedControlsReportIntentAndProgress() {
-        TimingView view;
+        RunModel model;
+        TimingView view(model);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QSignalSpy repeat(&view, &TimingView::runRepeatedRequested);
@@ -290,14 +302,16 @@ class TimingViewTest : public QObject {
     // Not an assertion: the cost of adding a run when 50 are kept (plot, both tables), printed as
     // min / median / max over 21 runs, for the responsiveness budget of Run ×N.
     void printsTheCostOfAddingARun() {
-        TimingView view;
+        RunModel model;
+        TimingView view(model);
         QVERIFY(test::showExposed(view, {1100, 640}));
-        for (int i = 0; i < 50; ++i) view.addRun(run(3), QStringLiteral("local-atomic"));
+        for (int i = 0; i < 50; ++i) model.keep(test::oneDeviceRun(run(3), QStringLiteral("local-atomic")));
         std::vector<double> ms;
         for (int i = 0; i < 21; ++i) {
             QElapsedTimer timer;
             timer.start();
-            view.addRun(run(2 + static_cast<std::uint64_t>(i % 3)), QStringLiteral("local-atomic"));
+            model.keep(test::oneDeviceRun(run(2 + static_cast<std::uint64_t>(i % 3)),
+                                          QStringLiteral("local-atomic")));
             view.plot()->replot(QCustomPlot::rpImmediateRefresh);
             ms.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
         }
@@ -307,12 +321,13 @@ class TimingViewTest : public QObject {
     }
 
     void rendersForPeopleToLookAt() {
-        TimingView view;
+        RunModel model;
+        TimingView view(model);
         QVERIFY(test::showExposed(view, {1100, 640}));
         for (int i = 0; i < 40; ++i) {
             const std::uint64_t ms = 3 + static_cast<std::uint64_t>((i * 7) % 5);
-            view.addRun(run(ms, 1'000'000'000ull * static_cast<std::uint64_t>(i + 1)),
-                        QStringLiteral("local-atomic"));
+            model.keep(test::oneDeviceRun(run(ms, 1'000'000'000ull * static_cast<std::uint64_t>(i + 1)),
+                                          QStringLiteral("local-atomic")));
         }
         view.setProgress(12, 40);
         view.plot()->replot();

@@ -24,8 +24,8 @@
 #include "io/npy.hpp"
 #include "ops/bow/descriptors.hpp"
 #include "runtime/runtime.hpp"
-#include "ui/export_actions.hpp"
-#include "ui/visual_words_view.hpp"
+#include "ui/shell/export_actions.hpp"
+#include "ui/views/visual_words_view.hpp"
 #include "ui_test_support.hpp"
 
 using namespace hs;

@@ -5,8 +5,7 @@
 
 #include <algorithm>
 
-#include "commands/command.hpp"
-#include "commands/descriptor_options.hpp"
+#include "cli/commands/descriptor_options.hpp"
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
@@ -55,42 +54,45 @@ QString table(const bow::Matrix& descriptors, const bow::Matrix& centroids, cons
     return out;
 }
 
-int run(const QStringList& arguments) {
-    // An array of descriptors, or an image whose descriptors are computed first: the two forms differ in
-    // their positional argument, which the parser counts, so the form is chosen before parsing.
-    const bool fromArray = std::any_of(arguments.begin(), arguments.end(), [](const QString& argument) {
+// An array of descriptors, or an image whose descriptors are computed first: the two forms differ in their
+// positional argument, which the parser counts, so the form is chosen from the arguments before parsing.
+bool isArrayForm(const QStringList& arguments) {
+    return std::any_of(arguments.begin(), arguments.end(), [](const QString& argument) {
         return argument == "--descriptors" || argument.startsWith("--descriptors=");
     });
-    ArgumentParser parser("bow",
-                          "Builds the visual-word histogram of an image's dense descriptors, or of an "
-                          "array of descriptors, over a vocabulary.");
-    if (fromArray) {
+}
+
+void declare(ArgumentParser& parser, const QStringList& arguments) {
+    if (isArrayForm(arguments)) {
         parser.addOption("descriptors", "D.npy", "Descriptors: float32 .npy of shape (rows, 64).");
+        parser.require("descriptors");
         parser.addOption("centroids", "C.npy", "Vocabulary: float32 .npy of shape (k, 64).");
+        parser.require("centroids");
     } else {
-        parser.addPositional("IMAGE", "PNG, JPEG, BMP, GIF, TIFF or WebP file.");
+        addImageInput(parser);
         parser.addOption("vocabulary", "C.npy", "Vocabulary: float32 .npy of shape (k, 64).");
+        parser.require("vocabulary");
         addDescriptorOptions(parser);
     }
-    parser.addDeviceOption();
+    addDeviceOption(parser);
     parser.addOption("strategy", "NAME", "Builder strategy.", text(bow::kDefaultStrategy));
-    parser.addFlag("json", "Print one JSON object.");
-    if (!parser.parse(arguments)) return 0;
+    addReportOptions(parser, "memberships, word histogram, timings");
+}
+
+int run(const ArgumentParser& parser) {
+    const bool fromArray = isArrayForm(parser.arguments());
     const bow::Strategy& strategy = bow::findStrategy(parser.value("strategy").toStdString());
-    const QString descriptorsPath =
-        fromArray ? parser.required("descriptors", "D.npy") : parser.positional(0);
-    const QString centroidsPath =
-        fromArray ? parser.required("centroids", "C.npy") : parser.required("vocabulary", "C.npy");
+    const QString descriptorsPath = fromArray ? parser.value("descriptors") : imageFrom(parser);
+    const QString centroidsPath = fromArray ? parser.value("centroids") : parser.value("vocabulary");
     const std::optional<bow::DescriptorParams> descriptorParams =
-        fromArray ? std::nullopt : std::optional(descriptorOptions(parser));
+        fromArray ? std::nullopt : std::optional(descriptorParamsFrom(parser));
+    const Report report = reportFrom(parser);
 
     const bow::Matrix centroids = io::readVocabulary(centroidsPath);
     std::optional<ImageRGBA8> image;
     if (!fromArray) image = io::loadImage(descriptorsPath);
     Runtime runtime;
-    DeviceContext* device = strategy.runsOnDevice() || image
-                                ? &runtime.open(parser.value(options::kDevice).toStdString())
-                                : nullptr;
+    DeviceContext* device = strategy.runsOnDevice() || image ? &runtime.open(deviceFrom(parser)) : nullptr;
     bow::Matrix descriptors;
     std::vector<Timing> descriptorTimings;
     if (image) {
@@ -104,20 +106,23 @@ int run(const QStringList& arguments) {
     bow::Result result = bow::assignWords(device, descriptors, centroids, strategy);
     result.timings.insert(result.timings.begin(), descriptorTimings.begin(), descriptorTimings.end());
     const DeviceInfo* info = device ? &device->info() : nullptr;
-    if (parser.isSet("json"))
-        printJson([&](JsonWriter& json) {
+    report.publish(
+        [&](JsonWriter& json) {
             writeJson(json, descriptorsPath, centroidsPath, descriptors, centroids, info, strategy, result);
-        });
-    else
-        printText(table(descriptors, centroids, info, result));
+        },
+        [&] { return table(descriptors, centroids, info, result); });
     return 0;
 }
 
-[[maybe_unused]] const bool registered = registerCommand(
-    {"bow",
-     "IMAGE --vocabulary C.npy [--window W --stride S] | --descriptors D.npy --centroids C.npy "
-     "[--device SEL] [--strategy NAME] [--json]",
-     "assign descriptors to visual words and count them", run});
+[[maybe_unused]] const bool registered =
+    registerCommand({"bow",
+                     "assign descriptors to visual words and count them",
+                     "Builds the visual-word histogram of an image's dense descriptors, or of an "
+                     "array of descriptors (--descriptors D.npy --centroids C.npy), over a "
+                     "vocabulary.",
+                     declare,
+                     run,
+                     {{}, {"--descriptors"}}});  // the forms: of an image, of an array
 
 }  // namespace
 

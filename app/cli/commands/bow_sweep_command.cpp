@@ -3,7 +3,10 @@
 // The book's table (ops/bow/sweep.hpp): synthetic descriptors x centroids x builder strategies, kernel time
 // min / median / max, the transpose apart, speed-up over bow-gpu1-baseline, each result checked.
 
-#include "commands/command.hpp"
+#include <algorithm>
+
+#include "cli/commands/option_groups.hpp"
+#include "cli/commands/work_bounds.hpp"
 #include "io/bow_export.hpp"
 #include "ops/bow/sweep.hpp"
 #include "runtime/runtime.hpp"
@@ -60,11 +63,37 @@ QString table(const DeviceInfo& device, const std::vector<bow::SweepRow>& rows) 
     return out;
 }
 
-int run(const QStringList& arguments) {
+// The sweep's memory (its largest descriptors and centroids, each with a transposed copy, and the
+// memberships) and time (every row's warm-up and repetitions, each a multiply-add per dimension of every
+// descriptor and centroid), estimated before any row runs.
+WorkEstimate estimate(const bow::SweepParams& params, const DeviceInfo& device) {
+    std::vector<const bow::Strategy*> strategies;
+    for (const auto& name : params.strategies) strategies.push_back(&bow::findStrategy(name));
+    if (params.strategies.empty()) strategies = bow::strategies();
+    WorkEstimate work;
+    for (const double descriptors : params.descriptorCounts) {
+        for (const double centroids : params.centroidCounts) {
+            const double matrices = 2 * (descriptors + centroids) * bow::kDimensions * sizeof(float);
+            work.bytes = std::max(work.bytes, matrices + descriptors * sizeof(std::uint32_t));
+            const double multiplyAdds = descriptors * centroids * bow::kDimensions * (params.repetitions + 1);
+            for (const auto* strategy : strategies)
+                work.seconds +=
+                    multiplyAdds / multiplyAddsPerSecond(strategy->runsOnDevice() ? &device : nullptr);
+        }
+    }
+    return work;
+}
+
+QString request(const bow::SweepParams& params) {
+    return QString("the sweep of up to %1 descriptors x %2 centroids, %3 run(s) a row")
+        .arg(*std::max_element(params.descriptorCounts.begin(), params.descriptorCounts.end()))
+        .arg(*std::max_element(params.centroidCounts.begin(), params.centroidCounts.end()))
+        .arg(params.repetitions + 1);
+}
+
+void declare(ArgumentParser& parser, const QStringList&) {
     const bow::SweepParams defaults;
-    ArgumentParser parser("bow-sweep",
-                          "Times every visual-word builder on synthetic descriptors (the book's table).");
-    parser.addDeviceOption();
+    addDeviceOption(parser);
     parser.addOption("descriptors", "LIST", "Descriptor counts, separated by commas.",
                      joined(defaults.descriptorCounts));
     parser.addOption("centroids", "LIST", "Centroid counts, separated by commas.",
@@ -72,8 +101,11 @@ int run(const QStringList& arguments) {
     parser.addOption("strategy", "LIST", "Builder strategies, separated by commas (all when not given).");
     parser.addOption("repeat", "N", "Timed repetitions per row, after one untimed warm-up.",
                      QString::number(defaults.repetitions));
-    parser.addFlag("json", "Print one JSON object.");
-    if (!parser.parse(arguments)) return 0;
+    addForceOption(parser);
+    addReportOptions(parser, "device, repetitions, rows");
+}
+
+int run(const ArgumentParser& parser) {
     bow::SweepParams params;
     params.descriptorCounts = counts(parser, "descriptors");
     params.centroidCounts = counts(parser, "centroids");
@@ -84,20 +116,20 @@ int run(const QStringList& arguments) {
     }
     for (const auto& name : params.strategies) bow::findStrategy(name);  // unknown names before the device
 
+    const Report report = reportFrom(parser);
+
     Runtime runtime;
-    DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
+    DeviceContext& device = runtime.open(deviceFrom(parser));
+    refuseUnlessItFits(parser, request(params), estimate(params, device.info()));
     const auto rows = bow::sweep(&device, params);
-    if (parser.isSet("json"))
-        printJson([&](JsonWriter& json) { io::writeSweepJson(json, &device.info(), params, rows); });
-    else
-        printText(table(device.info(), rows));
+    report.publish([&](JsonWriter& json) { io::writeSweepJson(json, &device.info(), params, rows); },
+                   [&] { return table(device.info(), rows); });
     return 0;
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {"bow-sweep",
-     "[--device SEL] [--descriptors LIST] [--centroids LIST] [--strategy LIST] [--repeat N] [--json]",
-     "time the visual-word builders on synthetic descriptors", run});
+    {"bow-sweep", "time the visual-word builders on synthetic descriptors",
+     "Times every visual-word builder on synthetic descriptors (the book's table).", declare, run});
 
 }  // namespace
 

@@ -1,7 +1,8 @@
-#include "commands/command.hpp"
+#include "cli/commands/command.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 #include "io/command_line.hpp"
 
@@ -28,32 +29,28 @@ std::vector<Command> commands() {
     return sorted;
 }
 
-ArgumentParser::ArgumentParser(QString command, QString description) : command_(std::move(command)) {
-    parser_.setApplicationDescription(description);
-    parser_.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser_.addOption(io::helpOption());
-}
+ArgumentParser::ArgumentParser(QString command, QString description)
+    : command_(std::move(command)), description_(std::move(description)) {}
 
 void ArgumentParser::addFlag(const QString& name, const QString& description) {
-    parser_.addOption(QCommandLineOption(name, description));
+    options_.push_back({QCommandLineOption(name, description)});
 }
 
 void ArgumentParser::addOption(const QString& name, const QString& valueName, const QString& description,
                                const QString& defaultValue) {
-    parser_.addOption(io::option(name, valueName, description, defaultValue));
+    options_.push_back({io::option(name, valueName, description, defaultValue)});
 }
 
 void ArgumentParser::addOption(const options::Spec& spec) {
-    parser_.addOption(io::sharedOption(spec));
+    options_.push_back({io::sharedOption(spec)});
 }
 
 void ArgumentParser::addOption(const options::Spec& spec, const QString& defaultValue) {
-    parser_.addOption(io::sharedOption(spec, defaultValue));
+    options_.push_back({io::sharedOption(spec, defaultValue)});
 }
 
 void ArgumentParser::addPositional(const QString& name, const QString& description) {
-    parser_.addPositionalArgument(name, description);
-    positionalNames_ += name;
+    positionals_.emplace_back(name, description);
 }
 
 void ArgumentParser::addRepeatedPositional(const QString& name, const QString& description) {
@@ -61,32 +58,132 @@ void ArgumentParser::addRepeatedPositional(const QString& name, const QString& d
     lastRepeats_ = true;
 }
 
-void ArgumentParser::addDeviceOption() {
-    addOption(options::kDevice);
+std::vector<ArgumentParser::Declared>::const_iterator ArgumentParser::find(const QString& name) const {
+    return std::find_if(options_.begin(), options_.end(),
+                        [&](const Declared& declared) { return declared.option.names().contains(name); });
+}
+
+bool ArgumentParser::declares(const QString& name) const {
+    return find(name) != options_.end();
+}
+
+std::size_t ArgumentParser::indexOf(const QString& name) const {
+    const auto found = find(name);
+    if (found == options_.end())
+        throw std::logic_error(("no option --" + name + " to refer to").toStdString());
+    return static_cast<std::size_t>(found - options_.begin());
+}
+
+void ArgumentParser::require(const QString& name) {
+    Declared& option = options_[indexOf(name)];
+    option.required = true;
+    option.option.setDescription(option.option.description() + " Required.");
+}
+
+void ArgumentParser::addExclusive(const QStringList& names) {
+    for (const auto& name : names) indexOf(name);  // each one must exist
+    exclusive_.push_back(names);
+}
+
+void ArgumentParser::addValueForm(const QString& flag, const QString& option) {
+    indexOf(flag);
+    indexOf(option);
+    valueForms_.emplace_back(flag, option);
+}
+
+void ArgumentParser::declareOn(QCommandLineParser& parser) const {
+    parser.setApplicationDescription(description_);
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.addOption(io::helpOption());
+    for (const auto& declared : options_) parser.addOption(declared.option);
+    for (const auto& [name, description] : positionals_) parser.addPositionalArgument(name, description);
 }
 
 bool ArgumentParser::parse(const QStringList& arguments) {
+    arguments_ = arguments;
+    declareOn(parser_);
     // QCommandLineParser expects the program name first.
-    if (!parser_.parse(QStringList{"histoscope-cli " + command_} + arguments))
-        throw usageError(parser_.errorText() + " (see 'histoscope-cli " + command_ + " --help')");
+    QStringList line{"histoscope-cli " + command_};
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const QString& argument = arguments[i];
+        if (argument == "--") {  // what follows is positional
+            line += arguments.mid(i);
+            break;
+        }
+        const auto form = std::find_if(valueForms_.begin(), valueForms_.end(), [&](const auto& names) {
+            return argument.startsWith("--" + names.first + "=");
+        });
+        if (form == valueForms_.end())
+            line += argument;
+        else
+            line += {"--" + form->second, argument.mid(form->first.size() + 3)};
+    }
+    const bool parsed = parser_.parse(line);
     if (parser_.isSet("help")) {
         printText(helpText());
         return false;
     }
+    if (!parsed) throw usageError(parser_.errorText() + " (see 'histoscope-cli " + command_ + " --help')");
     const auto given = parser_.positionalArguments().size();
-    if (given < positionalNames_.size() || (given > positionalNames_.size() && !lastRepeats_))
+    const auto expected = static_cast<qsizetype>(positionals_.size());
+    if (given < expected || (given > expected && !lastRepeats_))
         throw usageError(QString("expected %1%2 argument(s), got %3 (see 'histoscope-cli %4 --help')")
-                             .arg(positionalNames_.size())
+                             .arg(expected)
                              .arg(lastRepeats_ ? " or more" : "")
                              .arg(given)
                              .arg(command_));
+    for (const auto& declared : options_) {
+        const QString name = declared.option.names().back();
+        if (declared.required && (!parser_.isSet(name) || parser_.value(name).isEmpty()))
+            throw usageError(named(declared.option) + " is required (see 'histoscope-cli " + command_ +
+                             " --help')");
+    }
+    for (const auto& names : exclusive_) {
+        QStringList set;
+        for (const auto& name : names) {
+            if (parser_.isSet(name)) set += "--" + name;
+        }
+        if (set.size() > 1) throw usageError(set.join(" and ") + " exclude each other");
+    }
     return true;
 }
 
+QString ArgumentParser::named(const QCommandLineOption& option) {
+    const QString name = "--" + option.names().back();
+    return option.valueName().isEmpty() ? name : name + ' ' + option.valueName();
+}
+
+QString ArgumentParser::synopsis() const {
+    QStringList parts;
+    for (const auto& [name, description] : positionals_) parts += name;
+    for (const auto& declared : options_) {
+        if (declared.required) parts += named(declared.option);
+    }
+    QStringList shownInChoice;
+    for (const auto& declared : options_) {
+        const QString name = declared.option.names().back();
+        if (declared.required || shownInChoice.contains(name)) continue;
+        const auto choice = std::find_if(exclusive_.begin(), exclusive_.end(),
+                                         [&](const QStringList& names) { return names.contains(name); });
+        if (choice == exclusive_.end()) {
+            parts += '[' + named(declared.option) + ']';
+            continue;
+        }
+        QStringList alternatives;
+        for (const auto& alternative : *choice) alternatives += named(options_[indexOf(alternative)].option);
+        parts += '[' + alternatives.join('|') + ']';
+        shownInChoice += *choice;
+    }
+    return parts.join(' ');
+}
+
 QString ArgumentParser::helpText() const {
+    QCommandLineParser parser;
+    declareOn(parser);
     QString usage = "histoscope-cli " + command_ + " [options]";
-    for (const auto& name : positionalNames_) usage += ' ' + name;
-    return io::helpText(parser_, usage);
+    for (const auto& [name, description] : positionals_) usage += ' ' + name;
+    // The second line is the synopsis the overview shows, made from the same declarations.
+    return io::helpText(parser, usage + "\n       histoscope-cli " + command_ + ' ' + synopsis());
 }
 
 int ArgumentParser::integer(const QString& name, int min, int max) const {
@@ -101,41 +198,8 @@ int ArgumentParser::integer(const QString& name, int min, int max) const {
     return number;
 }
 
-int ArgumentParser::bins() const {
-    try {
-        return options::parseBins(parser_.value(text(options::kBins.name)).toStdString());
-    } catch (const UsageError& error) {
-        throw usageError(QString::fromUtf8(error.what()));
-    }
-}
-
-std::optional<rotate::Params> ArgumentParser::rotation() const {
-    try {
-        return options::parseRotation(io::givenValue(parser_, text(options::kAngle.name)),
-                                      io::givenValue(parser_, text(options::kSampling.name)),
-                                      parser_.isSet(specName(options::kFitCanvas)));
-    } catch (const UsageError& error) {
-        throw usageError(QString::fromUtf8(error.what()));
-    }
-}
-
-QString ArgumentParser::required(const QString& name, const QString& valueName) const {
-    if (!parser_.isSet(name) || parser_.value(name).isEmpty())
-        throw usageError("--" + name + " " + valueName + " is required (see 'histoscope-cli " + command_ +
-                         " --help')");
-    return parser_.value(name);
-}
-
 UsageError ArgumentParser::usageError(const QString& what) const {
     return UsageError((command_ + ": " + what).toStdString());
-}
-
-void ArgumentParser::requireAtMostOne(const QStringList& names) const {
-    QStringList set;
-    for (const auto& name : names) {
-        if (parser_.isSet(name)) set += "--" + name;
-    }
-    if (set.size() > 1) throw usageError(set.join(" and ") + " exclude each other");
 }
 
 void printJson(const std::function<void(JsonWriter&)>& write) {

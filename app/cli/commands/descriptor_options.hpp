@@ -1,8 +1,8 @@
 #pragma once
-// --window and --stride, the dense descriptors' options (ops/bow/descriptors.hpp), shared by bow and
-// vocabulary.
+// The option group of the dense descriptors (ops/bow/descriptors.hpp), shared by bow and vocabulary:
+// --window and --stride.
 
-#include "commands/command.hpp"
+#include "cli/commands/option_groups.hpp"
 #include "ops/bow/descriptors.hpp"
 
 namespace hs::cli {
@@ -15,7 +15,7 @@ inline void addDescriptorOptions(ArgumentParser& parser) {
 }
 
 // The options' values; throws UsageError naming the option when they are out of range.
-inline bow::DescriptorParams descriptorOptions(const ArgumentParser& parser) {
+inline bow::DescriptorParams descriptorParamsFrom(const ArgumentParser& parser) {
     const bow::DescriptorParams params{parser.integer("window", 20, 2000),
                                        parser.integer("stride", 1, 1 << 20)};
     try {

@@ -2,7 +2,7 @@
 // (runtime/device_properties.hpp).
 #include <algorithm>
 
-#include "commands/command.hpp"
+#include "cli/commands/option_groups.hpp"
 #include "runtime/device_properties.hpp"
 
 namespace hs::cli {
@@ -22,29 +22,32 @@ QString describe(const DeviceInfo& device) {
     return block;
 }
 
-int run(const QStringList& arguments) {
-    ArgumentParser parser("devices", "Lists every OpenCL device of every platform.");
-    parser.addFlag("json", "Print one JSON object {\"devices\": [...]}.");
-    if (!parser.parse(arguments)) return 0;
+void declare(ArgumentParser& parser, const QStringList&) {
+    addReportOptions(parser, "{\"devices\": [...]}");
+}
 
+int run(const ArgumentParser& parser) {
+    const Report report = reportFrom(parser);
     const auto devices = enumerateDevices();
-    if (parser.isSet("json")) {
-        printJson([&](JsonWriter& json) {
+    report.publish(
+        [&](JsonWriter& json) {
             json.beginObject().key("devices").beginArray();
             for (const auto& device : devices) writeDeviceJson(json, device);
             json.endArray().endObject();
+        },
+        [&] {
+            if (devices.empty())
+                return QString("no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)\n");
+            QStringList blocks;
+            for (const auto& device : devices) blocks += describe(device);
+            return blocks.join('\n');
         });
-        return 0;
-    }
-    if (devices.empty()) printText("no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)\n");
-    QStringList blocks;
-    for (const auto& device : devices) blocks += describe(device);
-    printText(blocks.join('\n'));
     return 0;
 }
 
 [[maybe_unused]] const bool registered =
-    registerCommand({"devices", "[--json]", "list the OpenCL devices and their capabilities", run});
+    registerCommand({"devices", "list the OpenCL devices and their capabilities",
+                     "Lists every OpenCL device of every platform.", declare, run});
 
 }  // namespace
 

@@ -1,13 +1,15 @@
-// histoscope-cli histogram IMAGE [--device SEL] [--strategy NAME] [--bins N] [--ignore-transparent] [--repeat
-// K]
-//                           [--json|--csv]
+// histoscope-cli histogram IMAGE [--device SEL] [--bins N] [--ignore-transparent] [--strategy NAME]
+//                           [--repeat K] [--json|--csv] [--json-out PATH]
 
-#include "ops/histogram/histogram.hpp"
-#include "commands/command.hpp"
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands/option_groups.hpp"
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
 #include "measure/measure.hpp"
+#include "ops/histogram/histogram.hpp"
 #include "ops/histogram/statistics.hpp"
 #include "runtime/device_properties.hpp"
 #include "runtime/runtime.hpp"
@@ -16,117 +18,150 @@ namespace hs::cli {
 
 namespace {
 
-using Runs = std::vector<std::vector<Timing>>;
+const stages::StageKind& kind() {
+    return stages::findKind("histogram");
+}
 
-QString table(const QString& path, const ImageRGBA8& image, const DeviceInfo& device,
-              const histogram::Params& params, const histogram::Result& result, const Runs& runs,
+// What every run of the stage shares with the first one (auto remembers its choice): the strategy that ran,
+// its note, the histogram; the runs differ in their timings only.
+struct Counted {
+    QString path;
+    int width = 0;
+    int height = 0;
+    const DeviceInfo& device;
+    const stages::Stage& stage;
+    const stages::StageRun& first;
+
+    bool ignoreTransparent() const { return stage.values().contains(options::kIgnoreTransparent.name); }
+    const histogram::Histogram& histogram() const { return *first.histogram; }
+    io::HistogramContext context() const {
+        return io::histogramContext(path, width, height, &device, first.strategyName(),
+                                    stage.requestedStrategy()->name(), {}, ignoreTransparent());
+    }
+};
+
+QString table(const Counted& counted, const ImageRGBA8& image, const std::vector<double>& kernelNs,
               const ProgramCache::Stats& cache) {
-    QString out = imageAndDeviceLines(path, image, device);
-    out += "strategy  " + text(result.strategy->name()) + "\n";
-    if (!result.note.empty()) out += "note      " + text(result.note) + "\n";
-    out += QString("bins      %1\n").arg(result.histogram.bins);
-    if (params.ignoreTransparent) out += "pixels of alpha 0 left out of r, g, b and luma\n";
+    QString out = imageAndDeviceLines(counted.path, image, counted.device);
+    out += "strategy  " + text(counted.first.strategyName()) + "\n";
+    if (!counted.first.note.empty()) out += "note      " + text(counted.first.note) + "\n";
+    const int bins = counted.histogram().bins;
+    out += QString("bins      %1\n").arg(bins);
+    if (counted.ignoreTransparent()) out += "pixels of alpha 0 left out of r, g, b and luma\n";
     out += '\n';
     out += QString("%1 %2").arg("bin", 5).arg("values", -9);
     for (const auto channel : histogram::kChannels)
         out += QString("%1").arg(text(histogram::channelName(channel)), 12);
     out += '\n';
-    const int bins = result.histogram.bins;
     for (int bin = 0; bin < bins; ++bin) {
         const auto [lower, upper] = histogram::binValues(bin, bins);
         out += QString("%1 %2").arg(bin, 5).arg(QString("%1-%2").arg(lower).arg(upper), -9);
         for (const auto channel : histogram::kChannels)
-            out += QString("%1").arg(result.histogram[channel][static_cast<std::size_t>(bin)], 12);
+            out += QString("%1").arg(counted.histogram()[channel][static_cast<std::size_t>(bin)], 12);
         out += '\n';
     }
-    out += QString("\ntimings of run 1 of %1\n").arg(runs.size()) + timingLines(runs.front(), 28);
-    const measure::Summary summary = measure::kernelSummary(runs);
+    out +=
+        QString("\ntimings of run 1 of %1\n").arg(kernelNs.size()) + timingLines(counted.first.timings, 28);
+    const measure::Summary summary = measure::Summary::of(kernelNs);
     out += QString("kernel time over %1 run(s): min %2, median %3, max %4\n")
-               .arg(runs.size())
+               .arg(kernelNs.size())
                .arg(milliseconds(summary.min), milliseconds(summary.median), milliseconds(summary.max));
     out += QString("program cache: %1 hit(s), %2 miss(es)\n").arg(cache.hits).arg(cache.misses);
     return out;
 }
 
-void writeJson(JsonWriter& json, const QString& path, const ImageRGBA8& image, const DeviceInfo& device,
-               const histogram::Strategy& requested, const histogram::Params& params,
-               const histogram::Result& result, const io::HistogramContext& context, const Runs& runs,
-               const ProgramCache::Stats& cache) {
+// The JSON object up to its "timings" array, which is left open for the runs.
+void beginJson(JsonWriter& json, const Counted& counted) {
     json.beginObject();
     json.key("image");
-    writeImageJson(json, path, image.width, image.height);
+    writeImageJson(json, counted.path, counted.width, counted.height);
     json.key("device");
-    writeDeviceJson(json, device);
-    json.field("strategy", result.strategy->name()).field("requested_strategy", requested.name());
-    if (!result.note.empty()) json.field("note", result.note);
-    json.field("bins", result.histogram.bins).field("ignore_transparent", params.ignoreTransparent);
+    writeDeviceJson(json, counted.device);
+    json.field("strategy", counted.first.strategyName())
+        .field("requested_strategy", counted.stage.requestedStrategy()->name());
+    if (!counted.first.note.empty()) json.field("note", counted.first.note);
+    json.field("bins", counted.histogram().bins).field("ignore_transparent", counted.ignoreTransparent());
     json.key("histograms");
-    io::writeHistogramJson(json, result.histogram);
-    json.key("timings");
-    io::writeTimingsJson(json, runs);
+    io::writeHistogramJson(json, counted.histogram());
+    json.key("timings").beginArray();
+}
+
+// The rest, after the runs.
+void endJson(JsonWriter& json, const Counted& counted, const std::vector<double>& kernelNs,
+             const ProgramCache::Stats& cache) {
+    json.endArray();
     json.key("summary");
-    io::writeKernelSummaryJson(json, runs);
+    io::writeKernelSummaryJson(json, kernelNs);
     json.key("program_cache")
         .beginObject()
         .field("hits", cache.hits)
         .field("misses", cache.misses)
         .endObject();
     json.key("context");
-    io::writeHistogramContextJson(json, context, result.histogram.bins);
+    io::writeHistogramContextJson(json, counted.context(), counted.histogram().bins);
     json.endObject();
 }
 
-int run(const QStringList& arguments) {
-    ArgumentParser parser("histogram",
-                          "Computes the r, g, b, a and luma histograms of an image on an OpenCL device.");
-    parser.addPositional("IMAGE", "PNG, JPEG, BMP, GIF, TIFF or WebP file.");
-    parser.addDeviceOption();
-    parser.addOption(options::kStrategy);
-    parser.addOption(options::kBins);
-    parser.addFlag(text(options::kIgnoreTransparent.name), text(options::kIgnoreTransparent.help));
+void declare(ArgumentParser& parser, const QStringList&) {
+    addImageInput(parser);
+    addDeviceOption(parser);
+    addStageOptions(parser, kind(), text(options::kStrategy.name));
     parser.addOption("repeat", "K", "Run K times and summarize the kernel times.", "1");
-    parser.addFlag("json", "Print one JSON object.");
-    parser.addFlag("csv", "Print the histogram as CSV, after '# key: value' lines saying what it counts.");
-    if (!parser.parse(arguments)) return 0;
-    parser.requireAtMostOne({"json", "csv"});
-    const histogram::Params params{parser.bins(), parser.isSet(options::kIgnoreTransparent)};
+    addReportOptions(parser, "histograms, every run's timings, context", /*withCsv=*/true);
+}
+
+int run(const ArgumentParser& parser) {
+    const auto stage = stageFrom(parser, kind(), text(options::kStrategy.name));
     const int repeat = parser.integer("repeat", 1, 1'000'000);
-    const histogram::Strategy& strategy =
-        histogram::findStrategy(parser.value(options::kStrategy).toStdString());
-    const QString path = parser.positional(0);
+    const Report report = reportFrom(parser);
+    const QString path = imageFrom(parser);
 
     ImageRGBA8 image = io::loadImage(path);
     Runtime runtime;
-    DeviceContext& device = runtime.open(parser.value(options::kDevice).toStdString());
+    DeviceContext& device = runtime.open(deviceFrom(parser));
     // The decoded pixels move into the source, which gives them up once uploaded: a big image is held once
     // (`image` keeps the size for the report).
     PixelSource pixels(std::move(image.pixels), image.width, image.height);
-    histogram::Result result;
     // No warm-up: every run is reported, the first one with its program build (or cache hit).
-    const Runs runs = measure::measure({measure::Clock::Kernel, 0, repeat, image.byteCount()}, [&] {
-                          result = histogram::computeHistogram(&device, pixels, params, strategy);
-                          return result.timings;
-                      }).runs;
-    const auto cache = runtime.programCache().stats();
-    const auto context = io::histogramContext(path, image.width, image.height, &device.info(),
-                                              std::string(result.strategy->name()), strategy.name(), {},
-                                              params.ignoreTransparent);
+    const stages::StageRun first = stage->run(&device, pixels);
+    const Counted counted{path, image.width, image.height, device.info(), *stage, first};
+    std::vector<double> kernelNs{measure::kernelNs(first.timings)};
 
-    if (parser.isSet("json"))
-        printJson([&](JsonWriter& json) {
-            writeJson(json, path, image, device.info(), strategy, params, result, context, runs, cache);
-        });
-    else if (parser.isSet("csv"))
-        printText(QString::fromUtf8(io::histogramCsv(result.histogram, context)));
-    else
-        printText(table(path, image, device.info(), params, result, runs, cache));
+    // Each run's timings go into the JSON as the run ends and are then dropped, so that many repetitions hold
+    // one figure each (measure::kernelNs), not their logs; on stdout the JSON streams out as it is written.
+    const bool json = report.jsonOnStdout || !report.jsonPath.isEmpty();
+    std::ostringstream held;
+    std::ostream& jsonStream = report.jsonOnStdout && report.jsonPath.isEmpty() ? std::cout : held;
+    JsonWriter writer(jsonStream, JsonWriter::Layout::Indented);
+    if (json) {
+        beginJson(writer, counted);
+        io::writeRunTimings(writer, first.timings, 1);
+    }
+    for (int number = 2; number <= repeat; ++number) {
+        const auto timings = stage->run(&device, pixels).timings;
+        kernelNs.push_back(measure::kernelNs(timings));
+        if (json) io::writeRunTimings(writer, timings, number);
+    }
+    const auto cache = runtime.programCache().stats();
+    if (json) {
+        endJson(writer, counted, kernelNs, cache);
+        jsonStream << '\n';
+        jsonStream.flush();
+        const std::string document = held.str();
+        if (!report.jsonPath.isEmpty())
+            io::writeFileAtomically(report.jsonPath, QByteArray::fromStdString(document));
+        if (report.jsonOnStdout && !report.jsonPath.isEmpty()) std::cout << document << std::flush;
+    }
+    if (report.csv)
+        printText(QString::fromUtf8(io::histogramCsv(counted.histogram(), counted.context())));
+    else if (!report.jsonOnStdout)
+        printText(table(counted, image, kernelNs, cache));
     return 0;
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {"histogram",
-     "IMAGE [--device SEL] [--strategy NAME] [--bins N] [--ignore-transparent] [--repeat K] [--json|--csv]",
-     "compute the histogram of an image", run});
+    {"histogram", "compute the histogram of an image",
+     "Computes the r, g, b, a and luma histograms of an image on an OpenCL device.", declare, run});
 
 }  // namespace
 

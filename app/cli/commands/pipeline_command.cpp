@@ -1,14 +1,12 @@
-// histoscope-cli pipeline IMAGE [stage options, in the order the stages run] --out OUT [--json], and the
+// histoscope-cli pipeline IMAGE --out OUT [stage options, in the order the stages run] [--json], and the
 // parts rotate and convolve share with it.
-#include "commands/pipeline_command.hpp"
+#include "cli/commands/pipeline_command.hpp"
 
 #include <algorithm>
 
 #include "image/pixel_source.hpp"
 #include "io/export.hpp"
-#include "io/files/files.hpp"
 #include "io/image_io.hpp"
-#include "io/native_path.hpp"
 #include "ops/pipeline/pipeline.hpp"
 #include "runtime/device_properties.hpp"
 #include "runtime/error.hpp"
@@ -18,11 +16,6 @@
 namespace hs::cli::transform {
 
 namespace {
-
-// What the stages read from files (a filter file), through io's bounded reader.
-std::string readStageFile(const std::string& path, std::uint64_t maxBytes, std::string_view what) {
-    return io::readWholeFile(path, static_cast<std::size_t>(maxBytes), what);
-}
 
 void writeStageJson(JsonWriter& json, const pipeline::StageReport& report) {
     json.beginObject().field("stage", report.stage);
@@ -58,76 +51,25 @@ QString summary(const QString& path, const ImageRGBA8& image, const QString& out
     return lines;
 }
 
-// The flag that adds a kind whose parameters do not: --equalize.
-bool hasOwnFlag(const stages::StageKind& kind) {
-    return kind.trigger().empty();
-}
-
 }  // namespace
 
 void addImageInOut(ArgumentParser& parser) {
-    parser.addPositional("IMAGE", "PNG, JPEG, BMP, GIF, TIFF or WebP file.");
-    parser.addOption("out", "OUT",
-                     "Where to write the processed image (png, jpg, bmp, tif, webp; required).");
-    parser.addDeviceOption();
-    parser.addFlag("json", "Print one JSON object (stages, device, timings).");
+    addImageInput(parser);
+    addImageOutput(parser);
+    addDeviceOption(parser);
 }
 
-void addStageOptions(ArgumentParser& parser, const stages::StageKind& kind, const QString& strategyOption) {
-    if (hasOwnFlag(kind) && kind.producesImage()) parser.addFlag(text(kind.name()), text(kind.help()));
-    for (const auto& parameter : kind.parameters()) {
-        if (parameter.type == stages::Parameter::Type::Flag)
-            parser.addFlag(text(parameter.name), text(parameter.help));
-        else
-            parser.addOption(text(parameter.name), text(parameter.placeholder), text(parameter.help),
-                             text(parameter.defaultText));
-    }
-    if (kind.strategies().empty()) return;
-    QStringList names;
-    for (const auto* strategy : kind.strategies()) names += text(strategy->name());
-    parser.addOption(strategyOption, "S", text(kind.label()) + " strategy: " + names.join(", ") + ".",
-                     text(kind.defaultStrategy()));
-}
-
-bool asksFor(const ArgumentParser& parser, const stages::StageKind& kind) {
-    if (hasOwnFlag(kind)) return parser.isSet(text(kind.name()));
-    // Any of its options, not only the trigger: --sampling without --angle is then the kind's own error
-    // instead of an option silently ignored.
-    return std::any_of(
-        kind.parameters().begin(), kind.parameters().end(),
-        [&](const stages::Parameter& parameter) { return parser.isSet(text(parameter.name)); });
-}
-
-std::shared_ptr<const stages::Stage> stageFrom(const ArgumentParser& parser, const stages::StageKind& kind,
-                                               const QString& strategyOption) {
-    stages::Values values;
-    for (const auto& parameter : kind.parameters()) {
-        const QString name = text(parameter.name);
-        if (!parser.isSet(name)) continue;
-        // Text may name a file: its bytes as given, whatever the locale (io::nativePath).
-        std::string value;
-        if (parameter.type == stages::Parameter::Type::Text)
-            value = io::nativePath(parser.value(name)).native();
-        else if (parameter.type != stages::Parameter::Type::Flag)
-            value = parser.value(name).toStdString();
-        values.emplace(parameter.name, std::move(value));
-    }
-    const std::string strategy =
-        kind.strategies().empty() ? std::string() : parser.value(strategyOption).toStdString();
-    try {
-        return kind.configure(values, strategy, readStageFile);
-    } catch (const UsageError& error) {
-        throw parser.usageError(QString::fromUtf8(error.what()));
-    }
+void addStagesReport(ArgumentParser& parser) {
+    addReportOptions(parser, "stages, device, timings");
 }
 
 int runStages(const ArgumentParser& parser, const stages::StageList& stages) {
-    const QString out = parser.required("out", "OUT");
-    io::checkImageOutput(out);  // before any work, so none is wasted on an output that cannot be written
-    const QString path = parser.positional(0);
+    const QString out = imageOutputFrom(parser);
+    const Report wanted = reportFrom(parser);
+    const QString path = imageFrom(parser);
     ImageRGBA8 image = io::loadImage(path);
     session::Session session;
-    DeviceContext& device = session.device(parser.value(options::kDevice).toStdString());
+    DeviceContext& device = session.device(deviceFrom(parser));
     // Big images: the host holds as few copies as it can. The decoded pixels move into the input, which gives
     // them up once uploaded, and the run consumes it: it goes once the first stage has read it (`image` keeps
     // the size for the report). The output is encoded from its device buffer, mapped (a CPU device's memory
@@ -139,11 +81,7 @@ int runStages(const ArgumentParser& parser, const stages::StageList& stages) {
         io::saveImage(out, pixels, result.image.width(), result.image.height());
     });
 
-    if (!parser.isSet("json")) {
-        printText(summary(path, image, out, device.info(), result));
-        return 0;
-    }
-    printJson([&](JsonWriter& json) {
+    const auto writeJson = [&](JsonWriter& json) {
         json.beginObject().key("image");
         writeImageJson(json, path, image.width, image.height);
         json.key("output");
@@ -173,8 +111,31 @@ int runStages(const ArgumentParser& parser, const stages::StageList& stages) {
                 result.histogram->bins);
         }
         json.endObject();
-    });
+    };
+    wanted.publish(writeJson, [&] { return summary(path, image, out, device.info(), result); });
     return 0;
+}
+
+Command imageStageCommand(std::string_view kindName, QString summary, QString description) {
+    // Commands register during static initialisation, maybe before the stage kinds: the kind is looked up
+    // when the command is declared.
+    const auto kind = [name = std::string(kindName)]() -> const stages::StageKind& {
+        return stages::findKind(name);
+    };
+    return {.name = text(kindName),
+            .summary = std::move(summary),
+            .description = std::move(description),
+            .declare =
+                [kind](ArgumentParser& parser, const QStringList&) {
+                    addImageInOut(parser);
+                    addStageOptions(parser, kind(), "strategy");
+                    parser.require(text(kind().trigger()));
+                    addStagesReport(parser);
+                },
+            .run =
+                [kind](const ArgumentParser& parser) {
+                    return runStages(parser, {stageFrom(parser, kind(), "strategy")});
+                }};
 }
 
 namespace {
@@ -192,39 +153,36 @@ QString strategyOptionOf(const stages::StageKind& kind) {
     return text(kind.name()) + "-strategy";
 }
 
-int runPipelineCommand(const QStringList& arguments) {
-    ArgumentParser parser(
-        "pipeline",
-        "Runs image stages on an OpenCL device in the order their options are written, then "
-        "counts the histogram of the result, the pixels staying on the device between "
-        "stages. A stage runs when its option is given: --angle (rotate), --filter "
-        "(convolve), --equalize.");
+void declare(ArgumentParser& parser, const QStringList&) {
     addImageInOut(parser);
-    std::vector<const stages::StageKind*> imageKinds;
-    const stages::StageKind* measurement = &stages::findKind("histogram");
     for (const auto* kind : stages::kinds())
-        if (kind->producesImage()) imageKinds.push_back(kind);
-    for (const auto* kind : imageKinds) addStageOptions(parser, *kind, strategyOptionOf(*kind));
-    addStageOptions(parser, *measurement, strategyOptionOf(*measurement));
-    if (!parser.parse(arguments)) return 0;
+        if (kind->producesImage()) addStageOptions(parser, *kind, strategyOptionOf(*kind));
+    const stages::StageKind& measurement = stages::findKind("histogram");
+    addStageOptions(parser, measurement, strategyOptionOf(measurement));
+    addStagesReport(parser);
+}
 
-    std::erase_if(imageKinds, [&](const stages::StageKind* kind) { return !asksFor(parser, *kind); });
+// The image kinds the command line asks for, in the order their options are written, then the measurement.
+int run(const ArgumentParser& parser) {
+    std::vector<const stages::StageKind*> imageKinds;
+    for (const auto* kind : stages::kinds())
+        if (kind->producesImage() && asksFor(parser, *kind)) imageKinds.push_back(kind);
     std::stable_sort(imageKinds.begin(), imageKinds.end(), [&](const auto* a, const auto* b) {
-        return positionOf(arguments, *a) < positionOf(arguments, *b);
+        return positionOf(parser.arguments(), *a) < positionOf(parser.arguments(), *b);
     });
+    const stages::StageKind& measurement = stages::findKind("histogram");
     stages::StageList list;
     for (const auto* kind : imageKinds) list.push_back(stageFrom(parser, *kind, strategyOptionOf(*kind)));
-    list.push_back(stageFrom(parser, *measurement, strategyOptionOf(*measurement)));
+    list.push_back(stageFrom(parser, measurement, strategyOptionOf(measurement)));
     return runStages(parser, list);
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {"pipeline",
-     "IMAGE [--angle DEG [--sampling MODE] [--fit-canvas]] [--filter SPEC] [--equalize] "
-     "[--histogram-strategy S] "
-     "[--bins N] [--ignore-transparent] --out OUT [--json]",
-     "rotate, convolve, equalize and count an image on the device (stages in the order given)",
-     runPipelineCommand});
+    {"pipeline", "rotate, convolve, equalize and count an image on the device (stages in the order given)",
+     "Runs image stages on an OpenCL device in the order their options are written, then "
+     "counts the histogram of the result, the pixels staying on the device between stages. A "
+     "stage runs when its option is given: --angle (rotate), --filter (convolve), --equalize.",
+     declare, run});
 
 }  // namespace
 

@@ -1,31 +1,23 @@
 #pragma once
-// What the rotate, convolve and pipeline commands share: the options of stage kinds, made from their
-// declarations (stages/stage.hpp), and running a list of stages from an image file to an image file. All
-// three are pipelines; rotate and convolve have one image stage.
+// What the rotate, convolve and pipeline commands share: their option groups (an image in, an image out, a
+// device, the report, and the stage groups each adds itself) and running a list of stages from an image file
+// to an image file. All three are pipelines; rotate and convolve have one image stage.
 
-#include <QString>
-#include <QStringList>
-
-#include "commands/command.hpp"
-#include "stages/stage.hpp"
+#include "cli/commands/option_groups.hpp"
 
 namespace hs::cli::transform {
 
-// IMAGE, --device, --out, --json.
+// IMAGE, --out OUT, --device.
 void addImageInOut(ArgumentParser& parser);
+// --json / --json-out, of what runStages reports.
+void addStagesReport(ArgumentParser& parser);
 
-// The options of `kind`: one per parameter (--angle, --filter, --bins, ...), its strategy option
-// `strategyOption` where it has strategies, and --<kind> itself where no parameter adds the stage
-// (--equalize).
-void addStageOptions(ArgumentParser& parser, const stages::StageKind& kind, const QString& strategyOption);
-// Whether the command line asks for `kind`: one of its options (--angle, --filter) or its own flag is set.
-bool asksFor(const ArgumentParser& parser, const stages::StageKind& kind);
-// `kind` configured from the parsed options; a bad value is a UsageError naming the command.
-std::shared_ptr<const stages::Stage> stageFrom(const ArgumentParser& parser, const stages::StageKind& kind,
-                                               const QString& strategyOption);
-
-// Loads IMAGE, runs `stages` on the device, writes the processed image to --out (atomically), and prints a
-// summary (or one JSON object with --json). Returns the exit code.
+// Loads IMAGE, runs `stages` on the device, writes the processed image to --out (atomically), and reports
+// what ran (a summary, or one JSON object with --json). Returns the exit code.
 int runStages(const ArgumentParser& parser, const stages::StageList& stages);
+
+// The command named after the image stage kind `kind` that runs it alone (rotate, convolve): IMAGE, --out,
+// the device, the report, and the kind's group with --strategy, its trigger (--angle, --filter) required.
+Command imageStageCommand(std::string_view kind, QString summary, QString description);
 
 }  // namespace hs::cli::transform

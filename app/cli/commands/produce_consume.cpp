@@ -1,13 +1,15 @@
 // histoscope-cli produce-consume IMAGE --filter SPEC --devices SEL,SEL [--mode auto|pipe|buffer] [--chunks N]
 // [--convolve-strategy S] [--histogram-strategy S] [--bins N] [--ignore-transparent] [--json]
 #include "ops/produce_consume/produce_consume.hpp"
-#include "commands/pipeline_command.hpp"
+#include "cli/commands/option_groups.hpp"
 #include "io/export.hpp"
 #include "io/files/filter_file.hpp"
-#include "io/native_path.hpp"
 #include "io/image_io.hpp"
+#include "io/native_path.hpp"
 #include "runtime/device_properties.hpp"
 #include "runtime/runtime.hpp"
+#include "session/session.hpp"
+#include "stages/builtin.hpp"
 
 namespace hs::cli {
 
@@ -17,7 +19,7 @@ constexpr int kDefaultChunks = 4;
 
 // The two selectors of --devices, producer first.
 std::pair<std::string, std::string> devicePair(const ArgumentParser& parser) {
-    const QStringList selectors = parser.required("devices", "SEL,SEL").split(',');
+    const QStringList selectors = parser.value("devices").split(',');
     if (selectors.size() != 2 || selectors[0].trimmed().isEmpty() || selectors[1].trimmed().isEmpty())
         throw parser.usageError(
             "--devices takes two device selectors, producer then consumer (SEL,SEL), got '" +
@@ -124,62 +126,77 @@ QString summary(const QString& path, const ImageRGBA8& image, DeviceContext& pro
     return lines;
 }
 
-int run(const QStringList& arguments) {
-    ArgumentParser parser(
-        "produce-consume",
-        "Convolves an image on one device and counts its histogram on another, chunk by chunk, "
-        "so that producing the next chunk overlaps counting the last; reports the overlap and "
-        "the speed-up over the two stages one after the other.");
-    parser.addPositional("IMAGE", "PNG, JPEG, BMP, GIF, TIFF or WebP file.");
+const stages::StageKind& convolveKind() {
+    return stages::findKind("convolve");
+}
+
+const stages::StageKind& histogramKind() {
+    return stages::findKind("histogram");
+}
+
+void declare(ArgumentParser& parser, const QStringList&) {
+    addImageInput(parser);
     parser.addOption("devices", "SEL,SEL",
                      "Producer and consumer devices (P:D or part of a name each), of one platform; the same "
-                     "device twice runs both stages on one queue (required).");
+                     "device twice runs both stages on one queue.");
+    parser.require("devices");
     parser.addOption("mode", "MODE",
                      "auto, pipe (OpenCL 2.0 pipes; exits 4 where a device has none) or buffer (row chunks "
                      "handed over in two buffers); auto takes pipes where both devices have them.",
                      "auto");
     parser.addOption("chunks", "N", "Chunks of rows, 1 to the image's height.",
                      QString::number(kDefaultChunks));
-    transform::addStageOptions(parser, stages::findKind("convolve"), "convolve-strategy");
-    parser.addOption("histogram-strategy", "S", text(options::kStrategy.help),
-                     text(options::kStrategy.defaultValue));
-    parser.addOption(options::kBins);
-    parser.addFlag(text(options::kIgnoreTransparent.name), text(options::kIgnoreTransparent.help));
-    parser.addFlag("json",
-                   "Print one JSON object (histograms, timings with their devices, mode, overlap_ns, "
-                   "speed_up).");
-    if (!parser.parse(arguments)) return 0;
+    addStageOptions(parser, convolveKind(), "convolve-strategy");
+    parser.require(text(convolveKind().trigger()));
+    addStageOptions(parser, histogramKind(), "histogram-strategy");
+    addReportOptions(parser, "histograms, timings with their devices, mode, overlap_ns, speed_up");
+}
 
-    // The two-device mode takes its stages typed (produce_consume::Params), not yet as a stage list.
-    produce_consume::Params params;
-    params.filter = io::filterFromSpec(io::nativePath(parser.required("filter", "SPEC")).native());
-    params.convolution = &convolve::findStrategy(parser.value("convolve-strategy").toStdString());
-    params.histogramStrategy = &histogram::findStrategy(parser.value("histogram-strategy").toStdString());
-    params.histogram = {parser.bins(), parser.isSet(text(options::kIgnoreTransparent.name))};
-    params.mode = produce_consume::parseMode(parser.value("mode").toStdString());
+int run(const ArgumentParser& parser) {
+    // Both stages read by their kinds, as in every command that convolves or counts; the session runs them in
+    // its two-device mode.
+    const auto convolution = stageFrom(parser, convolveKind(), "convolve-strategy");
+    const auto counting = stageFrom(parser, histogramKind(), "histogram-strategy");
     const auto [producerSelector, consumerSelector] = devicePair(parser);
-    // The image's height bounds the chunks; anything beyond int is refused here, the rest by the engine.
-    params.chunks = parser.integer("chunks", 1, std::numeric_limits<int>::max());
+    session::TwoDevices twoDevices{consumerSelector,
+                                   produce_consume::parseMode(parser.value("mode").toStdString()),
+                                   // The image's height bounds the chunks; anything beyond int is refused
+                                   // here, the rest by the engine.
+                                   parser.integer("chunks", 1, std::numeric_limits<int>::max())};
+    // What was asked for, as the report states it.
+    produce_consume::Params params;
+    params.filter = *stages::filterOf(*convolution);
+    params.convolution = &convolve::findStrategy(convolution->requestedStrategy()->name());
+    params.histogram = *stages::histogramParamsOf(*counting);
+    params.histogramStrategy = &histogram::findStrategy(counting->requestedStrategy()->name());
+    params.mode = twoDevices.mode;
+    params.chunks = twoDevices.chunks;
 
-    const QString path = parser.positional(0);
-    const ImageRGBA8 image = io::loadImage(path);
-    Runtime runtime;
-    DeviceContext& producer = runtime.open(producerSelector);
-    DeviceContext& consumer = runtime.open(consumerSelector);
-    const auto result = produce_consume::run(producer, consumer, image, params);
-    if (parser.isSet("json"))
-        printJson(
-            [&](JsonWriter& json) { writeJson(json, path, image, producer, consumer, params, result); });
-    else
-        printText(summary(path, image, producer, consumer, params, result));
+    const Report report = reportFrom(parser);
+    const QString path = imageFrom(parser);
+    session::RunSpec spec;
+    spec.image = std::make_shared<const ImageRGBA8>(io::loadImage(path));
+    spec.device = producerSelector;
+    spec.stages = {convolution, counting};
+    spec.twoDevices = std::move(twoDevices);
+    session::Session session;
+    const session::RunReport ran = session.run(spec);
+    DeviceContext& producer = session.device(producerSelector);
+    DeviceContext& consumer = session.device(consumerSelector);
+    const produce_consume::Result& result = *ran.twoDevices;
+    const ImageRGBA8& image = *spec.image;
+    report.publish(
+        [&](JsonWriter& json) { writeJson(json, path, image, producer, consumer, params, result); },
+        [&] { return summary(path, image, producer, consumer, params, result); });
     return 0;
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {"produce-consume",
-     "IMAGE --filter SPEC --devices SEL,SEL [--mode auto|pipe|buffer] [--chunks N] [--histogram-strategy S] "
-     "[--json]",
-     "convolve on one device, count on another, overlapped chunk by chunk", run});
+    {"produce-consume", "convolve on one device, count on another, overlapped chunk by chunk",
+     "Convolves an image on one device and counts its histogram on another, chunk by chunk, so "
+     "that producing the next chunk overlaps counting the last; reports the overlap and the "
+     "speed-up over the two stages one after the other.",
+     declare, run});
 
 }  // namespace
 

@@ -1,7 +1,7 @@
 // histoscope-cli strategies [--json] [--device SEL] [--bins N] [--centroids K]: the histogram and the
 // visual-words strategies and whether each runs on the device (the contract's supportOn, ops/operation.hpp).
 
-#include "commands/command.hpp"
+#include "cli/commands/option_groups.hpp"
 #include "ops/bow/bow.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "runtime/device_properties.hpp"
@@ -34,30 +34,32 @@ void writeRows(JsonWriter& json, const std::vector<StrategySupport>& rows) {
     json.endArray();
 }
 
-int run(const QStringList& arguments) {
-    ArgumentParser parser(
-        "strategies", "Lists the histogram and visual-words strategies and whether each runs on the device.");
-    parser.addFlag("json", "Print one JSON object.");
-    parser.addDeviceOption();
+void declare(ArgumentParser& parser, const QStringList&) {
+    addDeviceOption(parser);
     parser.addOption(options::kBins);
     parser.addOption("centroids", "K", "Vocabulary size the visual-words strategies are asked about.", "256");
-    if (!parser.parse(arguments)) return 0;
-    const histogram::Params params{parser.bins()};
+    addReportOptions(parser, "the device, every strategy with its support");
+}
+
+int run(const ArgumentParser& parser) {
+    const histogram::Params params{
+        parser.withCommand([&] { return options::parseBins(parser.value(options::kBins).toStdString()); })};
     const auto centroidCount = static_cast<std::size_t>(parser.integer("centroids", 1, 1 << 20));
+    const Report report = reportFrom(parser);
 
     const auto devices = enumerateDevices();
     // Without any OpenCL device the host strategies still run; asking for a device that is missing is an
     // error.
     const DeviceInfo* device = devices.empty() && !parser.isSet(options::kDevice)
                                    ? nullptr
-                                   : &selectDevice(devices, parser.value(options::kDevice).toStdString());
+                                   : &selectDevice(devices, deviceFrom(parser));
 
     const auto histogramRows = supportList<histogram::Operation>(device, {}, params);
     // Support depends on the vocabulary's size only, not on its values or on the number of descriptors.
     const bow::Matrix vocabulary(std::vector<float>(centroidCount * bow::kDimensions));
     const auto bowRows = supportList<bow::Operation>(device, {0, centroidCount}, vocabulary);
-    if (parser.isSet("json")) {
-        printJson([&](JsonWriter& json) {
+    report.publish(
+        [&](JsonWriter& json) {
             json.beginObject().key("device");
             if (device)
                 writeDeviceJson(json, *device);
@@ -69,19 +71,19 @@ int run(const QStringList& arguments) {
             json.key("strategies");
             writeRows(json, bowRows);
             json.endObject().endObject();
+        },
+        [&] {
+            return (device ? "device " + text(device->selector()) + "  " + text(device->name) + "\n"
+                           : QString("no OpenCL device: only host strategies can run\n")) +
+                   QString("histogram, %1 bins\n").arg(params.bins) + tableRows(histogramRows) +
+                   QString("visual words (bow), %1 centroids\n").arg(centroidCount) + tableRows(bowRows);
         });
-    } else {
-        printText((device ? "device " + text(device->selector()) + "  " + text(device->name) + "\n"
-                          : QString("no OpenCL device: only host strategies can run\n")) +
-                  QString("histogram, %1 bins\n").arg(params.bins) + tableRows(histogramRows) +
-                  QString("visual words (bow), %1 centroids\n").arg(centroidCount) + tableRows(bowRows));
-    }
     return 0;
 }
 
-[[maybe_unused]] const bool registered =
-    registerCommand({"strategies", "[--json] [--device SEL] [--bins N] [--centroids K]",
-                     "list the histogram and visual-words strategies and their support", run});
+[[maybe_unused]] const bool registered = registerCommand(
+    {"strategies", "list the histogram and visual-words strategies and their support",
+     "Lists the histogram and visual-words strategies and whether each runs on the device.", declare, run});
 
 }  // namespace
 

@@ -10,8 +10,8 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "runtime/atomic_file.hpp"
 #include "runtime/error.hpp"
-#include "util/atomic_file.hpp"
 #include "util/hash.hpp"
 
 namespace hs {

@@ -17,6 +17,11 @@ std::shared_ptr<const Stage> convolveStage(convolve::Filter filter, const convol
 std::shared_ptr<const Stage> histogramStage(const histogram::Params& params,
                                             const histogram::Strategy& strategy);
 
+// The typed parameters of a configured convolve or histogram stage, for an execution mode that runs them
+// itself (the two-device producer–consumer); null when `stage` is of another kind.
+const convolve::Filter* filterOf(const Stage& stage);
+const histogram::Params* histogramParamsOf(const Stage& stage);
+
 // A stage's report of an image operation's result (rotate, convolve): what ran, and its output image.
 StageRun imageRun(pipeline::StageResult&& result);
 

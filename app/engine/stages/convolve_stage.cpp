@@ -1,6 +1,6 @@
 // The convolve stage kind: convolve::convolve with its strategies, configured by --filter SPEC.
-#include "ops/shared_options.hpp"
 #include "stages/builtin.hpp"
+#include "stages/shared_options.hpp"
 
 namespace hs::stages {
 
@@ -16,8 +16,9 @@ class ConvolveStage final : public Stage {
 
     const StageKind& kind() const override;
     const StrategyInfo* requestedStrategy() const override { return strategy_; }
-    StageRun run(DeviceContext& device, PixelSource& input) const override {
-        convolve::Result result = convolve::convolve(device, input, filter_, *strategy_);
+    StageRun run(DeviceContext* device, PixelSource& input) const override {
+        convolve::Result result =
+            convolve::convolve(requireDevice(device, kind()), input, filter_, *strategy_);
         return imageRun(std::move(result));
     }
     ImageRGBA8 reference(const ImageRGBA8& input) const override {
@@ -28,6 +29,7 @@ class ConvolveStage final : public Stage {
         json.field("height", filter_.height).field("integer", filter_.isInteger()).endObject();
     }
     std::string summary() const override { return filter_.label; }
+    const convolve::Filter& filter() const { return filter_; }
 
   private:
     convolve::Filter filter_;
@@ -85,6 +87,11 @@ const StageKind& ConvolveStage::kind() const {
 std::shared_ptr<const Stage> convolveStage(convolve::Filter filter, const convolve::Strategy& strategy) {
     Values values{{"filter", filter.label}};
     return std::make_shared<ConvolveStage>(std::move(values), std::move(filter), strategy);
+}
+
+const convolve::Filter* filterOf(const Stage& stage) {
+    const auto* convolution = dynamic_cast<const ConvolveStage*>(&stage);
+    return convolution ? &convolution->filter() : nullptr;
 }
 
 }  // namespace hs::stages

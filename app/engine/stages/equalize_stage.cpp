@@ -6,7 +6,7 @@
 #include <array>
 #include <cmath>
 
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 #include "stages/stage.hpp"
@@ -53,16 +53,17 @@ class EqualizeStage final : public Stage {
     const StageKind& kind() const override;
     const StrategyInfo* requestedStrategy() const override { return nullptr; }
 
-    StageRun run(DeviceContext& device, PixelSource& input) const override {
+    StageRun run(DeviceContext* on, PixelSource& input) const override {
+        DeviceContext& device = requireDevice(on, kind());
         const int width = input.width();
         const int height = input.height();
-        pipeline::requirePixels(width, height, "equalize");
-        if (auto problem = pipeline::pixelBufferProblem(device.info(), width, height); !problem.empty())
+        launch::requirePixels(width, height, "equalize");
+        if (auto problem = launch::pixelBufferProblem(device.info(), width, height); !problem.empty())
             throw OpenClError("equalize", 0, "device " + device.info().name + ": " + problem);
         const auto pixelCount = static_cast<cl_uint>(static_cast<std::uint64_t>(width) * height);
         const KernelBuild build{"equalize", ""};
         TimingLog log;
-        cl::Buffer output = pipeline::newPixelBuffer(device, width, height);
+        cl::Buffer output = launch::newPixelBuffer(device, width, height);
         withClErrors("device " + device.info().name + ": equalize", [&] {
             const cl::Buffer& pixels = input.device(device, log);
             cl::Program program = device.program(build.source, build.options);

@@ -1,7 +1,7 @@
 // The histogram stage kind: histogram::computeHistogram with its strategies, a measurement of the image the
 // stages before it made. Configured by --bins and --ignore-transparent.
-#include "ops/shared_options.hpp"
 #include "stages/builtin.hpp"
+#include "stages/shared_options.hpp"
 
 namespace hs::stages {
 
@@ -17,8 +17,8 @@ class HistogramStage final : public Stage {
 
     const StageKind& kind() const override;
     const StrategyInfo* requestedStrategy() const override { return strategy_; }
-    StageRun run(DeviceContext& device, PixelSource& input) const override {
-        histogram::Result result = histogram::computeHistogram(&device, input, params_, *strategy_);
+    StageRun run(DeviceContext* device, PixelSource& input) const override {
+        histogram::Result result = histogram::computeHistogram(device, input, params_, *strategy_);
         StageRun out;
         static_cast<RunRecord&>(out) = std::move(result);
         out.histogram.emplace(std::move(result.histogram));
@@ -30,6 +30,7 @@ class HistogramStage final : public Stage {
         json.field("bins", params_.bins);
         json.field("ignore_transparent", params_.ignoreTransparent);
     }
+    const histogram::Params& params() const { return params_; }
     std::string summary() const override {
         return std::to_string(params_.bins) + " bins" +
                (params_.ignoreTransparent ? ", alpha 0 ignored" : "");
@@ -99,6 +100,11 @@ std::shared_ptr<const Stage> histogramStage(const histogram::Params& params,
     Values values{{std::string(options::kBins.name), std::to_string(params.bins)}};
     if (params.ignoreTransparent) values.emplace(options::kIgnoreTransparent.name, "");
     return std::make_shared<HistogramStage>(std::move(values), params, strategy);
+}
+
+const histogram::Params* histogramParamsOf(const Stage& stage) {
+    const auto* counting = dynamic_cast<const HistogramStage*>(&stage);
+    return counting ? &counting->params() : nullptr;
 }
 
 }  // namespace hs::stages

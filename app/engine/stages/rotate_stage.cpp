@@ -1,8 +1,8 @@
 // The rotate stage kind: rotate::rotate with its strategies, configured by --angle, --sampling, --fit-canvas.
 #include <charconv>
 
-#include "ops/shared_options.hpp"
 #include "stages/builtin.hpp"
+#include "stages/shared_options.hpp"
 
 namespace hs::stages {
 
@@ -18,8 +18,8 @@ class RotateStage final : public Stage {
 
     const StageKind& kind() const override;
     const StrategyInfo* requestedStrategy() const override { return strategy_; }
-    StageRun run(DeviceContext& device, PixelSource& input) const override {
-        rotate::Result result = rotate::rotate(device, input, params_, *strategy_);
+    StageRun run(DeviceContext* device, PixelSource& input) const override {
+        rotate::Result result = rotate::rotate(requireDevice(device, kind()), input, params_, *strategy_);
         return imageRun(std::move(result));
     }
     ImageRGBA8 reference(const ImageRGBA8& input) const override {

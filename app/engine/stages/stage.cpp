@@ -58,6 +58,12 @@ std::optional<std::string> valueOr(const StageKind& kind, const Values& values, 
     return parameter->defaultText;
 }
 
+DeviceContext& requireDevice(DeviceContext* device, const StageKind& kind) {
+    if (!device)
+        throw UsageError(std::string(kind.name()) + " runs on an OpenCL device, and none is selected");
+    return *device;
+}
+
 StageRun imageRun(pipeline::StageResult&& result) {
     StageRun run;
     run.image.emplace(std::move(result.image));

@@ -24,7 +24,7 @@
 #include "image/pixel_source.hpp"
 #include "ops/histogram/histogram.hpp"
 #include "ops/operation.hpp"
-#include "stages/parameter.hpp"
+#include "ops/parameter.hpp"
 #include "util/json_writer.hpp"
 
 namespace hs {
@@ -58,8 +58,9 @@ class Stage {
     virtual const StageKind& kind() const = 0;
     // The strategy asked for; null for a kind without strategies.
     virtual const StrategyInfo* requestedStrategy() const = 0;
-    // Runs on `device` from `input` (which it only reads). An image stage returns its output image.
-    virtual StageRun run(DeviceContext& device, PixelSource& input) const = 0;
+    // Runs on `device` from `input` (which it only reads). An image stage returns its output image. Without a
+    // device (null) only a measurement with a host strategy runs; an image stage throws UsageError.
+    virtual StageRun run(DeviceContext* device, PixelSource& input) const = 0;
     // The CPU reference of what run computes: the output image (a measurement stage returns its input).
     virtual ImageRGBA8 reference(const ImageRGBA8& input) const = 0;
     // The stage's own members of its object in a report's "stages" array ("angle_degrees", "filter", ...).
@@ -104,6 +105,9 @@ class StageKind {
     // The parameter called `name`; null when the kind has none.
     const Parameter* parameter(std::string_view name) const;
 };
+
+// The device an image stage of `kind` runs on; throws UsageError naming the kind when there is none.
+DeviceContext& requireDevice(DeviceContext* device, const StageKind& kind);
 
 // Registers `kind` (an object of static storage); from its own file, during static initialisation.
 bool registerKind(const StageKind& kind);

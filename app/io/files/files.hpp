@@ -10,11 +10,11 @@
 #include <string_view>
 
 #include "image/image.hpp"
-#include "util/atomic_file.hpp"
+#include "runtime/atomic_file.hpp"
 
 namespace hs::io {
 
-// The one atomic writer (util/atomic_file.hpp), for every user-facing file.
+// The one atomic writer (runtime/atomic_file.hpp), for every user-facing file.
 using hs::checkReplaceable;
 using hs::writeFileAtomically;
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 #include "ops/tiling.hpp"
 #include "runtime/runtime.hpp"
 
@@ -115,7 +115,7 @@ Result runTiled(DeviceContext& device, PixelSource& pixels, const Filter& filter
 
 Result convolve(DeviceContext& device, PixelSource& pixels, const Filter& filter, const Strategy& requested) {
     validate(filter);
-    pipeline::requirePixels(pixels.width(), pixels.height(), "convolve");
+    hs::launch::requirePixels(pixels.width(), pixels.height(), "convolve");
     const DeviceInfo& info = device.info();
     const ImageShape whole{pixels.width(), pixels.height()};
     const auto plan = tiling::plan<Operation>(

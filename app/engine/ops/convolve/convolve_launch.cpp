@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 
@@ -61,7 +61,7 @@ Result runTwoDimensional(DeviceContext& device, PixelSource& pixels, const Filte
     const int width = pixels.width();
     const int height = pixels.height();
     TimingLog log;
-    cl::Buffer output = pipeline::newPixelBuffer(device, width, height);
+    cl::Buffer output = hs::launch::newPixelBuffer(device, width, height);
     cl::Buffer taps = uploadTaps(device, filter, log);
     cl::Kernel kernel = withClErrors("device " + device.info().name + ": setting up " + kernelName, [&] {
         cl::Kernel k(device.program(build.source, build.options), kernelName.c_str());
@@ -71,13 +71,13 @@ Result runTwoDimensional(DeviceContext& device, PixelSource& pixels, const Filte
     if (tile)
         launchTiled(device, kernel, width, height, *tile, log, kernelName);
     else
-        pipeline::launch2d(device, kernel, width, height, pipeline::localSize2d(device, kernel), log,
-                           kernelName);
+        hs::launch::launch2d(device, kernel, width, height, hs::launch::localSize2d(device, kernel), log,
+                             kernelName);
     return {{&strategy, {}, log.collect(), {build}}, PixelSource(device, std::move(output), width, height)};
 }
 
 Support bufferSupport(const DeviceInfo& device, ImageShape shape) {
-    if (auto problem = pipeline::pixelBufferProblem(device, shape.width, shape.height); !problem.empty())
+    if (auto problem = hs::launch::pixelBufferProblem(device, shape.width, shape.height); !problem.empty())
         return Support::no(problem);
     return Support::yes();
 }
@@ -140,7 +140,7 @@ Tile runnableTile(DeviceContext& device, const Filter& filter, bool rowSums, con
 void launchTiled(DeviceContext& device, const cl::Kernel& kernel, int width, int height, const Tile& tile,
                  TimingLog& log, const std::string& name) {
     const int groupsDown = (height + tile.y - 1) / tile.y;
-    pipeline::launch2d(
+    hs::launch::launch2d(
         device, kernel, width, groupsDown * (tile.y / tile.rows),
         cl::NDRange(static_cast<std::size_t>(tile.x), static_cast<std::size_t>(tile.y / tile.rows)), log,
         name);

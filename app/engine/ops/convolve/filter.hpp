@@ -25,7 +25,7 @@
 #include <string_view>
 #include <vector>
 
-#include "stages/parameter.hpp"
+#include "ops/parameter.hpp"
 
 namespace hs::convolve {
 
@@ -82,7 +82,7 @@ Filter sobelFilter();      // magnitude of -1 0 1 / -2 0 2 / -1 0 1 and its tran
 // A number a filter kind takes. On a command line the parameters are positional (box:5, gaussian:1.5:7); the
 // GUI shows a spin box from min to max per parameter. The factory checks the values (min and max are the
 // range offered, the factory's message names the rule).
-// The stages' parameter schema (stages/parameter.hpp), of which filters use Real, Integer and OddInteger.
+// The stages' parameter schema (ops/parameter.hpp), of which filters use Real, Integer and OddInteger.
 using FilterParameter = stages::Parameter;
 
 struct FilterKind {

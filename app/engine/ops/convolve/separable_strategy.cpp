@@ -1,6 +1,6 @@
 // separable: two 1-D passes, kept on chip, when the filter has rank 1.
 #include "ops/convolve/convolve_launch.hpp"
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 
@@ -39,7 +39,7 @@ class Separable final : public Strategy {
         const KernelBuild build = tiledBuild(filter, tile);
 
         TimingLog log;
-        cl::Buffer output = pipeline::newPixelBuffer(device, width, height);
+        cl::Buffer output = hs::launch::newPixelBuffer(device, width, height);
         cl::Buffer rowTaps = uploadWeights(device, separation.row, integer, 1.0, log);
         cl::Buffer columnTaps = uploadWeights(device, separation.column, integer, filter.divisor, log);
         cl::Buffer input = pixels.device(device, log);

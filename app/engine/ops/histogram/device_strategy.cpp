@@ -6,7 +6,7 @@
 #include <map>
 #include <mutex>
 
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 
@@ -88,7 +88,7 @@ void rememberLimit(const DeviceInfo& device, const std::string& kernel, const Pa
 std::optional<Bands> bandsFor(const DeviceContext& device, const PixelSource& pixels) {
     if (pixels.onDevice(device)) return std::nullopt;
     const DeviceInfo& info = device.info();
-    if (auto problem = pipeline::allocationProblem(info, pixels.byteCount(), "the image"); !problem.empty())
+    if (auto problem = launch::allocationProblem(info, pixels.byteCount(), "the image"); !problem.empty())
         return Bands{info.maxAllocBytes, std::move(problem)};
     if (info.type == DeviceType::Cpu && pixels.byteCount() > kHostMemoryBandBytes)
         return Bands{kHostMemoryBandBytes,
@@ -121,6 +121,11 @@ Result DeviceStrategy::run(DeviceContext* device, PixelSource& pixels, const Par
 Result DeviceStrategy::runInBands(DeviceContext& device, PixelSource& pixels, const Params& params,
                                   const Bands& bands) const {
     const std::string where = "device " + device.info().name + ": histogram strategy " + std::string(name());
+    if (bands.bytes < kMinimumBandBytes)
+        throw OpenClError("counting in bands", 0,
+                          where + ": " + bands.why + ", and bands of " + std::to_string(bands.bytes) +
+                              " bytes are below the smallest band (" + std::to_string(kMinimumBandBytes) +
+                              " bytes)");
     // Whole uint4 loads per band, and few enough pixels for the device's 32-bit counters.
     const std::uint64_t fit = std::min<std::uint64_t>(bands.bytes / 4, std::numeric_limits<cl_uint>::max());
     const std::size_t bandPixels = std::max<std::uint64_t>(fit / 4 * 4, 4);

@@ -42,6 +42,9 @@ void rememberLimit(const DeviceInfo& device, const std::string& kernel, const Pa
 // A band is held beside the image: 16 MiB keeps that small (a 16th of an 8000 x 8000 image) while a band's
 // launch and readback stay negligible beside counting its 4 Mi pixels.
 inline constexpr std::uint64_t kHostMemoryBandBytes = std::uint64_t{16} << 20;
+// The smallest band counted: a device whose largest allocation is smaller (HISTOSCOPE_MAX_ALLOC_BYTES=1
+// pretends one) is refused, rather than counting an image a few pixels at a time in a band launch each.
+inline constexpr std::uint64_t kMinimumBandBytes = 1024;
 struct Bands {
     std::uint64_t bytes = 0;  // at most, per band
     std::string why;

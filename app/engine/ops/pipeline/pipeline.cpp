@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 #include "stages/builtin.hpp"
@@ -53,7 +53,8 @@ std::vector<Timing> Result::timings() const {
         for (auto timing : report.timings) {
             timing.name = report.stage + ": " + timing.name;
             timing.step = report.stage;
-            if (!timing.host) timing.device = device;
+            if (!timing.host && timing.device.empty())
+                timing.device = device;  // a two-device run sets its own
             all.push_back(std::move(timing));
         }
     }
@@ -81,13 +82,13 @@ namespace {
 Result runStages(DeviceContext& device, PixelSource& input, const stages::StageList& list,
                  std::optional<PixelSource>* owner) {
     stages::validateOrder(list);
-    requirePixels(input.width(), input.height(), "pipeline");
+    launch::requirePixels(input.width(), input.height(), "pipeline");
     Result result{PixelSource(ImageRGBA8()), device.info().name, std::nullopt, std::nullopt, {}};
     std::optional<PixelSource> processed;
     const auto current = [&]() -> PixelSource& { return processed ? *processed : input; };
 
     for (const auto& stage : list) {
-        stages::StageRun ran = stage->run(device, current());
+        stages::StageRun ran = stage->run(&device, current());
         if (ran.image) {
             if (!processed && owner) owner->reset();
             processed.emplace(std::move(*ran.image));
@@ -101,7 +102,7 @@ Result runStages(DeviceContext& device, PixelSource& input, const stages::StageL
         result.stages.push_back(std::move(report));
     }
     if (!processed && !input.onDevice(device) &&
-        !pixelBufferProblem(device.info(), input.width(), input.height()).empty()) {
+        !launch::pixelBufferProblem(device.info(), input.width(), input.height()).empty()) {
         // No image stage, and an input too big for the device: the output stays on the host with it (the
         // histogram counted it in bands).
         if (owner)

@@ -5,7 +5,7 @@
 #include <limits>
 #include <utility>
 
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 #include "ops/produce_consume/chunk_schedule.hpp"
 #include "ops/strategy.hpp"
 #include "runtime/error.hpp"
@@ -229,7 +229,7 @@ double Result::speedUp() const {
 Result run(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& image, const Params& params) {
     convolve::validate(params.filter);
     histogram::validate(params.histogram);
-    pipeline::requirePixels(image.width, image.height, "produce-consume");
+    launch::requirePixels(image.width, image.height, "produce-consume");
     std::string chunkNote;
     const auto chunks = fittingChunks(producer.info(), consumer.info(), image.width, image.height,
                                       params.chunks, params.filter, chunkNote);

@@ -1,6 +1,6 @@
 #include "ops/rotate/device_rotation.hpp"
 
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 #include "runtime/error.hpp"
 #include "runtime/runtime.hpp"
 
@@ -20,16 +20,16 @@ cl::NDRange bufferLocalSize(DeviceContext& device, const cl::Kernel& kernel) {
         return kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device());
     });
     if (kBufferLocalX * kBufferLocalY <= limit) return cl::NDRange(kBufferLocalX, kBufferLocalY);
-    return pipeline::localSize2d(device, kernel);
+    return launch::localSize2d(device, kernel);
 }
 
 }  // namespace
 
 Support DeviceRotation::supported(const DeviceInfo* device, ImageShape shape, const Params&) const {
-    if (auto problem = pipeline::pixelBufferProblem(*device, shape.width, shape.height); !problem.empty())
+    if (auto problem = launch::pixelBufferProblem(*device, shape.width, shape.height); !problem.empty())
         return Support::no(problem);
     if (usesImage_) {
-        if (auto problem = pipeline::imageProblem(*device, shape.width, shape.height); !problem.empty())
+        if (auto problem = launch::imageProblem(*device, shape.width, shape.height); !problem.empty())
             return Support::no(problem);
     }
     return Support::yes();
@@ -61,12 +61,12 @@ Result DeviceRotation::runMapped(DeviceContext& device, PixelSource& pixels, con
     const std::string kernelName = usesImage_ ? "rotate_image" : "rotate_buffer";
 
     TimingLog log;
-    cl::Buffer output = pipeline::newPixelBuffer(device, out.width, out.height);
+    cl::Buffer output = launch::newPixelBuffer(device, out.width, out.height);
     // Held until the commands finish: a kernel argument does not keep its memory object alive.
     cl::Memory input;
     cl::Kernel kernel = withClErrors("device " + device.info().name + ": setting up " + kernelName, [&] {
         if (usesImage_)
-            input = pipeline::toImage2D(device, pixels, cl::ImageFormat(CL_RGBA, CL_UNORM_INT8), log);
+            input = launch::toImage2D(device, pixels, cl::ImageFormat(CL_RGBA, CL_UNORM_INT8), log);
         else
             input = pixels.device(device, log);
         cl::Kernel k(device.program(build.source, build.options), kernelName.c_str());
@@ -76,11 +76,11 @@ Result DeviceRotation::runMapped(DeviceContext& device, PixelSource& pixels, con
         return k;
     });
     if (usesImage_)
-        pipeline::launch2d(device, kernel, out.width, out.height, pipeline::localSize2d(device, kernel), log,
-                           kernelName);
+        launch::launch2d(device, kernel, out.width, out.height, launch::localSize2d(device, kernel), log,
+                         kernelName);
     else
-        pipeline::launch2d(device, kernel, (out.width + kBufferPixelsX - 1) / kBufferPixelsX, out.height,
-                           bufferLocalSize(device, kernel), log, kernelName);
+        launch::launch2d(device, kernel, (out.width + kBufferPixelsX - 1) / kBufferPixelsX, out.height,
+                         bufferLocalSize(device, kernel), log, kernelName);
     return {{this, {}, log.collect(), {build}},
             PixelSource(device, std::move(output), out.width, out.height)};
 }

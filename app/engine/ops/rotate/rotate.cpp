@@ -5,7 +5,7 @@
 #include <numbers>
 #include <utility>
 
-#include "ops/pipeline/stage_launch.hpp"
+#include "ops/device_launch.hpp"
 #include "ops/rotate/device_rotation.hpp"
 #include "ops/tiling.hpp"
 #include "runtime/error.hpp"
@@ -160,7 +160,7 @@ Result runTiled(DeviceContext& device, PixelSource& pixels, const Params& params
     const std::uint8_t* source = pixels.host(log);
     RunRecord record{&strategy, std::move(note), log.collect(), {}};
     // Transparent black: a tile whose box is empty samples only the outside.
-    std::vector<std::uint8_t> output(pipeline::pixelBytes(canvas.width, canvas.height), 0);
+    std::vector<std::uint8_t> output(launch::pixelBytes(canvas.width, canvas.height), 0);
     for (const tiling::Rect& rect : tiling::cover({canvas.width, canvas.height}, tile)) {
         const tiling::Rect box = sourceBox(m, rect, input);
         if (box.width == 0 || box.height == 0) continue;
@@ -180,7 +180,7 @@ Result runTiled(DeviceContext& device, PixelSource& pixels, const Params& params
 
 Result rotate(DeviceContext& device, PixelSource& pixels, const Params& params, const Strategy& requested) {
     validate(params);
-    pipeline::requirePixels(pixels.width(), pixels.height(), "rotate");
+    launch::requirePixels(pixels.width(), pixels.height(), "rotate");
     const DeviceInfo& info = device.info();
     const ImageShape input{pixels.width(), pixels.height()};
     const CanvasSize canvas = outputSize(params, input.width, input.height);
@@ -192,8 +192,8 @@ Result rotate(DeviceContext& device, PixelSource& pixels, const Params& params, 
             // The strategies judge the input's size; a fitted canvas may be larger.
             const std::string what =
                 "the canvas (" + std::to_string(canvas.width) + "x" + std::to_string(canvas.height) + ")";
-            if (auto problem = pipeline::allocationProblem(
-                    info, pipeline::pixelBytes(canvas.width, canvas.height), what);
+            if (auto problem =
+                    launch::allocationProblem(info, launch::pixelBytes(canvas.width, canvas.height), what);
                 !problem.empty())
                 return Support::no(problem);
             return Support::yes();
@@ -210,7 +210,7 @@ Result rotate(DeviceContext& device, PixelSource& pixels, const Params& params, 
                                       std::min(span(m[3], m[4]), input.height)};
             return dynamic_cast<const DeviceRotation*>(&s) != nullptr &&
                    s.supported(&info, boxShape, params).ok &&
-                   pipeline::pixelBufferProblem(info, tile.width, tile.height).empty();
+                   launch::pixelBufferProblem(info, tile.width, tile.height).empty();
         });
     if (plan.tile)
         return runTiled(device, pixels, params, dynamic_cast<const DeviceRotation&>(*plan.strategy),

@@ -21,7 +21,7 @@
 
 #include "image/image.hpp"
 #include "image/pixel_source.hpp"
-#include "ops/pipeline/stage.hpp"
+#include "ops/stage_result.hpp"
 #include "runtime/device_info.hpp"
 
 namespace hs::rotate {

@@ -1,0 +1,51 @@
+#pragma once
+// Internal: device plumbing the image operations share (allocation checks, images from pixel sources, 2-D
+// launches). Not for callers of the operations.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "image/pixel_source.hpp"
+#include "runtime/cl.hpp"
+#include "runtime/device_info.hpp"
+#include "runtime/timing.hpp"
+
+namespace hs {
+class DeviceContext;
+}
+
+namespace hs::launch {
+
+// Throws UsageError for an image without pixels: no operation has anything to do with it.
+void requirePixels(int width, int height, std::string_view operation);
+
+// Bytes of width × height RGBA8 pixels.
+std::uint64_t pixelBytes(int width, int height);
+// Why `device` cannot allocate a buffer of `bytes` for `what`; empty when it can.
+std::string allocationProblem(const DeviceInfo& device, std::uint64_t bytes, std::string_view what);
+// Why `device` cannot hold a width × height image in a buffer; empty when it can.
+std::string pixelBufferProblem(const DeviceInfo& device, int width, int height);
+// Why `device` cannot hold a width × height 2-D image; empty when it can.
+std::string imageProblem(const DeviceInfo& device, int width, int height);
+
+// A fresh read-write buffer for width × height RGBA8 pixels.
+cl::Buffer newPixelBuffer(DeviceContext& device, int width, int height);
+
+// The name of toImage2D's device-side copy in the timing log.
+inline constexpr std::string_view kCopyToImageName = "copy buffer to image";
+
+// The pixels as a read-only 2-D image of `format`: a device-side copy (kCopyToImageName) when they already
+// live on `device`, one upload from the host otherwise (PixelSource::writeTo: host pixels of the source's own
+// go with it).
+cl::Image2D toImage2D(DeviceContext& device, PixelSource& pixels, const cl::ImageFormat& format,
+                      TimingLog& log);
+
+// The largest of 16×16, 16×8, 8×8, ... that `kernel` accepts on `device`.
+cl::NDRange localSize2d(DeviceContext& device, const cl::Kernel& kernel);
+
+// Runs `kernel` over width × height work-items, the global size rounded up to `local` (kernels check bounds).
+void launch2d(DeviceContext& device, const cl::Kernel& kernel, int width, int height,
+              const cl::NDRange& local, TimingLog& log, std::string name);
+
+}  // namespace hs::launch

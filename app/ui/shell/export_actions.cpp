@@ -1,0 +1,357 @@
+#include "ui/shell/export_actions.hpp"
+
+#include <qcustomplot.h>
+#include <QAction>
+#include <QBuffer>
+#include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QMessageBox>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+#include <cmath>
+#include <vector>
+
+#include "io/bow_export.hpp"
+#include "io/export.hpp"
+#include "runtime/error.hpp"
+#include "ui/model/run_model.hpp"
+#include "ui/shell/app_settings.hpp"
+#include "ui/shell/plot_export_dialog.hpp"
+#include "ui/views/histogram_view.hpp"
+#include "ui/views/timeline_view.hpp"
+#include "ui/views/visual_words_view.hpp"
+
+namespace hs::ui {
+
+namespace {
+
+[[noreturn]] void fail(const QString& path, const QString& reason) {
+    throw InputError((path + QStringLiteral(": ") + reason).toStdString());
+}
+
+QString suffixOf(const QString& path) {
+    return QFileInfo(path).suffix().toLower();
+}
+
+// For the length of an export: a title row above the plot and a legend of the channels shown; the on-screen
+// plot is as it was afterwards.
+class ExportDecoration {
+  public:
+    ExportDecoration(QCustomPlot* plot, const QString& title) : plot_(plot) {
+        QFont font = plot->xAxis->labelFont();
+        font.setBold(true);
+        font.setPointSizeF(font.pointSizeF() * 1.2);
+        title_ = new QCPTextElement(plot, title, font);
+        plot->plotLayout()->insertRow(0);
+        plot->plotLayout()->addElement(0, 0, title_);
+        legendWasVisible_ = plot->legend->visible();
+        for (int i = 0; i < plot->graphCount(); ++i) {
+            QCPGraph* graph = plot->graph(i);
+            wasInLegend_.push_back(plot->legend->hasItemWithPlottable(graph));
+            if (graph->visible())
+                graph->addToLegend();
+            else
+                graph->removeFromLegend();
+        }
+        plot->legend->setVisible(true);
+    }
+    ~ExportDecoration() {
+        plot_->plotLayout()->remove(title_);
+        plot_->plotLayout()->simplify();
+        for (int i = 0; i < plot_->graphCount(); ++i) {
+            if (wasInLegend_[static_cast<std::size_t>(i)])
+                plot_->graph(i)->addToLegend();
+            else
+                plot_->graph(i)->removeFromLegend();
+        }
+        plot_->legend->setVisible(legendWasVisible_);
+        plot_->replot();
+    }
+    ExportDecoration(const ExportDecoration&) = delete;
+    ExportDecoration& operator=(const ExportDecoration&) = delete;
+
+  private:
+    QCustomPlot* plot_;
+    QCPTextElement* title_;
+    bool legendWasVisible_ = false;
+    std::vector<bool> wasInLegend_;
+};
+
+// QCustomPlot draws itself onto any QPainter; painting into memory first lets every format end in one
+// atomic file write.
+QByteArray renderPlot(QCustomPlot* plot, const QString& format, const QString& path,
+                      const PlotExportSize& size, const QString& title) {
+    const ExportDecoration decoration(plot, title);
+    const int width = size.width;
+    const int height = size.height;
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (format == QLatin1String("png")) {
+        // Laid out at width x height and drawn dpi / 96 times larger: text and lines grow with the pixels.
+        QImage image =
+            plot->toPixmap(width, height, static_cast<double>(size.dpi) / PlotExportSize::kScreenDpi)
+                .toImage();
+        const int dotsPerMeter = static_cast<int>(std::lround(size.dpi / 0.0254));
+        image.setDotsPerMeterX(dotsPerMeter);
+        image.setDotsPerMeterY(dotsPerMeter);
+        if (!image.save(&buffer, "PNG")) fail(path, QStringLiteral("PNG encoding failed"));
+        return bytes;
+    }
+    std::unique_ptr<QPaintDevice> device;
+    if (format == QLatin1String("pdf")) {
+        auto pdf = std::make_unique<QPdfWriter>(&buffer);
+        pdf->setResolution(72);  // one plot pixel per PDF point
+        pdf->setPageSize(
+            QPageSize(QSizeF(width, height), QPageSize::Point, QString(), QPageSize::ExactMatch));
+        pdf->setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf->setCreator(QStringLiteral("HistoScope"));
+        pdf->setTitle(title);
+        device = std::move(pdf);
+    } else if (format == QLatin1String("svg")) {
+        auto svg = std::make_unique<QSvgGenerator>();
+        svg->setOutputDevice(&buffer);
+        svg->setSize(QSize(width, height));
+        svg->setViewBox(QRect(0, 0, width, height));
+        svg->setTitle(title);
+        device = std::move(svg);
+    } else {
+        fail(path, QStringLiteral("unknown plot format '%1' (use .png, .pdf or .svg)").arg(format));
+    }
+    QCPPainter painter;
+    if (!painter.begin(device.get())) fail(path, QStringLiteral("cannot draw the %1 document").arg(format));
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setWindow(0, 0, width, height);
+    plot->toPainter(&painter, width, height);
+    painter.end();
+    return bytes;
+}
+
+QString suffixOfFilter(const QString& filter) {
+    static const QRegularExpression pattern(QStringLiteral("\\*\\.(\\w+)"));
+    const auto match = pattern.match(filter);
+    return match.hasMatch() ? match.captured(1) : QString();
+}
+
+}  // namespace
+
+ExportActions::ExportActions(const RunModel& model, HistogramView* histogram, TimelineView* timeline,
+                             VisualWordsView* visualWords, AppSettings& settings, QWidget* dialogParent)
+    : QObject(dialogParent),
+      model_(model),
+      histogram_(histogram),
+      timeline_(timeline),
+      visualWords_(visualWords),
+      settings_(settings),
+      dialogParent_(dialogParent) {
+    plotAction_ = fileAction(tr("Export &plot…"), tr("Save the histogram plot as PNG, PDF or SVG"),
+                             tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"),
+                             &ExportActions::exportPlot);
+    histogramAction_ =
+        fileAction(tr("Export &histogram…"), tr("Save the counts of every bin and channel as CSV or JSON"),
+                   tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportHistogram);
+    timingsAction_ =
+        fileAction(tr("Export &timings…"), tr("Save every kept run's command timings as CSV or JSON"),
+                   tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportTimings);
+    traceAction_ = fileAction(tr("Export Chrome t&race…"),
+                              tr("Save the kept runs as a timeline for Perfetto or chrome://tracing"),
+                              tr("Chrome trace JSON (*.json)"), &ExportActions::exportTrace);
+    timelineAction_ = fileAction(
+        tr("Export time&line…"), tr("Save the timeline of the run shown as PNG, PDF or SVG"),
+        tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"), &ExportActions::exportTimeline);
+    copyAction_ = new QAction(tr("&Copy histogram"), this);
+    copyAction_->setStatusTip(tr("Put the histogram on the clipboard as CSV text"));
+    connect(copyAction_, &QAction::triggered, this, &ExportActions::copyHistogram);
+    wordPlotAction_ = fileAction(tr("Export &word histogram plot…"),
+                                 tr("Save the Visual words tab's word histogram as PNG, PDF or SVG"),
+                                 tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"),
+                                 &ExportActions::exportWordPlot);
+    wordHistogramAction_ = fileAction(
+        tr("Export word hi&stogram…"), tr("Save the descriptors of every visual word as CSV or JSON"),
+        tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportWordHistogram);
+    sweepAction_ =
+        fileAction(tr("Export visual-words s&weep…"), tr("Save the builder sweep's table as CSV or JSON"),
+                   tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportSweep);
+
+    connect(histogram_, &HistogramView::histogramChanged, this, &ExportActions::updateEnabled);
+    connect(&model_, &RunModel::histogramChanged, this, &ExportActions::updateEnabled);
+    connect(&model_, &RunModel::keptRunsChanged, this, &ExportActions::updateEnabled);
+    connect(visualWords_, &VisualWordsView::wordsShown, this, &ExportActions::updateEnabled);
+    connect(visualWords_, &VisualWordsView::sweepShown, this, &ExportActions::updateEnabled);
+    updateEnabled();
+}
+
+QList<QAction*> ExportActions::actions() const {
+    // The timeline's last, where it has always been.
+    return {plotAction_,     histogramAction_,     timingsAction_, traceAction_,   copyAction_,
+            wordPlotAction_, wordHistogramAction_, sweepAction_,   timelineAction_};
+}
+
+void ExportActions::updateEnabled() {
+    for (QAction* action : {plotAction_, histogramAction_, copyAction_})
+        action->setEnabled(model_.hasHistogram());
+    for (QAction* action : {timingsAction_, traceAction_, timelineAction_})
+        action->setEnabled(!model_.keptRuns().empty());
+    for (QAction* action : {wordPlotAction_, wordHistogramAction_})
+        action->setEnabled(visualWords_->words().has_value());
+    sweepAction_->setEnabled(visualWords_->sweep().has_value());
+}
+
+void ExportActions::exportPlot(const QString& path) {
+    if (!model_.hasHistogram()) fail(path, QStringLiteral("there is no histogram to export yet"));
+    const QString title = io::histogramTitle(model_.histogramContext(), model_.histogram().bins);
+    io::writeFileAtomically(
+        path, renderPlot(histogram_->plot(), suffixOf(path), path, settings_.plotExportSize(), title));
+    announce(tr("the plot"), path);
+}
+
+void ExportActions::exportHistogram(const QString& path) {
+    if (!model_.hasHistogram()) fail(path, QStringLiteral("there is no histogram to export yet"));
+    const QString format = suffixOf(path);
+    if (format == QLatin1String("csv")) {
+        io::writeFileAtomically(path, io::histogramCsv(model_.histogram(), model_.histogramContext()));
+    } else if (format == QLatin1String("json")) {
+        io::writeFileAtomically(path, io::histogramJson(model_.histogram(), model_.histogramContext()));
+    } else {
+        fail(path, QStringLiteral("unknown histogram format '%1' (use .csv or .json)").arg(format));
+    }
+    announce(tr("the histogram"), path);
+}
+
+void ExportActions::exportTimings(const QString& path) {
+    const std::vector<io::RunTimings> runs = model_.keptRuns();
+    const QString format = suffixOf(path);
+    if (format == QLatin1String("csv")) {
+        io::writeFileAtomically(path, io::timingsCsv(runs));
+    } else if (format == QLatin1String("json")) {
+        const std::string document = jsonDocument([&](JsonWriter& json) {
+            json.beginObject().field("device", model_.deviceName().toStdString()).key("runs").beginArray();
+            for (const io::RunTimings& run : runs) {
+                json.beginObject().field("run", run.number);
+                json.field("strategy", run.strategy.toStdString());
+                // A produce-consume run's mode and overlap, as the CLI's produce-consume JSON has them.
+                if (!run.mode.isEmpty()) json.field("mode", run.mode.toStdString());
+                if (run.overlapNs) json.field("overlap_ns", *run.overlapNs);
+                json.field("device",
+                           run.devices.empty() ? std::string() : run.devices.front().device.toStdString());
+                const std::uint64_t origin = io::runOriginNs(run);
+                json.key("timings").beginArray();
+                for (const auto& device : run.devices) {
+                    for (const Timing& timing : device.timings) {
+                        json.beginObject();
+                        io::writeTimingMembers(json, timing, origin);
+                        json.field("device", device.device.toStdString());
+                        json.endObject();
+                    }
+                }
+                json.endArray();
+                json.endObject();
+            }
+            json.endArray().endObject();
+        });
+        io::writeFileAtomically(path, QByteArray::fromStdString(document));
+    } else {
+        fail(path, QStringLiteral("unknown timings format '%1' (use .csv or .json)").arg(format));
+    }
+    announce(tr("the timings"), path);
+}
+
+void ExportActions::exportTrace(const QString& path) {
+    io::writeFileAtomically(path, io::chromeTrace(model_.keptRuns()));
+    announce(tr("the Chrome trace"), path);
+}
+
+void ExportActions::exportTimeline(const QString& path) {
+    if (timeline_->shownRun() == 0) fail(path, QStringLiteral("there is no run to export yet"));
+    const QString title = tr("Timeline of run #%1").arg(timeline_->shownRun());
+    io::writeFileAtomically(
+        path, renderPlot(timeline_->plot(), suffixOf(path), path, settings_.plotExportSize(), title));
+    announce(tr("the timeline"), path);
+}
+
+void ExportActions::exportWordPlot(const QString& path) {
+    const auto& words = visualWords_->words();
+    if (!words) fail(path, QStringLiteral("there is no word histogram to export yet"));
+    const io::WordsContext context = visualWords_->wordsContext();
+    const QString title = QStringLiteral("%1 — %2 — %3 words")
+                              .arg(context.imagePath.isEmpty() ? QStringLiteral("image")
+                                                               : QFileInfo(context.imagePath).fileName(),
+                                   context.strategy)
+                              .arg(words->histogram.size());
+    io::writeFileAtomically(path, renderPlot(visualWords_->histogramPlot(), suffixOf(path), path,
+                                             settings_.plotExportSize(), title));
+    announce(tr("the word histogram plot"), path);
+}
+
+void ExportActions::exportWordHistogram(const QString& path) {
+    const auto& words = visualWords_->words();
+    if (!words) fail(path, QStringLiteral("there is no word histogram to export yet"));
+    const QString format = suffixOf(path);
+    if (format == QLatin1String("csv")) {
+        io::writeFileAtomically(path, io::wordHistogramCsv(words->histogram, visualWords_->wordsContext()));
+    } else if (format == QLatin1String("json")) {
+        io::writeFileAtomically(path, io::wordHistogramJson(words->histogram, visualWords_->wordsContext()));
+    } else {
+        fail(path, QStringLiteral("unknown word histogram format '%1' (use .csv or .json)").arg(format));
+    }
+    announce(tr("the word histogram"), path);
+}
+
+void ExportActions::exportSweep(const QString& path) {
+    const auto& sweep = visualWords_->sweep();
+    if (!sweep) fail(path, QStringLiteral("there is no sweep to export yet"));
+    const QString format = suffixOf(path);
+    if (format == QLatin1String("csv")) {
+        io::writeFileAtomically(path, io::sweepCsv(sweep->rows));
+    } else if (format == QLatin1String("json")) {
+        io::writeFileAtomically(
+            path, io::sweepJson(sweep->device ? &*sweep->device : nullptr, sweep->params, sweep->rows));
+    } else {
+        fail(path, QStringLiteral("unknown sweep format '%1' (use .csv or .json)").arg(format));
+    }
+    announce(tr("the sweep"), path);
+}
+
+void ExportActions::announce(const QString& what, const QString& path) {
+    emit exported(
+        tr("Exported %1 to %2").arg(what, QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())));
+}
+
+void ExportActions::copyHistogram() const {
+    QGuiApplication::clipboard()->setText(QString::fromUtf8(io::histogramCsv(model_.histogram())));
+}
+
+QAction* ExportActions::fileAction(const QString& text, const QString& statusTip, const QString& filters,
+                                   Exporter exporter) {
+    auto* action = new QAction(text, this);
+    action->setStatusTip(statusTip);
+    // The dialog is titled like the action, without its mnemonic and ellipsis.
+    const QString title = QString(text).remove(QLatin1Char('&')).remove(QStringLiteral("…"));
+    connect(action, &QAction::triggered, this,
+            [this, title, filters, exporter] { runExport(title, filters, exporter); });
+    return action;
+}
+
+void ExportActions::runExport(const QString& title, const QString& filters, Exporter exporter) {
+    QString selectedFilter;
+    QString path =
+        QFileDialog::getSaveFileName(dialogParent_, title, lastDirectory_, filters, &selectedFilter);
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += QLatin1Char('.') + suffixOfFilter(selectedFilter);
+    lastDirectory_ = QFileInfo(path).absolutePath();
+    if (exporter == &ExportActions::exportPlot || exporter == &ExportActions::exportWordPlot) {
+        PlotExportDialog dialog(settings_.plotExportSize(), suffixOf(path), dialogParent_);
+        if (dialog.exec() != QDialog::Accepted) return;
+        settings_.setPlotExportSize(dialog.size());
+    }
+    try {
+        (this->*exporter)(path);
+    } catch (const Error& error) {
+        QMessageBox::warning(dialogParent_, title, QString::fromStdString(error.what()));
+    }
+}
+
+}  // namespace hs::ui

@@ -1,0 +1,828 @@
+#include "ui/shell/main_window.hpp"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QGraphicsOpacityEffect>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QScreen>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTimer>
+#include <QToolBar>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "io/image_io.hpp"
+#include "io/timeline.hpp"
+#include "runtime/kernel_sources.hpp"
+#include "ui/display/image_view.hpp"
+#include "ui/shell/app_settings.hpp"
+#include "ui/shell/device_panel.hpp"
+#include "ui/shell/export_actions.hpp"
+#include "ui/shell/strategy_box.hpp"
+#include "ui/shell/transform_panel.hpp"
+#include "ui/views/compare_view.hpp"
+#include "ui/views/histogram_view.hpp"
+#include "ui/views/kernel_view.hpp"
+#include "ui/views/timeline_view.hpp"
+#include "ui/views/timing_view.hpp"
+#include "ui/views/view_helpers.hpp"
+#include "ui/views/visual_words_view.hpp"
+
+namespace hs::ui {
+
+namespace {
+
+// The strategy of a first start: `auto` where the registry has it (histoscope-cli defaults to it too), else
+// the first one listed.
+constexpr std::string_view kPreferredDefaultStrategy = "auto";
+constexpr int kDefaultRepetitions = 10;  // Compare, per strategy
+constexpr int kNoteWidth = 420;          // pixels of the status bar for a stage's fallback note
+
+QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
+    return QIcon::fromTheme(QLatin1String(name), QApplication::style()->standardIcon(fallback));
+}
+
+// Qt's standard icons have nothing that reads as zoom: without an icon theme these actions show text only.
+QIcon themed(const char* name) {
+    return QIcon::fromTheme(QLatin1String(name));
+}
+
+// The dock that holds `view`.
+QDockWidget* dockOf(QWidget* view) {
+    return qobject_cast<QDockWidget*>(view->parentWidget());
+}
+
+QString droppedImage(const QMimeData* mime) {
+    if (!mime || !mime->hasUrls() || mime->urls().isEmpty() || !mime->urls().first().isLocalFile()) return {};
+    const QString path = mime->urls().first().toLocalFile();
+    return io::readableSuffixes().contains(QFileInfo(path).suffix().toLower()) ? path : QString();
+}
+
+struct Decoded {
+    std::shared_ptr<const ImageRGBA8> image;
+    QString error;
+};
+
+}  // namespace
+
+MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
+    : QMainWindow(parent),
+      settings_(settings),
+      controller_(new Controller(this)),
+      model_(new RunModel(this)) {
+    setWindowTitle(QStringLiteral("HistoScope"));
+    setAcceptDrops(true);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    reporter_ = [this](const ErrorReport& problem) {
+        auto* box =
+            new QMessageBox(QMessageBox::Warning, problem.title, problem.message, QMessageBox::Ok, this);
+        box->setInformativeText(problem.hint);
+        box->setDetailedText(problem.details);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    };
+
+    imageView_ = new ImageView(this);
+    setCentralWidget(imageView_);
+    // The offscreen canvas has its link at once, the on-screen one once it is first shown.
+    if (DisplayLink* link = imageView_->displayLink()) controller_->setDisplay(link);
+    connect(imageView_, &ImageView::displayLinkReady, controller_, &Controller::setDisplay);
+    connect(imageView_, &ImageView::imageDisplayed, this, &MainWindow::imageOnScreenChanged);
+    buildActions();
+    buildDocks();
+    buildToolBar();
+    buildMenus();
+    buildStatusBar();
+    restoreLayout();
+
+    connect(controller_, &Controller::devicesReady, this, &MainWindow::onDevicesReady);
+    connect(controller_, &Controller::histogramReady, this, &MainWindow::onHistogramReady);
+    connect(controller_, &Controller::failed, this, &MainWindow::onRunFailed);
+    connect(controller_, &Controller::busyChanged, this, &MainWindow::onBusyChanged);
+    connect(controller_, &Controller::compareReady, this, [this](const measure::Comparison& comparison) {
+        compareView_->showComparison(comparison);
+        dockOf(compareView_)->raise();
+    });
+    connect(controller_, &Controller::autoTrialProgress, this,
+            [this](int candidate, int candidates, const QString& strategy) {
+                busyLabel_->setText(
+                    tr("auto: trying %1 of %2 (%3)").arg(candidate).arg(candidates).arg(strategy));
+            });
+    // A run that takes longer than this marks the histogram on screen as the previous settings' one.
+    constexpr int kMomentMs = 250;
+    previousSettingsDelay_ = new QTimer(this);
+    previousSettingsDelay_->setSingleShot(true);
+    previousSettingsDelay_->setInterval(kMomentMs);
+    connect(previousSettingsDelay_, &QTimer::timeout, this, [this] {
+        const auto& shown = model_->outcome();
+        markPreviousSettings(shown && shown->requestId < requestedHistogramId_);
+    });
+    connect(controller_, &Controller::progress, this, [this](int done, int total) {
+        if (progressTarget_ == ProgressTarget::Timings) {
+            timingView_->setProgress(done, total);
+        } else {
+            busyBar_->setRange(0, total);
+            busyBar_->setValue(done);
+            busyBar_->show();
+        }
+    });
+    controller_->start();
+}
+
+MainWindow::~MainWindow() {
+    // The controller releases the display link's OpenCL objects on its worker thread: before the image view,
+    // which owns the link's GL context, goes.
+    delete controller_;
+}
+
+void MainWindow::setErrorReporter(ErrorReporter reporter) {
+    reporter_ = std::move(reporter);
+}
+
+void MainWindow::reportProblem(const ErrorReport& problem) {
+    statusBar()->showMessage(problem.message, 10000);
+    reporter_(problem);
+}
+
+// ---- building the window ----
+
+QAction* MainWindow::action(Command command) const {
+    return actions_.at(command);
+}
+
+QAction* MainWindow::addCommand(Command command, const QIcon& icon, const QString& text,
+                                const QList<QKeySequence>& shortcuts, const QString& toolTip,
+                                std::function<void()> triggered) {
+    auto* action = new QAction(icon, text, this);
+    action->setShortcuts(shortcuts);
+    if (!toolTip.isEmpty()) action->setToolTip(toolTip);
+    connect(action, &QAction::triggered, this, std::move(triggered));
+    actions_[command] = action;
+    return action;
+}
+
+void MainWindow::buildActions() {
+    addCommand(Command::Open, themed("document-open", QStyle::SP_DialogOpenButton), tr("&Open Image…"),
+               {QKeySequence(QKeySequence::Open)}, {}, [this] { chooseOpenFile(); })
+        ->setStatusTip(tr("Open an image file"));
+    addCommand(Command::Quit, themed("application-exit", QStyle::SP_DialogCloseButton), tr("&Quit"),
+               {QKeySequence(QKeySequence::Quit)}, {}, [this] { close(); })
+        ->setMenuRole(QAction::QuitRole);
+    addCommand(Command::Run, themed("media-playback-start", QStyle::SP_MediaPlay), tr("&Run"),
+               {QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)},
+               tr("Compute the histogram again (F5)"), [this] { runHistogram(); });
+    // Its text names the count, which lives in the Timings dock (set there; the text follows it).
+    addCommand(Command::RunRepeated, themed("view-refresh", QStyle::SP_BrowserReload), tr("Run ×N"),
+               {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R)},
+               tr("Measure the current work several times; the count is set in the Timings dock"), [this] {
+                   // The Timings dock holds the count and shows the progress.
+                   dockOf(timingView_)->raise();
+                   runRepeated(timingView_->repeatCount());
+               });
+    addCommand(Command::Compare, themed("view-statistics", QStyle::SP_FileDialogDetailedView),
+               tr("&Compare…"), {QKeySequence(Qt::CTRL | Qt::Key_K)},
+               tr("Run every supported strategy and compare their kernel times"), [this] {
+                   bool ok = false;
+                   const int repetitions =
+                       QInputDialog::getInt(this, tr("Compare strategies"), tr("Repetitions per strategy:"),
+                                            kDefaultRepetitions, 1, 1000, 1, &ok);
+                   if (ok) runCompare(repetitions);
+               });
+    addCommand(Command::Cancel, themed("process-stop", QStyle::SP_BrowserStop), tr("C&ancel"),
+               {QKeySequence(Qt::Key_Escape)}, {}, [this] { controller_->cancel(); })
+        ->setEnabled(false);
+    addCommand(Command::FitToWindow, themed("zoom-fit-best"), tr("&Fit to Window"),
+               {QKeySequence(Qt::CTRL | Qt::Key_0)}, {}, [this] { imageView_->fitToWindow(); });
+    addCommand(Command::ActualSize, themed("zoom-original"), tr("&Actual Pixels"),
+               {QKeySequence(Qt::CTRL | Qt::Key_1)}, {}, [this] { imageView_->zoomToActualSize(); });
+    addCommand(Command::ZoomIn, themed("zoom-in"), tr("Zoom &In"), {QKeySequence(QKeySequence::ZoomIn)}, {},
+               [this] { imageView_->zoomIn(); });
+    addCommand(Command::ZoomOut, themed("zoom-out"), tr("Zoom &Out"), {QKeySequence(QKeySequence::ZoomOut)},
+               {}, [this] { imageView_->zoomOut(); });
+}
+
+void MainWindow::buildDocks() {
+    // The device column runs the full height on the left, the transforms under the device; the histogram sits
+    // beside the image; timings, comparison and kernel source share the bottom.
+    setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+
+    devicePanel_ = new DevicePanel;
+    transformPanel_ = new TransformPanel;
+    transformPanel_->applySettings(settings_.transform());
+    histogramView_ = new HistogramView;
+    timingView_ = new TimingView(*model_);
+    timingView_->setRepeatCount(settings_.repeatCount());
+    timelineView_ = new TimelineView;
+    compareView_ = new CompareView;
+    kernelView_ = new KernelView;
+    visualWordsView_ = new VisualWordsView;
+    // Every docked view, once, in the View menu's order. The side areas stack their views, the bottom shows
+    // its views as tabs, the first one in front. A dock's object name is where saveState() remembers it.
+    const struct {
+        QString title;
+        const char* objectName;
+        QWidget* view;
+        Qt::DockWidgetArea area;
+    } docked[] = {
+        {tr("Device"), "deviceDock", devicePanel_, Qt::LeftDockWidgetArea},
+        {tr("Transform"), "transformDock", transformPanel_, Qt::LeftDockWidgetArea},
+        {tr("Histogram"), "histogramDock", histogramView_, Qt::RightDockWidgetArea},
+        {tr("Timings"), "timingDock", timingView_, Qt::BottomDockWidgetArea},
+        {tr("Timeline"), "timelineDock", timelineView_, Qt::BottomDockWidgetArea},
+        {tr("Compare"), "compareDock", compareView_, Qt::BottomDockWidgetArea},
+        {tr("Kernel"), "kernelDock", kernelView_, Qt::BottomDockWidgetArea},
+        {tr("Visual words"), "visualWordsDock", visualWordsView_, Qt::BottomDockWidgetArea},
+    };
+    std::map<Qt::DockWidgetArea, QDockWidget*> lastInArea;
+    for (const auto& entry : docked) {
+        auto* dock = new QDockWidget(entry.title, this);
+        dock->setObjectName(QLatin1String(entry.objectName));
+        dock->setWidget(entry.view);
+        addDockWidget(entry.area, dock);
+        QDockWidget*& last = lastInArea[entry.area];
+        if (last && entry.area == Qt::BottomDockWidgetArea)
+            tabifyDockWidget(last, dock);
+        else if (last)
+            splitDockWidget(last, dock, Qt::Vertical);
+        last = dock;
+    }
+    dockOf(timingView_)->raise();
+
+    // The views that show the model follow it; the exports read it.
+    histogramView_->follow(*model_);
+    timelineView_->follow(*model_);
+    exportActions_ =
+        new ExportActions(*model_, histogramView_, timelineView_, visualWordsView_, settings_, this);
+    connect(exportActions_, &ExportActions::exported, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+
+    connect(devicePanel_, &DevicePanel::deviceChanged, this, &MainWindow::onDeviceChanged);
+    connect(transformPanel_, &TransformPanel::transformChanged, this, &MainWindow::runHistogram);
+    connect(transformPanel_, &TransformPanel::problemReported, this, [this](const QString& message) {
+        reportProblem({ErrorKind::Input, tr("Cannot load filter"), message, {}, {}});
+    });
+    connect(transformPanel_, &TransformPanel::pipelineRefused, this, [this](const QString& message) {
+        reportProblem({ErrorKind::OpenCl, tr("Cannot run the pipeline on these devices"), message, {}, {}});
+    });
+    connect(timingView_, &TimingView::runRepeatedRequested, this, &MainWindow::runRepeated);
+    const auto showRepeatCount = [this](int count) {
+        action(Command::RunRepeated)->setText(tr("Run ×%1").arg(count));
+    };
+    connect(timingView_, &TimingView::repeatCountChanged, this, showRepeatCount);
+    showRepeatCount(timingView_->repeatCount());
+    connect(timingView_, &TimingView::cancelRequested, controller_, &Controller::cancel);
+    connect(compareView_, &CompareView::compareRequested, this, &MainWindow::runCompare);
+    connect(visualWordsView_, &VisualWordsView::problemReported, this,
+            [this](const QString& title, const QString& message) {
+                reportProblem({ErrorKind::Input, title, message, {}, {}});
+            });
+}
+
+void MainWindow::buildToolBar() {
+    auto* toolBar = addToolBar(tr("Main"));
+    toolBar->setObjectName(QStringLiteral("mainToolBar"));
+    toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolBar->addAction(action(Command::Open));
+    toolBar->addSeparator();
+
+    strategyBox_ = new StrategyBox;
+    strategyBox_->setObjectName(QStringLiteral("strategy"));
+    if (!strategyBox_->setCurrentStrategy(settings_.strategy()))
+        strategyBox_->setCurrentStrategy(QString::fromUtf8(kPreferredDefaultStrategy));
+    auto* strategyLabel = new QLabel(tr("Strategy "));
+    strategyLabel->setBuddy(strategyBox_->comboBox());
+    toolBar->addWidget(strategyLabel);
+    toolBar->addWidget(strategyBox_);
+
+    bins_ = new QSpinBox;
+    bins_->setObjectName(QStringLiteral("bins"));
+    bins_->setRange(1, histogram::kMaxBins);
+    bins_->setValue(settings_.bins());
+    bins_->setToolTip(tr("Number of equal bins over 0…255 (bin = value · N / 256)"));
+    bins_->setKeyboardTracking(false);
+    auto* binsLabel = new QLabel(tr("  Bins "));
+    binsLabel->setBuddy(bins_);
+    toolBar->addWidget(binsLabel);
+    toolBar->addWidget(bins_);
+    ignoreTransparent_ = new QCheckBox(tr("Ignore transparent"));
+    ignoreTransparent_->setObjectName(QStringLiteral("ignoreTransparent"));
+    ignoreTransparent_->setChecked(settings_.ignoreTransparent());
+    ignoreTransparent_->setToolTip(
+        tr("Leave fully transparent pixels (alpha 0, such as a rotation's padding) out of R, G, B and luma; "
+           "A still counts them"));
+    toolBar->addWidget(ignoreTransparent_);
+    toolBar->addSeparator();
+    toolBar->addAction(action(Command::Run));
+    toolBar->addAction(action(Command::RunRepeated));
+    toolBar->addAction(action(Command::Compare));
+    toolBar->addAction(action(Command::Cancel));
+    toolBar->addSeparator();
+    toolBar->addAction(action(Command::FitToWindow));
+    toolBar->addAction(action(Command::ActualSize));
+
+    connect(strategyBox_, &StrategyBox::strategyChanged, this, &MainWindow::runHistogram);
+    connect(bins_, &QSpinBox::valueChanged, this, &MainWindow::onBinsChanged);
+    connect(ignoreTransparent_, &QCheckBox::toggled, this, &MainWindow::runHistogram);
+}
+
+void MainWindow::buildMenus() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(action(Command::Open));
+    recentMenu_ = file->addMenu(themed("document-open-recent", QStyle::SP_DirIcon), tr("Open &Recent"));
+    connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    file->addSeparator();
+    auto* exportMenu = file->addMenu(themed("document-save-as", QStyle::SP_DialogSaveButton), tr("&Export"));
+    exportMenu->addActions(exportActions_->actions());
+    file->addSeparator();
+    file->addAction(action(Command::Quit));
+
+    viewMenu_ = menuBar()->addMenu(tr("&View"));
+    viewMenu_->addAction(action(Command::FitToWindow));
+    viewMenu_->addAction(action(Command::ActualSize));
+    viewMenu_->addAction(action(Command::ZoomIn));
+    viewMenu_->addAction(action(Command::ZoomOut));
+    viewMenu_->addSeparator();
+    for (auto* dock : findChildren<QDockWidget*>()) viewMenu_->addAction(dock->toggleViewAction());
+    for (auto* toolBar : findChildren<QToolBar*>()) viewMenu_->addAction(toolBar->toggleViewAction());
+
+    auto* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(action(Command::Run));
+    run->addAction(action(Command::RunRepeated));
+    run->addAction(action(Command::Compare));
+    run->addSeparator();
+    run->addAction(action(Command::Cancel));
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About HistoScope"), this, [this] {
+        QMessageBox::about(this, tr("About HistoScope"),
+                           tr("<h3>HistoScope %1</h3><p>A workbench for OpenCL image kernels: histograms by "
+                              "several strategies on every OpenCL device, with the time of every command.</p>"
+                              "<p>Licensed under the GNU General Public License, version 3 or later.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::buildStatusBar() {
+    readoutLabel_ = new QLabel;
+    readoutLabel_->setMinimumWidth(340);
+    statusBar()->addWidget(readoutLabel_, 1);
+    busyBar_ = new QProgressBar;
+    busyBar_->setMaximumWidth(160);
+    busyBar_->setMaximumHeight(14);
+    busyBar_->setTextVisible(false);
+    busyBar_->hide();
+    statusBar()->addPermanentWidget(busyBar_);
+    busyLabel_ = new QLabel(tr("running…"));
+    busyLabel_->setObjectName(QStringLiteral("busyLabel"));
+    busyLabel_->hide();
+    statusBar()->addPermanentWidget(busyLabel_);
+    zoomLabel_ = new QLabel;
+    zoomLabel_->setToolTip(tr("Zoom"));
+    imageLabel_ = new QLabel(tr("no image"));
+    imageLabel_->setToolTip(tr("Image size"));
+    deviceLabel_ = new QLabel;
+    deviceLabel_->setToolTip(tr("OpenCL device"));
+    noteLabel_ = new QLabel;
+    noteLabel_->setObjectName(QStringLiteral("noteLabel"));
+    noteLabel_->setStyleSheet(QStringLiteral("color: #c77c02;"));
+    noteLabel_->hide();
+    displayLabel_ = new QLabel;
+    displayLabel_->setObjectName(QStringLiteral("displayLabel"));
+    strategyLabel_ = new QLabel;
+    kernelTimeLabel_ = new QLabel;
+    kernelTimeLabel_->setToolTip(tr("Kernel time of the last run"));
+    for (auto* label : {noteLabel_, zoomLabel_, imageLabel_, deviceLabel_, displayLabel_, strategyLabel_,
+                        kernelTimeLabel_}) {
+        label->setContentsMargins(4, 0, 4, 0);
+        statusBar()->addPermanentWidget(label);
+    }
+    // A rule between the fields, which would otherwise read as one run of words.
+    statusBar()->setStyleSheet(
+        QStringLiteral("QStatusBar::item { border: none; border-left: 1px solid palette(mid); }"));
+
+    connect(imageView_, &ImageView::pixelHovered, readoutLabel_, &QLabel::setText);
+    connect(imageView_, &ImageView::zoomChanged, this, [this](double zoom) {
+        zoomLabel_->setText(QStringLiteral("%1 %").arg(zoom * 100, 0, 'f', zoom < 0.1 ? 1 : 0));
+    });
+}
+
+void MainWindow::restoreLayout() {
+    if (restoreGeometry(settings_.windowGeometry())) {
+        restoreState(settings_.windowState());
+        return;
+    }
+    // First start: a generous window that still fits small screens, its docks sized in proportion to it (the
+    // docks' minimum sizes would otherwise decide, and leave the tables of the bottom docks a few rows).
+    const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
+    resize(std::min(1560, available.width() * 95 / 100), std::min(980, available.height() * 95 / 100));
+    const auto dock = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
+    resizeDocks({dock("deviceDock"), dock("histogramDock")}, {width() * 22 / 100, width() * 41 / 100},
+                Qt::Horizontal);
+    resizeDocks({dock("timingDock")}, {height() * 40 / 100}, Qt::Vertical);
+}
+
+QString MainWindow::statusSummary() const {
+    QStringList parts;
+    for (const auto* label : {imageLabel_, deviceLabel_, displayLabel_, strategyLabel_, kernelTimeLabel_,
+                              noteLabel_, readoutLabel_}) {
+        if (!label->text().isEmpty()) parts << label->text();
+    }
+    return parts.join(QStringLiteral(" | "));
+}
+
+// ---- opening images ----
+
+void MainWindow::chooseOpenFile() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Image"), settings_.lastFolder(), io::openDialogFilter());
+    if (!path.isEmpty()) openImage(path);
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList files = settings_.recentFiles();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString& path = files[i];
+        auto* action =
+            recentMenu_->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()), this,
+                                   [this, path] { openImage(path); });
+        action->setToolTip(path);
+        action->setStatusTip(path);
+    }
+    if (!files.isEmpty()) recentMenu_->addSeparator();
+    auto* clear = recentMenu_->addAction(tr("&Clear Menu"), this, [this] {
+        settings_.clearRecentFiles();
+        rebuildRecentMenu();
+    });
+    clear->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::openImage(const QString& path) {
+    const quint64 generation = ++loadGeneration_;
+    statusBar()->showMessage(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
+    auto* watcher = new QFutureWatcher<Decoded>(this);
+    connect(watcher, &QFutureWatcher<Decoded>::finished, this, [this, watcher, generation, path] {
+        const Decoded decoded = watcher->result();
+        watcher->deleteLater();
+        imageDecoded(generation, path, decoded.image, decoded.error);
+    });
+    watcher->setFuture(QtConcurrent::run([path] {
+        try {
+            return Decoded{std::make_shared<const ImageRGBA8>(io::loadImage(path)), {}};
+        } catch (const std::exception& e) {
+            return Decoded{nullptr, QString::fromUtf8(e.what())};
+        }
+    }));
+}
+
+void MainWindow::imageDecoded(quint64 generation, const QString& path,
+                              std::shared_ptr<const ImageRGBA8> image, const QString& error) {
+    if (generation != loadGeneration_) return;  // a newer open superseded this one
+    statusBar()->clearMessage();
+    if (!image) {
+        settings_.removeRecentFile(path);
+        reportProblem({ErrorKind::Input, tr("Cannot open image"), error, {}, {}});
+        emit imageLoadFailed(path, error);
+        return;
+    }
+    const QFileInfo file(path);
+    settings_.addRecentFile(path);
+    settings_.setLastFolder(file.absolutePath());
+    imagePath_ = file.absoluteFilePath();
+    showImage(std::move(image), file.fileName());
+    emit imageLoaded(path);
+}
+
+void MainWindow::showImage(std::shared_ptr<const ImageRGBA8> image, const QString& title) {
+    image_ = std::move(image);
+    imageView_->setImage(image_);
+    showsProcessed_ = false;
+    setWindowTitle(QStringLiteral("%1 — HistoScope").arg(title));
+    imageLabel_->setText(image_ ? QStringLiteral("%1 × %2").arg(image_->width).arg(image_->height)
+                                : tr("no image"));
+    // Measurements of another image are not comparable.
+    compareView_->clear();
+    refreshSupport();
+    runHistogram();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!droppedImage(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QString path = droppedImage(event->mimeData());
+    if (path.isEmpty()) return;
+    event->acceptProposedAction();
+    openImage(path);
+}
+
+// ---- devices, strategy, bins ----
+
+void MainWindow::chooseDevice(const QString& selector) {
+    preferredDevice_ = selector;
+    if (controller_->devicesKnown()) onDevicesReady();
+}
+
+bool MainWindow::chooseStrategy(const QString& name) {
+    return strategyBox_->setCurrentStrategy(name);
+}
+
+void MainWindow::setBins(int bins) {
+    bins_->setValue(bins);
+}
+
+void MainWindow::setIgnoreTransparent(bool ignore) {
+    ignoreTransparent_->setChecked(ignore);
+}
+
+void MainWindow::setRotation(double degrees, rotate::FilterMode mode, bool fitCanvas) {
+    transformPanel_->setRotation(degrees, mode, fitCanvas);
+}
+
+void MainWindow::setFilter(const QString& spec) {
+    transformPanel_->applyFilterSpec(spec);
+}
+
+std::optional<DeviceInfo> MainWindow::currentDevice() const {
+    return devicePanel_->currentDevice();
+}
+
+QString MainWindow::strategyUnsupportedReason(const QString& strategy) const {
+    return strategyBox_->unsupportedReason(strategy);
+}
+
+bool MainWindow::imageOnScreen() const {
+    return imageView_->imageReady();
+}
+
+void MainWindow::onDevicesReady() {
+    const auto& devices = controller_->devices();
+    {
+        const QSignalBlocker blocker(devicePanel_);
+        devicePanel_->setDevices(devices);
+    }
+    transformPanel_->setDevices(devices);
+    QString selector;
+    if (!preferredDevice_.isEmpty()) {
+        try {
+            selector =
+                QString::fromStdString(selectDevice(devices, preferredDevice_.toStdString()).selector());
+        } catch (const Error& e) {
+            reportProblem({e.kind(), tr("Device not found"), QString::fromUtf8(e.what()), {}, {}});
+        }
+    } else {
+        for (const auto& device : devices) {
+            if (QString::fromStdString(device.name) == settings_.deviceName() &&
+                QString::fromStdString(device.platformName) == settings_.platformName())
+                selector = QString::fromStdString(device.selector());
+        }
+        if (selector.isEmpty() && !devices.empty()) {
+            try {
+                selector = QString::fromStdString(selectDevice(devices, {}).selector());
+            } catch (const Error& e) {
+                // $HISTOSCOPE_DEVICE names no device: the panel's first device stands, and the status bar
+                // says why ("HISTOSCOPE_DEVICE='…': no device matches …").
+                statusBar()->showMessage(QString::fromUtf8(e.what()), 10000);
+                selector = devicePanel_->currentSelector();
+            }
+        }
+    }
+    {
+        const QSignalBlocker blocker(devicePanel_);
+        devicePanel_->selectDevice(selector);
+    }
+    deviceLabel_->setText(devices.empty() ? tr("no OpenCL device")
+                                          : QString::fromStdString(devicePanel_->currentDevice()->name));
+    refreshSupport();
+    emit devicesShown();
+    runHistogram();
+}
+
+void MainWindow::onDeviceChanged() {
+    if (const auto device = devicePanel_->currentDevice())
+        deviceLabel_->setText(QString::fromStdString(device->name));
+    // Measurements from another device are not comparable.
+    compareView_->clear();
+    refreshSupport();
+    runHistogram();
+}
+
+void MainWindow::refreshSupport() {
+    if (!controller_->devicesKnown()) return;  // no device yet is not "no device"
+    const auto device = devicePanel_->currentDevice();
+    visualWordsView_->setSource(image_, imagePath_, device);
+    const QSignalBlocker blocker(strategyBox_);
+    strategyBox_->updateSupport(device ? &*device : nullptr, bins_->value());
+    transformPanel_->updateSupport(device ? &*device : nullptr,
+                                   image_ ? QSize(image_->width, image_->height) : QSize());
+}
+
+void MainWindow::onBinsChanged() {
+    refreshSupport();
+    runHistogram();
+}
+
+// ---- running ----
+
+bool MainWindow::canRun() const {
+    return image_ && controller_->devicesKnown();
+}
+
+RunRequest MainWindow::currentRequest() const {
+    return RunRequest{image_,
+                      devicePanel_->currentSelector(),
+                      strategyBox_->selected(),
+                      bins_->value(),
+                      transformPanel_->rotation(),
+                      transformPanel_->convolution(),
+                      transformPanel_->otherStages(),
+                      ignoreTransparent_->isChecked(),
+                      transformPanel_->twoDevices(),
+                      forceCopyDisplay_};
+}
+
+bool MainWindow::switchStageOn(const QString& name) {
+    StagePage* page = transformPanel_->stagePage(name);
+    if (!page) return false;
+    page->setChecked(true);
+    return true;
+}
+
+void MainWindow::setForceCopyDisplay(bool force) {
+    forceCopyDisplay_ = force;
+}
+
+void MainWindow::runHistogram() {
+    if (!canRun()) return;
+    requestedHistogramId_ = controller_->runHistogram(currentRequest());
+    if (!previousSettingsDelay_->isActive()) previousSettingsDelay_->start();
+}
+
+quint64 MainWindow::runRepeated(int count) {
+    if (!canRun()) return 0;
+    progressTarget_ = ProgressTarget::Timings;
+    timingView_->setProgress(0, count);
+    requestedHistogramId_ = controller_->runRepeated(currentRequest(), count);
+    if (!previousSettingsDelay_->isActive()) previousSettingsDelay_->start();
+    return requestedHistogramId_;
+}
+
+void MainWindow::runCompare(int repetitions) {
+    if (!canRun()) return;
+    progressTarget_ = ProgressTarget::StatusBar;
+    dockOf(compareView_)->raise();
+    statusBar()->showMessage(tr("Comparing every strategy, %1 runs each…").arg(repetitions));
+    controller_->runCompare(currentRequest(), repetitions);
+}
+
+void MainWindow::onBusyChanged(bool busy) {
+    action(Command::Cancel)->setEnabled(busy);
+    // A still label rather than an animated busy bar, whose every frame would repaint the status bar
+    // throughout each run.
+    busyLabel_->setVisible(busy);
+    if (busy) return;
+    busyLabel_->setText(tr("running…"));
+    busyBar_->hide();
+    timingView_->setProgress(0, 0);
+    statusBar()->clearMessage();
+}
+
+void MainWindow::markPreviousSettings(bool previous) {
+    if (previous == showsPreviousSettings_) return;
+    showsPreviousSettings_ = previous;
+    dockOf(histogramView_)->setWindowTitle(previous ? tr("Histogram (previous settings)") : tr("Histogram"));
+    if (previous) {
+        auto* greyed = new QGraphicsOpacityEffect;
+        greyed->setOpacity(0.4);
+        histogramView_->setGraphicsEffect(greyed);
+    } else {
+        histogramView_->setGraphicsEffect(nullptr);
+    }
+}
+
+void MainWindow::onHistogramReady(const RunOutcome& outcome) {
+    if (outcome.requestId >= requestedHistogramId_) {
+        previousSettingsDelay_->stop();
+        markPreviousSettings(false);
+    }
+    showKernelSource(outcome);
+    model_->show(outcome, imagePath_);
+    const QString ran = QString::fromUtf8(outcome.result.strategy->name());
+    const QString requested = QString::fromUtf8(outcome.request.strategy->name());
+    strategyBox_->showStrategyThatRan(ran);
+    strategyLabel_->setText(ran == requested ? ran : QStringLiteral("%1 → %2").arg(requested, ran));
+    strategyLabel_->setToolTip(tr("Strategies that ran: %1").arg(stagesText(outcome)));
+    const double kernelMs = static_cast<double>(totalNs(outcome.result.timings, Stage::Kernel)) / 1e6;
+    kernelTimeLabel_->setText(tr("kernel %1").arg(millisecondsText(kernelMs)));
+    devicePanel_->clearFailure(outcome.request.device);
+    showProcessedImage(outcome);
+    emit resultShown();
+}
+
+void MainWindow::showProcessedImage(const RunOutcome& outcome) {
+    if (outcome.frame) {
+        imageView_->showFrame(*outcome.frame);
+        showsProcessed_ = true;
+    } else if (showsProcessed_) {
+        // The image stages were switched off: the original again, in the view the user had.
+        imageView_->replaceImage(image_);
+        showsProcessed_ = false;
+    }
+    if (outcome.display) {
+        displayLabel_->setText(tr("display: %1").arg(outcome.display->path));
+        displayLabel_->setToolTip(tr("How processed images reach the screen\ndisplay: %1 — %2")
+                                      .arg(outcome.display->path, outcome.display->reason));
+    }
+    // Where a stage ran another strategy than the one chosen (an image beyond the device's image limits).
+    QStringList notes;
+    for (const auto& stage : outcome.stages) {
+        if (!stage.note.isEmpty()) notes << QStringLiteral("%1: %2").arg(stageText(stage.stage), stage.note);
+    }
+    const QString note = notes.join(QStringLiteral("; "));
+    noteLabel_->setText(noteLabel_->fontMetrics().elidedText(note, Qt::ElideMiddle, kNoteWidth));
+    noteLabel_->setToolTip(notes.join(QLatin1Char('\n')));
+    noteLabel_->setVisible(!notes.isEmpty());
+}
+
+void MainWindow::showKernelSource(const RunOutcome& outcome) {
+    const QString device = outcome.device ? QString::fromStdString(outcome.device->name) : QString();
+    QVector<KernelView::Kernel> kernels;
+    // The strategies that ran (a fallback or auto's choice included), with the programs they built; a host
+    // strategy built none. A stage builds one program (its kernels come from one source).
+    for (const auto& stage : outcome.stages) {
+        // Pipeline mode counts on its second device.
+        const bool onConsumer = outcome.consumer && stage.stage == "histogram";
+        KernelView::Kernel kernel{stageText(stage.stage),
+                                  stage.strategyName(),
+                                  stage.strategyDescription(),
+                                  {},
+                                  {},
+                                  {},
+                                  onConsumer ? QString::fromStdString(outcome.consumer->name) : device};
+        if (!stage.builds.empty()) {
+            const KernelBuild& build = stage.builds.front();
+            kernel.sourceName = QString::fromStdString(build.source);
+            kernel.source = QString::fromUtf8(kernelSource(build.source));
+            kernel.buildOptions = QString::fromStdString(build.options);
+        }
+        kernels << kernel;
+    }
+    kernelView_->setKernels(kernels);
+}
+
+void MainWindow::onRunFailed(const RunFailure& failure) {
+    if (!failure.buildLog.isEmpty()) {
+        reportProblem({failure.kind, tr("Kernel build failed"), failure.message, {}, failure.buildLog});
+    } else if (failure.kind == ErrorKind::OpenCl && !failure.device.isEmpty()) {
+        devicePanel_->markFailed(failure.device, failure.message);
+        reportProblem({failure.kind,
+                       tr("Device problem"),
+                       failure.message,
+                       tr("Choose another device in the Device panel."),
+                       {}});
+    } else {
+        reportProblem({failure.kind, tr("Cannot run"), failure.message, {}, {}});
+    }
+    emit runFailed(failure.message);
+}
+
+// ---- closing ----
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    settings_.setWindowGeometry(saveGeometry());
+    settings_.setWindowState(saveState());
+    if (const auto device = devicePanel_->currentDevice())
+        settings_.setDevice(QString::fromStdString(device->platformName),
+                            QString::fromStdString(device->name));
+    settings_.setStrategy(strategyBox_->wantedStrategy());
+    settings_.setBins(bins_->value());
+    settings_.setIgnoreTransparent(ignoreTransparent_->isChecked());
+    settings_.setRepeatCount(timingView_->repeatCount());
+    settings_.setTransform(transformPanel_->settings());
+    if (!settings_.save())
+        qWarning("histoscope: %s: the settings could not be written", qUtf8Printable(settings_.fileName()));
+    QMainWindow::closeEvent(event);
+}
+
+}  // namespace hs::ui

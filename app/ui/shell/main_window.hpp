@@ -1,0 +1,237 @@
+#pragma once
+
+#include <QList>
+#include <QMainWindow>
+#include <QString>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "image/image.hpp"
+#include "ops/rotate/rotate.hpp"
+#include "runtime/error.hpp"
+#include "ui/model/run_model.hpp"
+#include "ui/work/controller.hpp"
+
+class QAction;
+class QIcon;
+class QKeySequence;
+class QCheckBox;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QSpinBox;
+class QTimer;
+
+namespace hs::ui {
+
+class AppSettings;
+class CompareView;
+class DevicePanel;
+class ExportActions;
+class HistogramView;
+class ImageView;
+class KernelView;
+class StrategyBox;
+class TimelineView;
+class TimingView;
+class TransformPanel;
+class VisualWordsView;
+
+// A problem to put in front of the user: a one-line message, and details (a build log) when there are any.
+struct ErrorReport {
+    ErrorKind kind = ErrorKind::Input;
+    QString title;
+    QString message;
+    QString hint;     // what the user can do about it
+    QString details;  // a build log
+};
+
+// The workbench window: the image in the middle, the device on the left, the histogram on the right, and
+// timings, comparison and kernel source below. It turns user intents into Controller requests and shows
+// the results; the views it hosts are passive.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+  public:
+    using ErrorReporter = std::function<void(const ErrorReport&)>;
+
+    explicit MainWindow(AppSettings& settings, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Message boxes by default; tests and the scripted mode install their own.
+    void setErrorReporter(ErrorReporter reporter);
+    // Shows the message in the status bar and hands it to the error reporter.
+    void reportProblem(const ErrorReport& problem);
+
+    // ---- What a user can do, and nothing else: the menus, the toolbar, the keyboard shortcuts, the scripted
+    // mode (ui/launch.cpp) and the tests all go through these actions and requests. The views and panels are
+    // the window's own (buildDocks lists them): the window feeds them the controller's results, and nobody
+    // outside reaches into them.
+
+    // The window's commands, each one QAction in the menus, on the toolbar and behind its shortcut.
+    enum class Command {
+        Open,
+        Quit,
+        Run,
+        RunRepeated,
+        Compare,
+        Cancel,
+        FitToWindow,
+        ActualSize,
+        ZoomIn,
+        ZoomOut
+    };
+    QAction* action(Command command) const;
+    // File ▸ Export: its actions (with their file dialogs) and the exports they make, given a path.
+    ExportActions& exports() const { return *exportActions_; }
+
+    // The one way images are opened (dialog, drop, recent files, command line): decoded off the GUI thread;
+    // on failure the previous image stays and the reason is reported. The newest call wins.
+    void openImage(const QString& path);
+    // Shows pixels that do not come from a file (generated or processed images) and runs on them.
+    void showImage(std::shared_ptr<const ImageRGBA8> image, const QString& title);
+
+    // The settings of the toolbar and the panels, as a user makes them there: each runs the histogram again
+    // when it changes something.
+    // A "P:D" selector or a part of the device name, applied as soon as the devices are known; a selector
+    // that names no device is reported.
+    void chooseDevice(const QString& selector);
+    // False when the strategy is unknown or the current device cannot run it (it stays wanted: it is chosen
+    // once a device can run it).
+    bool chooseStrategy(const QString& name);
+    void setBins(int bins);
+    void setIgnoreTransparent(bool ignore);
+    // Switches rotation on at `degrees` (shown reduced into (-180, 180]).
+    void setRotation(double degrees, rotate::FilterMode mode, bool fitCanvas);
+    // Switches convolution on with a convolve::filterFromSpec spec; throws UsageError or InputError as that
+    // does.
+    void setFilter(const QString& spec);
+    // Switches on the Transform panel's generated page of the stage kind called `name` (equalize); false
+    // when the panel has no such page.
+    bool switchStageOn(const QString& name);
+    // Processed images go through the host even where OpenCL could write the view's texture (the launch
+    // option --display-path copy; the next run uses it).
+    void setForceCopyDisplay(bool force);
+
+    void runHistogram();
+    // The request's id (RunOutcome::requestId of its results), 0 when nothing can run yet.
+    quint64 runRepeated(int count);
+    void runCompare(int repetitions);
+
+    // ---- What the window shows (read-only).
+    std::shared_ptr<const ImageRGBA8> image() const { return image_; }
+    QString imagePath() const { return imagePath_; }
+    // The device, strategy, bins and transforms the next run uses.
+    RunRequest currentRequest() const;
+    std::optional<DeviceInfo> currentDevice() const;
+    // Why the current device cannot run `strategy`; empty when it can.
+    QString strategyUnsupportedReason(const QString& strategy) const;
+    const std::optional<RunOutcome>& lastOutcome() const { return model_->outcome(); }
+    // The shown run and the kept runs, which the views follow and the exports read.
+    const RunModel& model() const { return *model_; }
+    RunModel& model() { return *model_; }
+    // The image view has drawn the current image (or processed frame).
+    bool imageOnScreen() const;
+    Controller& controller() { return *controller_; }
+    // The status-bar texts: image size, device, display path, strategy, last kernel time, fallback notes,
+    // pixel under the cursor.
+    QString statusSummary() const;
+    // The histogram shown belongs to earlier settings: a newer run has taken longer than a moment so far (or
+    // failed). The plot is greyed and the dock's title says so.
+    bool showsPreviousSettings() const { return showsPreviousSettings_; }
+
+  signals:
+    void imageLoaded(const QString& path);
+    void imageLoadFailed(const QString& path, const QString& reason);
+    void devicesShown();
+    // The image view drew an image or a processed frame.
+    void imageOnScreenChanged();
+    // The views show a new result.
+    void resultShown();
+    void runFailed(const QString& message);
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+  private:
+    void buildActions();
+    // Makes the action of `command`, which `triggered` carries out.
+    QAction* addCommand(Command command, const QIcon& icon, const QString& text,
+                        const QList<QKeySequence>& shortcuts, const QString& toolTip,
+                        std::function<void()> triggered);
+    void buildMenus();
+    void buildToolBar();
+    void buildDocks();
+    void buildStatusBar();
+    void restoreLayout();
+    void rebuildRecentMenu();
+
+    void chooseOpenFile();
+    void imageDecoded(quint64 generation, const QString& path, std::shared_ptr<const ImageRGBA8> image,
+                      const QString& error);
+    void onDevicesReady();
+    void onDeviceChanged();
+    void onBinsChanged();
+    void refreshSupport();
+    void onHistogramReady(const RunOutcome& outcome);
+    void onRunFailed(const RunFailure& failure);
+    void onBusyChanged(bool busy);
+    // Greys the histogram and says in its dock's title that it belongs to earlier settings, or undoes that.
+    void markPreviousSettings(bool previous);
+    // Shows the source of every kernel that ran.
+    void showKernelSource(const RunOutcome& outcome);
+    void showProcessedImage(const RunOutcome& outcome);
+    bool canRun() const;
+
+    AppSettings& settings_;
+    Controller* controller_ = nullptr;
+    ErrorReporter reporter_;
+
+    std::shared_ptr<const ImageRGBA8> image_;
+    QString imagePath_;
+    quint64 loadGeneration_ = 0;
+    QString preferredDevice_;
+    RunModel* model_ = nullptr;
+    bool showsProcessed_ = false;  // the view shows a processed image rather than image_
+    bool forceCopyDisplay_ = false;
+    quint64 requestedHistogramId_ = 0;  // the newest request whose result the histogram view is to show
+    QTimer* previousSettingsDelay_ = nullptr;  // "a moment": quick runs never mark the histogram
+    bool showsPreviousSettings_ = false;
+    enum class ProgressTarget { Timings, StatusBar } progressTarget_ = ProgressTarget::Timings;
+
+    ImageView* imageView_ = nullptr;
+    DevicePanel* devicePanel_ = nullptr;
+    TransformPanel* transformPanel_ = nullptr;
+    StrategyBox* strategyBox_ = nullptr;
+    QSpinBox* bins_ = nullptr;
+    QCheckBox* ignoreTransparent_ = nullptr;
+    HistogramView* histogramView_ = nullptr;
+    TimingView* timingView_ = nullptr;
+    TimelineView* timelineView_ = nullptr;
+    CompareView* compareView_ = nullptr;
+    KernelView* kernelView_ = nullptr;
+    VisualWordsView* visualWordsView_ = nullptr;
+    ExportActions* exportActions_ = nullptr;
+
+    std::map<Command, QAction*> actions_;
+    QMenu* recentMenu_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
+
+    QLabel* readoutLabel_ = nullptr;
+    QLabel* zoomLabel_ = nullptr;
+    QLabel* imageLabel_ = nullptr;
+    QLabel* deviceLabel_ = nullptr;
+    QLabel* displayLabel_ = nullptr;
+    QLabel* noteLabel_ = nullptr;
+    QLabel* strategyLabel_ = nullptr;
+    QLabel* kernelTimeLabel_ = nullptr;
+    QProgressBar* busyBar_ = nullptr;  // Compare's progress
+    QLabel* busyLabel_ = nullptr;
+};
+
+}  // namespace hs::ui
