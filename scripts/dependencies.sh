@@ -7,6 +7,8 @@ histoscope_packages=(
     ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo
     libqcustomplot-dev libqcustomplot2.1-qt6 libglew-dev
     libgtest-dev xvfb xauth
+    # The OpenCL simulator the kernels are checked under (tests/oclgrind, ctest label oclgrind).
+    oclgrind
     # The tests' independent references: OpenCV (cv2.equalizeHist, ...) and numpy, for Debian's python3.
     python3-opencv python3-numpy
     # The Debian package (cpack -G DEB, scripts/package.sh): man pages from the programs' --help, and
