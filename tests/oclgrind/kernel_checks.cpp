@@ -20,16 +20,16 @@
 #include <vector>
 
 #include "bow_test_data.hpp"
+#include "engine/measure/baselines.hpp"
+#include "engine/ops/bow/bow.hpp"
+#include "engine/ops/bow/descriptors.hpp"
+#include "engine/ops/convolve/convolve.hpp"
+#include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/ops/rotate/rotate.hpp"
+#include "engine/stages/stage.hpp"
 #include "histogram_test_images.hpp"
-#include "measure/baselines.hpp"
-#include "ops/bow/bow.hpp"
-#include "ops/bow/descriptors.hpp"
-#include "ops/convolve/convolve.hpp"
-#include "ops/histogram/histogram.hpp"
-#include "ops/pipeline/pipeline.hpp"
-#include "ops/rotate/rotate.hpp"
 #include "pipeline_test_support.hpp"
-#include "stages/stage.hpp"
 
 namespace hs {
 namespace {
