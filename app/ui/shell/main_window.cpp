@@ -269,6 +269,7 @@ void MainWindow::buildDocks() {
     // The views that show the model follow it; the exports read it.
     histogramView_->follow(*model_);
     timelineView_->follow(*model_);
+    kernelView_->follow(*model_);
     exportActions_ =
         new ExportActions(*model_, histogramView_, timelineView_, visualWordsView_, settings_, this);
     connect(exportActions_, &ExportActions::exported, this,
@@ -726,7 +727,6 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
         previousSettingsDelay_->stop();
         markPreviousSettings(false);
     }
-    showKernelSource(outcome);
     model_->show(outcome, imagePath_);
     const QString ran = QString::fromUtf8(outcome.result.strategy->name());
     const QString requested = QString::fromUtf8(outcome.request.strategy->name());
@@ -763,32 +763,6 @@ void MainWindow::showProcessedImage(const RunOutcome& outcome) {
     noteLabel_->setText(noteLabel_->fontMetrics().elidedText(note, Qt::ElideMiddle, kNoteWidth));
     noteLabel_->setToolTip(notes.join(QLatin1Char('\n')));
     noteLabel_->setVisible(!notes.isEmpty());
-}
-
-void MainWindow::showKernelSource(const RunOutcome& outcome) {
-    const QString device = outcome.device ? QString::fromStdString(outcome.device->name) : QString();
-    QVector<KernelView::Kernel> kernels;
-    // The strategies that ran (a fallback or auto's choice included), with the programs they built; a host
-    // strategy built none. A stage builds one program (its kernels come from one source).
-    for (const auto& stage : outcome.stages) {
-        // Pipeline mode counts on its second device.
-        const bool onConsumer = outcome.consumer && stage.stage == "histogram";
-        KernelView::Kernel kernel{stageText(stage.stage),
-                                  stage.strategyName(),
-                                  stage.strategyDescription(),
-                                  {},
-                                  {},
-                                  {},
-                                  onConsumer ? QString::fromStdString(outcome.consumer->name) : device};
-        if (!stage.builds.empty()) {
-            const KernelBuild& build = stage.builds.front();
-            kernel.sourceName = QString::fromStdString(build.source);
-            kernel.source = QString::fromUtf8(kernelSource(build.source));
-            kernel.buildOptions = QString::fromStdString(build.options);
-        }
-        kernels << kernel;
-    }
-    kernelView_->setKernels(kernels);
 }
 
 void MainWindow::onRunFailed(const RunFailure& failure) {

@@ -183,8 +183,6 @@ class MainWindow : public QMainWindow {
     void onBusyChanged(bool busy);
     // Greys the histogram and says in its dock's title that it belongs to earlier settings, or undoes that.
     void markPreviousSettings(bool previous);
-    // Shows the source of every kernel that ran.
-    void showKernelSource(const RunOutcome& outcome);
     void showProcessedImage(const RunOutcome& outcome);
     bool canRun() const;
 

@@ -7,6 +7,8 @@
 #include <QSignalBlocker>
 #include <QTabBar>
 
+#include "engine/runtime/kernel_sources.hpp"
+#include "ui/model/run_model.hpp"
 #include "ui/views/opencl_highlighter.hpp"
 
 namespace hs::ui {
@@ -64,6 +66,38 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
     connect(tabs_, &QTabBar::currentChanged, this, &KernelView::showKernel);
     tabs_->hide();
     showKernel(-1);
+}
+
+QVector<KernelView::Kernel> KernelView::kernelsOf(const RunOutcome& outcome) {
+    const QString device = outcome.device ? QString::fromStdString(outcome.device->name) : QString();
+    QVector<Kernel> kernels;
+    // The strategies that ran (a fallback or auto's choice included), with the programs they built; a host
+    // strategy built none. A stage builds one program (its kernels come from one source).
+    for (const auto& stage : outcome.stages) {
+        // Pipeline mode counts on its second device.
+        const bool onConsumer = outcome.consumer && stage.stage == "histogram";
+        Kernel kernel{stageText(stage.stage),
+                      stage.strategyName(),
+                      stage.strategyDescription(),
+                      {},
+                      {},
+                      {},
+                      onConsumer ? QString::fromStdString(outcome.consumer->name) : device};
+        if (!stage.builds.empty()) {
+            const KernelBuild& build = stage.builds.front();
+            kernel.sourceName = QString::fromStdString(build.source);
+            kernel.source = QString::fromUtf8(kernelSource(build.source));
+            kernel.buildOptions = QString::fromStdString(build.options);
+        }
+        kernels << kernel;
+    }
+    return kernels;
+}
+
+void KernelView::follow(const RunModel& model) {
+    connect(&model, &RunModel::histogramChanged, this, [this, &model] {
+        if (model.outcome()) setKernels(kernelsOf(*model.outcome()));
+    });
 }
 
 void KernelView::setKernels(const QVector<Kernel>& kernels) {

@@ -7,6 +7,8 @@
 #include <QVector>
 #include <QWidget>
 
+#include "ui/model/run.hpp"
+
 class QLabel;
 class QPlainTextEdit;
 class QTabBar;
@@ -14,6 +16,7 @@ class QTabBar;
 namespace hs::ui {
 
 class OpenClHighlighter;
+class RunModel;
 
 class KernelView : public QWidget {
     Q_OBJECT
@@ -38,6 +41,11 @@ class KernelView : public QWidget {
     // first is. Setting the kernels already shown changes nothing (results arrive many times a second while a
     // slider is dragged).
     void setKernels(const QVector<Kernel>& kernels);
+    // The kernels of every stage that ran in `outcome` (a fallback or auto's choice included), with the
+    // programs they built; a host strategy built none.
+    static QVector<Kernel> kernelsOf(const RunOutcome& outcome);
+    // Shows the kernels of `model`'s run from now on, whenever it changes.
+    void follow(const RunModel& model);
     const QVector<Kernel>& kernels() const { return kernels_; }
     // Shows the kernel of `stage`; false when no kernel of that stage is set.
     bool showStage(const QString& stage);
