@@ -6,10 +6,8 @@
 #include <array>
 #include <cmath>
 
-#include "engine/ops/device_launch.hpp"
-#include "engine/runtime/error.hpp"
 #include "engine/runtime/runtime.hpp"
-#include "engine/stages/stage.hpp"
+#include "engine/stages/pixel_map_stage.hpp"
 
 namespace hs::stages {
 
@@ -54,49 +52,36 @@ class EqualizeStage final : public Stage {
     const StrategyInfo* requestedStrategy() const override { return nullptr; }
 
     StageRun run(DeviceContext* on, PixelSource& input) const override {
-        DeviceContext& device = requireDevice(on, kind());
-        const int width = input.width();
-        const int height = input.height();
-        launch::requirePixels(width, height, "equalize");
-        if (auto problem = launch::pixelBufferProblem(device.info(), width, height); !problem.empty())
-            throw OpenClError("equalize", 0, "device " + device.info().name + ": " + problem);
-        const auto pixelCount = static_cast<cl_uint>(static_cast<std::uint64_t>(width) * height);
-        const KernelBuild build{"equalize", ""};
-        TimingLog log;
-        cl::Buffer output = launch::newPixelBuffer(device, width, height);
-        withClErrors("device " + device.info().name + ": equalize", [&] {
-            const cl::Buffer& pixels = input.device(device, log);
-            cl::Program program = device.program(build.source, build.options);
-            cl::Buffer counts(device.context(), CL_MEM_READ_WRITE, kChannels * kValues * sizeof(cl_uint));
-            cl::Buffer table(device.context(), CL_MEM_READ_WRITE, kChannels * kValues);
-            auto& queue = device.queue();
-            queue.enqueueFillBuffer(counts, cl_uint{0}, 0, kChannels * kValues * sizeof(cl_uint), nullptr,
-                                    log.track(hs::Stage::Other, "clear counts"));
-            cl::Kernel count(program, "equalize_count");
-            setKernelArgs(count, 0, pixels, pixelCount, counts);
-            // A few groups per compute unit, each looping over its share: few global atomics.
-            const std::size_t groups = std::clamp<std::size_t>(
-                std::min<std::size_t>((pixelCount + kGroup - 1) / kGroup, 4u * device.info().computeUnits), 1,
-                4096);
-            queue.enqueueNDRangeKernel(count, cl::NullRange, cl::NDRange(groups * kGroup),
-                                       cl::NDRange(kGroup), nullptr,
-                                       log.track(hs::Stage::Kernel, "equalize_count"));
-            cl::Kernel scan(program, "equalize_table");
-            setKernelArgs(scan, 0, counts, pixelCount, table);
-            queue.enqueueNDRangeKernel(scan, cl::NullRange, cl::NDRange(kChannels * kGroup),
-                                       cl::NDRange(kGroup), nullptr,
-                                       log.track(hs::Stage::Kernel, "equalize_table"));
-            cl::Kernel map(program, "equalize_map");
-            setKernelArgs(map, 0, pixels, pixelCount, table, output);
-            queue.enqueueNDRangeKernel(
-                map, cl::NullRange, cl::NDRange((pixelCount + kGroup - 1) / kGroup * kGroup),
-                cl::NDRange(kGroup), nullptr, log.track(hs::Stage::Kernel, "equalize_map"));
-        });
-        StageRun out;
-        out.timings = log.collect();
-        out.builds = {build};
-        out.image.emplace(device, std::move(output), width, height);
-        return out;
+        return runPixelMap(
+            on, kind(), input, {"equalize", ""},
+            [](DeviceContext& device, const cl::Program& program, const cl::Buffer& pixels,
+               cl_uint pixelCount, const cl::Buffer& output, TimingLog& log) {
+                cl::Buffer counts(device.context(), CL_MEM_READ_WRITE, kChannels * kValues * sizeof(cl_uint));
+                cl::Buffer table(device.context(), CL_MEM_READ_WRITE, kChannels * kValues);
+                auto& queue = device.queue();
+                queue.enqueueFillBuffer(counts, cl_uint{0}, 0, kChannels * kValues * sizeof(cl_uint), nullptr,
+                                        log.track(hs::Stage::Other, "clear counts"));
+                cl::Kernel count(program, "equalize_count");
+                setKernelArgs(count, 0, pixels, pixelCount, counts);
+                // A few groups per compute unit, each looping over its share: few global atomics.
+                const std::size_t groups =
+                    std::clamp<std::size_t>(std::min<std::size_t>((pixelCount + kGroup - 1) / kGroup,
+                                                                  4u * device.info().computeUnits),
+                                            1, 4096);
+                queue.enqueueNDRangeKernel(count, cl::NullRange, cl::NDRange(groups * kGroup),
+                                           cl::NDRange(kGroup), nullptr,
+                                           log.track(hs::Stage::Kernel, "equalize_count"));
+                cl::Kernel scan(program, "equalize_table");
+                setKernelArgs(scan, 0, counts, pixelCount, table);
+                queue.enqueueNDRangeKernel(scan, cl::NullRange, cl::NDRange(kChannels * kGroup),
+                                           cl::NDRange(kGroup), nullptr,
+                                           log.track(hs::Stage::Kernel, "equalize_table"));
+                cl::Kernel map(program, "equalize_map");
+                setKernelArgs(map, 0, pixels, pixelCount, table, output);
+                queue.enqueueNDRangeKernel(
+                    map, cl::NullRange, cl::NDRange((pixelCount + kGroup - 1) / kGroup * kGroup),
+                    cl::NDRange(kGroup), nullptr, log.track(hs::Stage::Kernel, "equalize_map"));
+            });
     }
 
     ImageRGBA8 reference(const ImageRGBA8& input) const override {
@@ -117,7 +102,7 @@ class EqualizeStage final : public Stage {
     std::string summary() const override { return "r, g, b (alpha unchanged)"; }
 };
 
-class EqualizeKind final : public StageKind {
+class EqualizeKind final : public FixedImageKind {
   public:
     std::string_view name() const override { return "equalize"; }
     std::string_view label() const override { return "Equalize"; }
@@ -125,17 +110,9 @@ class EqualizeKind final : public StageKind {
         return "Equalizes the histogram of R, G and B (each as OpenCV's equalizeHist), alpha unchanged.";
     }
     int order() const override { return 30; }
-    bool producesImage() const override { return true; }
-    const std::vector<Parameter>& parameters() const override {
-        static const std::vector<Parameter> none;
-        return none;
-    }
-    std::shared_ptr<const Stage> configure(const Values& values, std::string_view strategy,
-                                           const FileReader&) const override {
-        requireKnownValues(*this, values);
-        if (!strategy.empty()) throw UsageError("equalize: has no strategies to choose from");
-        return std::make_shared<EqualizeStage>();
-    }
+
+  private:
+    std::shared_ptr<const Stage> make() const override { return std::make_shared<EqualizeStage>(); }
 };
 
 const EqualizeKind& equalizeKind() {

@@ -1,10 +1,8 @@
 // The grayscale stage kind: every pixel's R, G and B replaced by its luma, (299 R + 587 G + 114 B + 500) /
 // 1000 in integers, the luma the histogram counts (so the output's r histogram is the input's luma
 // histogram); alpha unchanged. One kernel (kernels/grayscale.cl), no strategies, no parameters.
-#include "engine/ops/device_launch.hpp"
-#include "engine/runtime/error.hpp"
 #include "engine/runtime/runtime.hpp"
-#include "engine/stages/stage.hpp"
+#include "engine/stages/pixel_map_stage.hpp"
 
 namespace hs::stages {
 
@@ -27,29 +25,16 @@ class GrayscaleStage final : public Stage {
     const StrategyInfo* requestedStrategy() const override { return nullptr; }
 
     StageRun run(DeviceContext* on, PixelSource& input) const override {
-        DeviceContext& device = requireDevice(on, kind());
-        const int width = input.width();
-        const int height = input.height();
-        launch::requirePixels(width, height, "grayscale");
-        if (auto problem = launch::pixelBufferProblem(device.info(), width, height); !problem.empty())
-            throw OpenClError("grayscale", 0, "device " + device.info().name + ": " + problem);
-        const auto pixelCount = static_cast<cl_uint>(static_cast<std::uint64_t>(width) * height);
-        const KernelBuild build{"grayscale", ""};
-        TimingLog log;
-        cl::Buffer output = launch::newPixelBuffer(device, width, height);
-        withClErrors("device " + device.info().name + ": grayscale", [&] {
-            const cl::Buffer& pixels = input.device(device, log);
-            cl::Kernel grey(device.program(build.source, build.options), "grayscale");
-            setKernelArgs(grey, 0, pixels, pixelCount, output);
-            device.queue().enqueueNDRangeKernel(
-                grey, cl::NullRange, cl::NDRange((pixelCount + kGroup - 1) / kGroup * kGroup),
-                cl::NDRange(kGroup), nullptr, log.track(hs::Stage::Kernel, "grayscale"));
-        });
-        StageRun out;
-        out.timings = log.collect();
-        out.builds = {build};
-        out.image.emplace(device, std::move(output), width, height);
-        return out;
+        return runPixelMap(on, kind(), input, {"grayscale", ""},
+                           [](DeviceContext& device, const cl::Program& program, const cl::Buffer& pixels,
+                              cl_uint pixelCount, const cl::Buffer& output, TimingLog& log) {
+                               cl::Kernel grey(program, "grayscale");
+                               setKernelArgs(grey, 0, pixels, pixelCount, output);
+                               device.queue().enqueueNDRangeKernel(
+                                   grey, cl::NullRange,
+                                   cl::NDRange((pixelCount + kGroup - 1) / kGroup * kGroup),
+                                   cl::NDRange(kGroup), nullptr, log.track(hs::Stage::Kernel, "grayscale"));
+                           });
     }
 
     ImageRGBA8 reference(const ImageRGBA8& input) const override {
@@ -65,7 +50,7 @@ class GrayscaleStage final : public Stage {
     std::string summary() const override { return "luma into r, g and b (alpha unchanged)"; }
 };
 
-class GrayscaleKind final : public StageKind {
+class GrayscaleKind final : public FixedImageKind {
   public:
     std::string_view name() const override { return "grayscale"; }
     std::string_view label() const override { return "Grayscale"; }
@@ -73,17 +58,9 @@ class GrayscaleKind final : public StageKind {
         return "Replaces R, G and B with the pixel's luma (299 R + 587 G + 114 B) / 1000, alpha unchanged.";
     }
     int order() const override { return 40; }
-    bool producesImage() const override { return true; }
-    const std::vector<Parameter>& parameters() const override {
-        static const std::vector<Parameter> none;
-        return none;
-    }
-    std::shared_ptr<const Stage> configure(const Values& values, std::string_view strategy,
-                                           const FileReader&) const override {
-        requireKnownValues(*this, values);
-        if (!strategy.empty()) throw UsageError("grayscale: has no strategies to choose from");
-        return std::make_shared<GrayscaleStage>();
-    }
+
+  private:
+    std::shared_ptr<const Stage> make() const override { return std::make_shared<GrayscaleStage>(); }
 };
 
 const GrayscaleKind& grayscaleKind() {
