@@ -281,6 +281,11 @@ TEST_F(HardenedCliRound3, NamesThatAreNotUtf8AreFoundAndWritten) {
 // ---- item 9: out of descriptors or address space ----
 
 TEST_F(HardenedCliRound3, RunningOutOfDescriptorsIsNotANoDeviceMachine) {
+#if defined(__SANITIZE_ADDRESS__)
+    // The sanitizers' runtime needs descriptors of its own: with none left its check of whether memory is
+    // readable (a pipe) fails, and UBSan's vptr check reports every exception object as "invalid vptr".
+    GTEST_SKIP() << "the sanitizers' runtime itself needs file descriptors";
+#endif
     // The fewest descriptors with which the CLI lists the devices, and every smaller limit that lets it start
     // at all (below some, Qt's event loop aborts before the CLI runs: not this item).
     bool saidSo = false;

@@ -3,11 +3,33 @@
 #include <GL/gl.h>
 #include <GL/glx.h>
 
+#include <dlfcn.h>
+#include <link.h>
+
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
 #include "engine/runtime/error.hpp"
+
+namespace {
+
+// Keeps the GL driver Mesa loaded (its DRI module) mapped until the process ends. Mesa unloads it when the
+// display closes, and LeakSanitizer then meets the driver's own lifetime allocations with an "<unknown
+// module>" frame that no suppression can name (scripts/sanitizers/lsan.supp names swrast_dri); kept, the
+// frame names it.
+void keepDriverModulesLoaded() {
+    dl_iterate_phdr(
+        [](dl_phdr_info* module, std::size_t, void*) {
+            if (module->dlpi_name && std::strstr(module->dlpi_name, "/dri/"))
+                dlopen(module->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+            return 0;
+        },
+        nullptr);
+}
+
+}  // namespace
 
 GlxSession::GlxSession() {
     const char* name = std::getenv("DISPLAY");
@@ -52,6 +74,7 @@ GlxSession::GlxSession() {
         release();
         throw std::runtime_error(where + ": cannot create and make current a GLX context");
     }
+    keepDriverModulesLoaded();
 }
 
 GlxSession::~GlxSession() {
