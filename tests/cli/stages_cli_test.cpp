@@ -22,7 +22,7 @@ TEST(StagesCli, ListsEveryRegisteredKindWithItsParametersAndStrategies) {
     const auto kinds = stages::kinds();
     ASSERT_EQ(listed.size(), static_cast<qsizetype>(kinds.size()));
     ASSERT_GE(kinds.size(), 5u) << "rotate, convolve, equalize, grayscale, histogram at least";
-    const QString pipelineHelp = runCli({"pipeline", "--help"}).out;
+    const QString pipelineHelp = QString::fromUtf8(runCli({"pipeline", "--help"}).out);
     for (std::size_t i = 0; i < kinds.size(); ++i) {
         const stages::StageKind& kind = *kinds[i];
         const QJsonObject entry = listed[static_cast<qsizetype>(i)].toObject();
@@ -39,22 +39,24 @@ TEST(StagesCli, ListsEveryRegisteredKindWithItsParametersAndStrategies) {
             EXPECT_EQ(strategies[static_cast<qsizetype>(s)].toString(), text(kind.strategies()[s]->name()));
         EXPECT_EQ(entry["default_strategy"].toString(), text(kind.defaultStrategy())) << kind.name();
         // The option that adds an image stage is one pipeline takes.
-        if (kind.producesImage())
+        if (kind.producesImage()) {
             EXPECT_TRUE(pipelineHelp.contains(entry["option"].toString() + " "))
                 << entry["option"].toString().toStdString();
+        }
     }
 }
 
 TEST(StagesCli, TheTextNamesEachKindAndMarksTheDefaultStrategy) {
     const Outcome outcome = runCli({"stages"});
     ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
-    EXPECT_TRUE(outcome.out.contains("--convolve-strategy")) << outcome.out.toStdString();
-    EXPECT_TRUE(outcome.out.contains(text(stages::findKind("convolve").defaultStrategy()) + " (default)"));
-    EXPECT_TRUE(outcome.out.contains("grayscale  Grayscale (outputs an image, --grayscale)"));
+    const QString out = QString::fromUtf8(outcome.out);
+    EXPECT_TRUE(out.contains("--convolve-strategy")) << out.toStdString();
+    EXPECT_TRUE(out.contains(text(stages::findKind("convolve").defaultStrategy()) + " (default)"));
+    EXPECT_TRUE(out.contains("grayscale  Grayscale (outputs an image, --grayscale)"));
     const stages::Parameter& angle = *stages::findKind("rotate").parameter("angle");
-    EXPECT_TRUE(outcome.out.contains(
+    EXPECT_TRUE(out.contains(
         QString("--angle  real %1..%2, default %3").arg(angle.min).arg(angle.max).arg(angle.defaultValue)))
-        << outcome.out.toStdString();
+        << out.toStdString();
 }
 
 }  // namespace
