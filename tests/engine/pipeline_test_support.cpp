@@ -1,5 +1,6 @@
 #include "pipeline_test_support.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 
@@ -9,6 +10,11 @@ std::string paramName(const ::testing::TestParamInfo<std::string>& info) {
     std::string name = info.param;
     std::replace(name.begin(), name.end(), '-', '_');
     return name;
+}
+
+bool twoDevicesOfPlatformZero(const std::vector<DeviceInfo>& devices) {
+    return std::count_if(devices.begin(), devices.end(),
+                         [](const DeviceInfo& d) { return d.platformIndex == 0; }) >= 2;
 }
 
 DeviceContext& testDevice() {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "engine/image/image.hpp"
 #include "engine/image/pixel_source.hpp"
@@ -14,6 +15,10 @@ namespace hs::testing {
 
 // A strategy name as a test name ("image-sampler" -> "image_sampler").
 std::string paramName(const ::testing::TestParamInfo<std::string>& info);
+
+// Whether `devices` hold two of platform 0, which share a context (POCL_DEVICES="pthread pthread" here; the
+// lent GPU machine has one): what the two-device tests need.
+bool twoDevicesOfPlatformZero(const std::vector<DeviceInfo>& devices);
 
 // One device for the whole test process (the first PoCL device).
 DeviceContext& testDevice();

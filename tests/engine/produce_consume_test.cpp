@@ -65,9 +65,7 @@ using Case = std::tuple<int, int, int, int>;
 // Needs two devices of one platform (here POCL_DEVICES="pthread pthread"); a one-device machine, such as the
 // lent H100, skips with that reason instead of failing to open 0:1.
 void skipWithoutTwoDevices() {
-    const auto& devices = twoDeviceRuntime().devices();
-    if (std::count_if(devices.begin(), devices.end(),
-                      [](const DeviceInfo& d) { return d.platformIndex == 0; }) < 2)
+    if (!hs::testing::twoDevicesOfPlatformZero(twoDeviceRuntime().devices()))
         GTEST_SKIP() << "needs two OpenCL devices of platform 0 (PoCL: POCL_DEVICES=\"pthread pthread\")";
 }
 

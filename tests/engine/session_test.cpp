@@ -103,16 +103,10 @@ TEST(Session, RepetitionsHandOverEveryTimedRunAndNoWarmUp) {
     EXPECT_EQ(handedOver, 2);
 }
 
-// Needs two devices of one platform (POCL_DEVICES="pthread pthread"); the lent GPU machine has one.
-bool twoDevicesOfPlatformZero(Session& session) {
-    const auto& devices = session.runtime().devices();
-    return std::count_if(devices.begin(), devices.end(),
-                         [](const DeviceInfo& d) { return d.platformIndex == 0; }) >= 2;
-}
-
 TEST(Session, TwoDevicesCountWhatTheReferencesCount) {
     Session session;
-    if (!twoDevicesOfPlatformZero(session)) GTEST_SKIP() << "needs two OpenCL devices of platform 0";
+    if (!hs::testing::twoDevicesOfPlatformZero(session.runtime().devices()))
+        GTEST_SKIP() << "needs two OpenCL devices of platform 0";
     const auto image = std::make_shared<const ImageRGBA8>(noiseImage(61, 47, 4));
     const convolve::Filter filter = convolve::boxFilter(3);
     RunSpec spec = specOf(image, {stages::convolveStage(filter, convolve::findStrategy("buffer-naive")),

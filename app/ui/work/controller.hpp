@@ -10,14 +10,8 @@
 #include <optional>
 #include <vector>
 
-#include "engine/image/image.hpp"
-#include "engine/image/pixel_source.hpp"
 #include "engine/measure/compare.hpp"
-#include "engine/ops/histogram/histogram.hpp"
-#include "engine/ops/pipeline/pipeline.hpp"
-#include "engine/ops/produce_consume/produce_consume.hpp"
 #include "engine/runtime/device_info.hpp"
-#include "engine/runtime/error.hpp"
 #include "session/session.hpp"
 #include "ui/display/display_link.hpp"
 #include "ui/model/run.hpp"
