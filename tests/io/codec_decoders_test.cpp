@@ -5,12 +5,15 @@
 #include <tiff.h>
 #include <zlib.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "codec_fixtures.hpp"
 #include "engine/runtime/error.hpp"
@@ -402,9 +405,13 @@ struct TiffCase {
 
 class TiffDecoder : public ::testing::Test {
   protected:
-    std::string write(const test::TiffSpec& spec) {
-        return test::writeTiff(::testing::TempDir() + "fixture.tif", spec);
-    }
+    // A file of this process's own: ctest runs the TIFF tests side by side, and a name they shared let one
+    // read the fixture another was writing ("ZIPDecode: incorrect header check" under ctest -j2).
+    std::string write(const test::TiffSpec& spec) { return test::writeTiff(path_, spec); }
+    void TearDown() override { std::remove(path_.c_str()); }
+
+  private:
+    const std::string path_ = ::testing::TempDir() + "fixture-" + std::to_string(getpid()) + ".tif";
 };
 
 TEST_F(TiffDecoder, EveryLayoutDepthAndAlphaKindIsExact) {
