@@ -148,6 +148,8 @@ static_assert(std::size(kMigrations) + 1 == kSchemaVersion);
 // Creates or migrates the schema of `db` to kSchemaVersion, in one transaction (several processes opening a
 // new archive at once: one creates it, the others find it made).
 void migrate(sqlite3* db, const std::string& context) {
+    // Most opens find the schema current: they take no write lock (a reader beside a writer does not wait).
+    if (pragma(db, "PRAGMA user_version", context) == kSchemaVersion) return;
     Transaction transaction(db, context);
     std::int64_t version = pragma(db, "PRAGMA user_version", context);
     if (version > kSchemaVersion)

@@ -53,11 +53,11 @@ struct Listed {
 
 // What `runs list` keeps; an empty member keeps every run.
 struct Filter {
-    std::string image;     // part of the image's path, or its content hash
-    std::string device;    // part of the device's name
-    std::string strategy;  // a strategy that ran (exact name)
-    std::string since;     // recorded at or after this UTC time or date ("2026-11-27")
-    std::string until;     // recorded before it
+    std::string image{};   // part of the image's path, or its content hash
+    std::string device{};  // part of the device's name
+    std::string strategy{};  // a strategy that ran (exact name)
+    std::string since{};   // recorded at or after this UTC time or date ("2026-11-27")
+    std::string until{};   // recorded before it
 };
 
 class Archive {
