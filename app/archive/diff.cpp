@@ -196,6 +196,10 @@ std::string_view verdictText(Verdict verdict) {
             return "slower";
         case Verdict::NoDifference:
             return "no difference at this noise";
+        case Verdict::OnlyInA:
+            return "only in A";
+        case Verdict::OnlyInB:
+            return "only in B";
         case Verdict::TooFewSamples:
             break;
     }
@@ -203,10 +207,13 @@ std::string_view verdictText(Verdict verdict) {
 }
 
 void judge(TimeComparison& comparison) {
+    if (!comparison.a.empty()) comparison.summaryA = measure::Summary::of(comparison.a);
+    if (!comparison.b.empty()) comparison.summaryB = measure::Summary::of(comparison.b);
+    if (comparison.a.empty() || comparison.b.empty()) {
+        comparison.verdict = comparison.a.empty() ? Verdict::OnlyInB : Verdict::OnlyInA;
+        return;
+    }
     comparison.verdict = Verdict::TooFewSamples;
-    if (comparison.a.empty() || comparison.b.empty()) return;
-    comparison.summaryA = measure::Summary::of(comparison.a);
-    comparison.summaryB = measure::Summary::of(comparison.b);
     comparison.ratio = comparison.summaryA.median > 0 ? comparison.summaryB.median / comparison.summaryA.median
                                                       : (comparison.summaryB.median > 0 ? INFINITY : 1.0);
     if (comparison.a.size() < kMinimumSamples || comparison.b.size() < kMinimumSamples) return;

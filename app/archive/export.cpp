@@ -6,9 +6,9 @@ namespace hs::archive {
 
 namespace {
 
-void writeSummaryJson(JsonWriter& json, const measure::Summary& summary) {
+JsonWriter& writeSummaryJson(JsonWriter& json, const measure::Summary& summary) {
     json.beginObject().field("min_ns", summary.min).field("median_ns", summary.median).field("max_ns", summary.max);
-    json.endObject();
+    return json.endObject();
 }
 
 void writeSamples(JsonWriter& json, const std::vector<double>& samples) {
@@ -47,6 +47,10 @@ std::string ids(const std::vector<std::int64_t>& list) {
         text += std::to_string(id);
     }
     return text;
+}
+
+bool hasInterval(Verdict verdict) {
+    return verdict == Verdict::Faster || verdict == Verdict::Slower || verdict == Verdict::NoDifference;
 }
 
 }  // namespace
@@ -113,12 +117,14 @@ void writeDiffJson(JsonWriter& json, const Diff& diff) {
         writeSamples(json, time.a);
         json.key("b_ns");
         writeSamples(json, time.b);
+        // A side without the figure (a kernel only one strategy has) has no summary and the pair no ratio.
         json.key("a");
-        writeSummaryJson(json, time.summaryA);
+        time.a.empty() ? json.null() : writeSummaryJson(json, time.summaryA);
         json.key("b");
-        writeSummaryJson(json, time.summaryB);
-        json.field("ratio", time.ratio);
-        if (time.verdict != Verdict::TooFewSamples)
+        time.b.empty() ? json.null() : writeSummaryJson(json, time.summaryB);
+        json.key("ratio");
+        time.a.empty() || time.b.empty() ? json.null() : json.value(time.ratio);
+        if (hasInterval(time.verdict))
             json.key("interval").beginArray().value(time.interval.low).value(time.interval.high).endArray();
         json.field("verdict", verdictText(time.verdict)).endObject();
     }
@@ -151,12 +157,15 @@ std::string diffText(const Diff& diff) {
     text += line;
     for (const auto& time : diff.times) {
         const std::string counts = std::to_string(time.a.size()) + "/" + std::to_string(time.b.size());
-        const std::string interval = time.verdict == Verdict::TooFewSamples
-                                         ? std::string("-")
-                                         : format("%.3f", time.interval.low) + "-" + format("%.3f", time.interval.high);
-        std::snprintf(line, sizeof line, "%-7s %-40s %5s %14s %14s %7.3f  %-17s %s\n", time.scope.c_str(),
-                      time.name.c_str(), counts.c_str(), milliseconds(time.summaryA.median).c_str(),
-                      milliseconds(time.summaryB.median).c_str(), time.ratio, interval.c_str(),
+        const bool both = !time.a.empty() && !time.b.empty();
+        const std::string interval = hasInterval(time.verdict) ? format("%.3f", time.interval.low) + "-" +
+                                                                     format("%.3f", time.interval.high)
+                                                               : std::string("-");
+        std::snprintf(line, sizeof line, "%-7s %-40s %5s %14s %14s %7s  %-17s %s\n", time.scope.c_str(),
+                      time.name.c_str(), counts.c_str(),
+                      time.a.empty() ? "-" : milliseconds(time.summaryA.median).c_str(),
+                      time.b.empty() ? "-" : milliseconds(time.summaryB.median).c_str(),
+                      both ? format("%.3f", time.ratio).c_str() : "-", interval.c_str(),
                       std::string(verdictText(time.verdict)).c_str());
         text += line;
     }

@@ -69,7 +69,7 @@ ImageIdentity identify(std::string path, const ImageRGBA8& image) {
     return {std::move(path), image.width, image.height, contentHash(image)};
 }
 
-Record recordOf(std::string command, ImageIdentity image, const session::RunSpec& spec,
+Record recordOf(std::string command, ImageIdentity image, const stages::StageList& stages,
                 const session::RunReport& first, std::string outputHash) {
     Record record;
     record.uid = freshUid();
@@ -84,7 +84,7 @@ Record recordOf(std::string command, ImageIdentity image, const session::RunSpec
         record.device = "host";
     }
     record.image = std::move(image);
-    for (const auto& stage : spec.stages) {
+    for (const auto& stage : stages) {
         StageEntry entry;
         entry.kind = std::string(stage->kind().name());
         if (const auto* requested = stage->requestedStrategy()) entry.requested = std::string(requested->name());

@@ -81,11 +81,11 @@ std::string contentHash(const ImageRGBA8& image);
 std::string contentHash(int width, int height, const std::uint8_t* pixels);
 ImageIdentity identify(std::string path, const ImageRGBA8& image);
 
-// The record of `spec` as it ran: `first` gives the device, what ran, the builds, the results and the
-// first repetition's timings; addRepetition() adds each further repetition's timings. `outputHash`: the
-// output image's contentHash() where an image stage ran (the caller holds its pixels), else empty. The time,
-// the version and a fresh uid are filled in.
-Record recordOf(std::string command, ImageIdentity image, const session::RunSpec& spec,
+// The record of a run of `stages` (a RunSpec's) as it ran: `first` gives the device, what ran, the builds, the
+// results and the first repetition's timings; addRepetition() adds each further repetition's timings.
+// `outputHash`: the output image's contentHash() where an image stage ran (the caller holds its pixels), else
+// empty. The time, the version and a fresh uid are filled in.
+Record recordOf(std::string command, ImageIdentity image, const stages::StageList& stages,
                 const session::RunReport& first, std::string outputHash = {});
 void addRepetition(Record& record, const session::RunReport& report);
 

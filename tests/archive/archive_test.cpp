@@ -391,7 +391,7 @@ TEST(Record, ARunOnTheDeviceIsRecordedAsTheSessionReportedIt) {
                    stages::histogramStage({16, false}, histogram::findStrategy("global-atomic"))};
     const session::RunReport first = session.run(spec);
     const session::RunReport second = session.run(spec);
-    Record run = recordOf("test", identify("/x.png", *image), spec, first, "out-hash");
+    Record run = recordOf("test", identify("/x.png", *image), spec.stages, first, "out-hash");
     addRepetition(run, second);
 
     EXPECT_EQ(run.device, first.device.name);

@@ -124,6 +124,21 @@ TEST(Diff, FewerThanThreeRepetitionsGiveNoVerdict) {
     EXPECT_EQ(timeOf(result, "kernel").ratio, 5);
 }
 
+TEST(Diff, AKernelOnlyOneSideRanIsSaidSoWithItsTimes) {
+    Record b = runOf(2, {700, 710, 690});
+    for (auto& timing : b.timings)
+        if (timing.kind == "kernel") timing.name = "histogram: private_uchar";
+    const Diff result = diff({runOf(1, {1000, 1010, 990})}, {b});
+    ASSERT_GE(result.times.size(), 2u);
+    EXPECT_EQ(result.times[0].name, "histogram: count");
+    EXPECT_EQ(result.times[0].verdict, Verdict::OnlyInA);
+    EXPECT_EQ(result.times[0].summaryA.median, 1000);
+    EXPECT_EQ(result.times[1].name, "histogram: private_uchar");
+    EXPECT_EQ(result.times[1].verdict, Verdict::OnlyInB);
+    EXPECT_EQ(result.times[1].summaryB.median, 700);
+    EXPECT_EQ(timeOf(result, "total").verdict, Verdict::Faster);
+}
+
 TEST(Diff, GroupsPoolTheirRepetitionsAndSayWhereTheirRunsDiffer) {
     Record a2 = runOf(3, {1010, 990});
     a2.device = "other-cpu";
