@@ -29,7 +29,8 @@ class Statement {
     Statement& operator=(const Statement&) = delete;
 
     Statement& bind(int index, const std::string& text) {
-        check(sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT));
+        check(sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()),
+                                SQLITE_TRANSIENT));
         return *this;
     }
     Statement& bind(int index, std::int64_t number) {
@@ -86,8 +87,8 @@ std::int64_t pragma(sqlite3* db, const char* sql, const std::string& context) {
 class Transaction {
   public:
     Transaction(sqlite3* db, std::string context) : db_(db), context_(std::move(context)) {
-        // IMMEDIATE: the write lock is taken (or waited for) now, not at the first write, so two writers never
-        // both read and then fail to upgrade.
+        // IMMEDIATE: the write lock is taken (or waited for) now, not at the first write, so two writers
+        // never both read and then fail to upgrade.
         execute(db_, "BEGIN IMMEDIATE", context_);
     }
     ~Transaction() {
@@ -187,14 +188,24 @@ std::int64_t insert(sqlite3* db, const Record& run, const std::string& context) 
         Statement existing(db, "SELECT id FROM runs WHERE uid = ?", context);
         if (existing.bind(1, run.uid).step()) return existing.integer(0);
     }
-    Statement row(db,
-                  "INSERT INTO runs(uid, recorded_at, version, command, device, driver, platform, image_path, "
-                  "image_width, image_height, image_hash, repetitions, bins, output_hash, strategies) "
-                  "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                  context);
-    row.bind(1, run.uid).bind(2, run.recordedAt).bind(3, run.version).bind(4, run.command).bind(5, run.device);
-    row.bind(6, run.driver).bind(7, run.platform).bind(8, run.image.path).bind(9, std::int64_t{run.image.width});
-    row.bind(10, std::int64_t{run.image.height}).bind(11, run.image.hash).bind(12, std::int64_t{run.repetitions});
+    Statement row(
+        db,
+        "INSERT INTO runs(uid, recorded_at, version, command, device, driver, platform, image_path, "
+        "image_width, image_height, image_hash, repetitions, bins, output_hash, strategies) "
+        "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        context);
+    row.bind(1, run.uid)
+        .bind(2, run.recordedAt)
+        .bind(3, run.version)
+        .bind(4, run.command)
+        .bind(5, run.device);
+    row.bind(6, run.driver)
+        .bind(7, run.platform)
+        .bind(8, run.image.path)
+        .bind(9, std::int64_t{run.image.width});
+    row.bind(10, std::int64_t{run.image.height})
+        .bind(11, run.image.hash)
+        .bind(12, std::int64_t{run.repetitions});
     row.bind(13, std::int64_t{run.bins}).bind(14, run.outputHash).bind(15, run.strategies()).run();
     const std::int64_t id = sqlite3_last_insert_rowid(db);
 
@@ -206,26 +217,37 @@ std::int64_t insert(sqlite3* db, const Record& run, const std::string& context) 
         const auto position = static_cast<std::int64_t>(i);
         stage.bind(1, id).bind(2, position).bind(3, entry.kind).bind(4, entry.requested);
         stage.bind(5, entry.strategy).bind(6, entry.note).run();
-        for (const auto& [name, text] : entry.values) value.bind(1, id).bind(2, position).bind(3, name).bind(4, text).run();
+        for (const auto& [name, text] : entry.values)
+            value.bind(1, id).bind(2, position).bind(3, name).bind(4, text).run();
         for (const auto& made : entry.builds)
-            build.bind(1, id).bind(2, position).bind(3, made.source).bind(4, made.options).bind(5, made.sourceHash).run();
+            build.bind(1, id)
+                .bind(2, position)
+                .bind(3, made.source)
+                .bind(4, made.options)
+                .bind(5, made.sourceHash)
+                .run();
     }
     Statement timing(db, "INSERT INTO timings VALUES(?, ?, ?, ?, ?, ?, ?)", context);
     for (const auto& record : run.timings) {
         timing.bind(1, id).bind(2, std::int64_t{record.repetition}).bind(3, record.step).bind(4, record.name);
-        timing.bind(5, record.kind).bind(6, record.device).bind(7, static_cast<std::int64_t>(record.durationNs)).run();
+        timing.bind(5, record.kind)
+            .bind(6, record.device)
+            .bind(7, static_cast<std::int64_t>(record.durationNs))
+            .run();
     }
     Statement counts(db, "INSERT INTO histograms VALUES(?, ?, ?)", context);
-    for (const auto& [channel, list] : run.histogram) counts.bind(1, id).bind(2, channel).bind(3, joined(list)).run();
+    for (const auto& [channel, list] : run.histogram)
+        counts.bind(1, id).bind(2, channel).bind(3, joined(list)).run();
     return id;
 }
 
 Record loadFrom(sqlite3* db, std::int64_t id, const std::string& context) {
     Record run;
-    Statement head(db,
-                   "SELECT id, uid, recorded_at, version, command, device, driver, platform, image_path, "
-                   "image_width, image_height, image_hash, repetitions, bins, output_hash FROM runs WHERE id = ?",
-                   context);
+    Statement head(
+        db,
+        "SELECT id, uid, recorded_at, version, command, device, driver, platform, image_path, "
+        "image_width, image_height, image_hash, repetitions, bins, output_hash FROM runs WHERE id = ?",
+        context);
     if (!head.bind(1, id).step()) throw InputError(context + ": no run " + std::to_string(id));
     run.id = head.integer(0);
     run.uid = head.text(1);
@@ -235,13 +257,14 @@ Record loadFrom(sqlite3* db, std::int64_t id, const std::string& context) {
     run.device = head.text(5);
     run.driver = head.text(6);
     run.platform = head.text(7);
-    run.image = {head.text(8), static_cast<int>(head.integer(9)), static_cast<int>(head.integer(10)), head.text(11)};
+    run.image = {head.text(8), static_cast<int>(head.integer(9)), static_cast<int>(head.integer(10)),
+                 head.text(11)};
     run.repetitions = static_cast<int>(head.integer(12));
     run.bins = static_cast<int>(head.integer(13));
     run.outputHash = head.text(14);
 
-    Statement stage(db, "SELECT kind, requested, strategy, note FROM stages WHERE run_id = ? ORDER BY position",
-                    context);
+    Statement stage(
+        db, "SELECT kind, requested, strategy, note FROM stages WHERE run_id = ? ORDER BY position", context);
     for (stage.bind(1, id); stage.step();)
         run.stages.push_back({stage.text(0), stage.text(1), stage.text(2), stage.text(3), {}, {}});
     const auto at = [&](std::int64_t position) -> StageEntry& {
@@ -249,10 +272,12 @@ Record loadFrom(sqlite3* db, std::int64_t id, const std::string& context) {
             throw InputError(context + ": run " + std::to_string(id) + " names a stage it does not have");
         return run.stages[static_cast<std::size_t>(position)];
     };
-    Statement value(db, "SELECT position, name, value FROM stage_values WHERE run_id = ? ORDER BY rowid", context);
-    for (value.bind(1, id); value.step();) at(value.integer(0)).values[value.text(1)] = value.text(2);
-    Statement build(db, "SELECT position, source, options, source_hash FROM builds WHERE run_id = ? ORDER BY rowid",
+    Statement value(db, "SELECT position, name, value FROM stage_values WHERE run_id = ? ORDER BY rowid",
                     context);
+    for (value.bind(1, id); value.step();) at(value.integer(0)).values[value.text(1)] = value.text(2);
+    Statement build(
+        db, "SELECT position, source, options, source_hash FROM builds WHERE run_id = ? ORDER BY rowid",
+        context);
     for (build.bind(1, id); build.step();)
         at(build.integer(0)).builds.push_back({build.text(1), build.text(2), build.text(3)});
     Statement timing(db,
@@ -260,8 +285,9 @@ Record loadFrom(sqlite3* db, std::int64_t id, const std::string& context) {
                      "ORDER BY rowid",
                      context);
     for (timing.bind(1, id); timing.step();)
-        run.timings.push_back({static_cast<int>(timing.integer(0)), timing.text(1), timing.text(2), timing.text(3),
-                               timing.text(4), static_cast<std::uint64_t>(timing.integer(5))});
+        run.timings.push_back({static_cast<int>(timing.integer(0)), timing.text(1), timing.text(2),
+                               timing.text(3), timing.text(4),
+                               static_cast<std::uint64_t>(timing.integer(5))});
     Statement counts(db, "SELECT channel, counts FROM histograms WHERE run_id = ? ORDER BY rowid", context);
     for (counts.bind(1, id); counts.step();) run.histogram[counts.text(0)] = split(counts.text(1));
     return run;
@@ -319,7 +345,8 @@ Settings Settings::fromEnvironment() {
     } else {
         std::filesystem::path data = variable("XDG_DATA_HOME");
         // The XDG rule: a relative value is invalid and ignored.
-        if (data.empty() || data.is_relative()) data = std::filesystem::path(variable("HOME")) / ".local/share";
+        if (data.empty() || data.is_relative())
+            data = std::filesystem::path(variable("HOME")) / ".local/share";
         settings.path = data / "histoscope" / "runs.sqlite";
     }
     const auto positive = [&](const char* name) -> std::optional<std::int64_t> {
@@ -340,14 +367,16 @@ Settings Settings::fromEnvironment() {
 Archive::Archive(Settings settings) : settings_(std::move(settings)) {
     const std::string context = settings_.path.string() + ": cannot open the run archive";
     std::error_code error;
-    if (settings_.path.has_parent_path()) std::filesystem::create_directories(settings_.path.parent_path(), error);
-    if (error) throw InputError(context + ": " + settings_.path.parent_path().string() + ": " + error.message());
+    if (settings_.path.has_parent_path())
+        std::filesystem::create_directories(settings_.path.parent_path(), error);
+    if (error)
+        throw InputError(context + ": " + settings_.path.parent_path().string() + ": " + error.message());
     db_ = openDatabase(settings_.path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, context);
     try {
         sqlite3_busy_timeout(db_, settings_.busyTimeoutMs);
         execute(db_, "PRAGMA foreign_keys = ON", context);
-        // Switching to WAL takes the database's lock without the busy handler: several processes opening a new
-        // archive at once retry for as long as they would wait for a lock.
+        // Switching to WAL takes the database's lock without the busy handler: several processes opening a
+        // new archive at once retry for as long as they would wait for a lock.
         const auto deadline =
             std::chrono::steady_clock::now() + std::chrono::milliseconds(settings_.busyTimeoutMs);
         for (;;) {
@@ -360,8 +389,8 @@ Archive::Archive(Settings settings) : settings_(std::move(settings)) {
                 throw InputError(context + ": " + reason);
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
-        // A backstop beside the caps, which eviction keeps after each run: the file never grows past twice the
-        // byte cap plus 4 MiB, so one runaway run is refused as "full" instead of filling the disk.
+        // A backstop beside the caps, which eviction keeps after each run: the file never grows past twice
+        // the byte cap plus 4 MiB, so one runaway run is refused as "full" instead of filling the disk.
         const std::int64_t pageSize = pragma(db_, "PRAGMA page_size", context);
         const std::uint64_t limit = 2 * settings_.maxBytes + (4u << 20);
         const std::string maxPages =
@@ -411,7 +440,8 @@ int Archive::writePending() {
             std::copy(bytes.begin(), bytes.end(), copy);
             if (sqlite3_deserialize(pending.db, "main", copy, static_cast<sqlite3_int64>(bytes.size()),
                                     static_cast<sqlite3_int64>(bytes.size()),
-                                    SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE) != SQLITE_OK)
+                                    SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE) !=
+                SQLITE_OK)
                 throw InputError(file + ": " + sqlite3_errmsg(pending.db));
             migrate(pending.db, file);  // kept by an older HistoScope
             Statement ids(pending.db, "SELECT id FROM runs", file);
@@ -432,22 +462,27 @@ int Archive::writePending() {
 
 std::vector<Listed> Archive::list(const Filter& filter) const {
     const std::string context = settings_.path.string() + ": cannot read the run archive";
-    Statement rows(db_,
-                   "SELECT id, recorded_at, command, device, image_path, image_width, image_height, image_hash, "
-                   "strategies, repetitions FROM runs WHERE "
-                   "(?1 = '' OR instr(image_path, ?1) > 0 OR image_hash = ?1) AND "
-                   "(?2 = '' OR instr(lower(device), lower(?2)) > 0) AND "
-                   "(?3 = '' OR instr(',' || lower(strategies) || ',', ',' || lower(?3) || ',') > 0) AND "
-                   "(?4 = '' OR recorded_at >= ?4) AND (?5 = '' OR recorded_at < ?5) ORDER BY id",
-                   context);
+    Statement rows(
+        db_,
+        "SELECT id, recorded_at, command, device, image_path, image_width, image_height, image_hash, "
+        "strategies, repetitions FROM runs WHERE "
+        "(?1 = '' OR instr(image_path, ?1) > 0 OR image_hash = ?1) AND "
+        "(?2 = '' OR instr(lower(device), lower(?2)) > 0) AND "
+        "(?3 = '' OR instr(',' || lower(strategies) || ',', ',' || lower(?3) || ',') > 0) AND "
+        "(?4 = '' OR recorded_at >= ?4) AND (?5 = '' OR recorded_at < ?5) ORDER BY id",
+        context);
     rows.bind(1, filter.image).bind(2, filter.device).bind(3, filter.strategy).bind(4, filter.since);
     rows.bind(5, filter.until);
     std::vector<Listed> listed;
     while (rows.step())
-        listed.push_back({rows.integer(0), rows.text(1), rows.text(2), rows.text(3),
+        listed.push_back({rows.integer(0),
+                          rows.text(1),
+                          rows.text(2),
+                          rows.text(3),
                           {rows.text(4), static_cast<int>(rows.integer(5)), static_cast<int>(rows.integer(6)),
                            rows.text(7)},
-                          rows.text(8), static_cast<int>(rows.integer(9))});
+                          rows.text(8),
+                          static_cast<int>(rows.integer(9))});
     return listed;
 }
 
@@ -484,16 +519,19 @@ Recorded record(const Settings& settings, const Record& run) {
         sqlite3_int64 size = 0;
         const std::unique_ptr<unsigned char, decltype(&sqlite3_free)> bytes(
             sqlite3_serialize(pending.db, "main", &size, 0), sqlite3_free);
-        if (!bytes) throw InputError(file.string() + ": cannot serialize the run: " + sqlite3_errmsg(pending.db));
+        if (!bytes)
+            throw InputError(file.string() + ": cannot serialize the run: " + sqlite3_errmsg(pending.db));
         std::error_code error;
         std::filesystem::create_directories(settings.pendingFolder(), error);
         if (error) throw InputError(settings.pendingFolder().string() + ": " + error.message());
-        writeFileAtomically(file, {reinterpret_cast<const char*>(bytes.get()), static_cast<std::size_t>(size)});
+        writeFileAtomically(file,
+                            {reinterpret_cast<const char*>(bytes.get()), static_cast<std::size_t>(size)});
     } catch (const std::exception& failure) {
         return {0, reason + "; the run is lost (" + failure.what() + ")", {}};
     }
-    return {0, reason + "; the run is kept in " + file.string() + " and written with the next run recorded there",
-            file};
+    return {
+        0, reason + "; the run is kept in " + file.string() + " and written with the next run recorded there",
+        file};
 }
 
 }  // namespace hs::archive

@@ -8,8 +8,8 @@
 //
 // The schema is versioned (PRAGMA user_version) and migrated on open; a database newer than this build is
 // refused, not touched. A cap on the number of runs and on the bytes the database's pages hold evicts the
-// oldest runs first. A run that cannot be written (a damaged, locked, read-only or full database) is kept in a
-// pending file beside the database and written by the next run recorded there, or said to be lost.
+// oldest runs first. A run that cannot be written (a damaged, locked, read-only or full database) is kept in
+// a pending file beside the database and written by the next run recorded there, or said to be lost.
 
 #include <cstdint>
 #include <filesystem>
@@ -33,8 +33,8 @@ struct Settings {
     int busyTimeoutMs = 10'000;
 
     // $HISTOSCOPE_ARCHIVE, else $XDG_DATA_HOME/histoscope/runs.sqlite, else ~/.local/share/histoscope/...;
-    // the caps from $HISTOSCOPE_ARCHIVE_MAX_RUNS and $HISTOSCOPE_ARCHIVE_MAX_MB where set (a value that is not
-    // a positive integer is a UsageError naming the variable).
+    // the caps from $HISTOSCOPE_ARCHIVE_MAX_RUNS and $HISTOSCOPE_ARCHIVE_MAX_MB where set (a value that is
+    // not a positive integer is a UsageError naming the variable).
     static Settings fromEnvironment();
     // Where runs that could not be written wait: "<path>.pending/", one file per run.
     std::filesystem::path pendingFolder() const;
@@ -53,11 +53,11 @@ struct Listed {
 
 // What `runs list` keeps; an empty member keeps every run.
 struct Filter {
-    std::string image{};   // part of the image's path, or its content hash
-    std::string device{};  // part of the device's name
+    std::string image{};     // part of the image's path, or its content hash
+    std::string device{};    // part of the device's name
     std::string strategy{};  // a strategy that ran (exact name)
-    std::string since{};   // recorded at or after this UTC time or date ("2026-11-27")
-    std::string until{};   // recorded before it
+    std::string since{};     // recorded at or after this UTC time or date ("2026-11-27")
+    std::string until{};     // recorded before it
 };
 
 class Archive {
@@ -92,8 +92,8 @@ class Archive {
 // What record() did: the run's number, or the one line that says why it is not in the archive and where it
 // is kept (or that it is lost).
 struct Recorded {
-    std::int64_t id = 0;   // 0: not in the archive
-    std::string problem;   // empty when recorded
+    std::int64_t id = 0;            // 0: not in the archive
+    std::string problem;            // empty when recorded
     std::filesystem::path pending;  // the file keeping it; empty when recorded or lost
 };
 

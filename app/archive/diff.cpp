@@ -62,7 +62,8 @@ double medianOf(std::vector<double>& values) {
     std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
     const double upper = values[middle];
     if (values.size() % 2 == 1) return upper;
-    return (*std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle)) + upper) / 2;
+    return (*std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle)) + upper) /
+           2;
 }
 
 void compareFigures(std::vector<TimeComparison>& out, const std::string& scope, const Figures& a,
@@ -93,7 +94,8 @@ std::string buildsText(const std::vector<Build>& builds) {
 
 std::string sourcesText(const std::vector<Build>& builds) {
     std::string text;
-    for (const auto& build : builds) text += (text.empty() ? "" : " ") + build.source + ":" + build.sourceHash;
+    for (const auto& build : builds)
+        text += (text.empty() ? "" : " ") + build.source + ":" + build.sourceHash;
     return text;
 }
 
@@ -148,7 +150,8 @@ void compareBins(std::vector<BinDifference>& out, const Record& a, const Record&
         if (found == b.histogram.end()) continue;
         const auto& countsB = found->second;
         for (std::size_t bin = 0; bin < std::min(countsA.size(), countsB.size()); ++bin)
-            if (countsA[bin] != countsB[bin]) out.push_back({channel, static_cast<int>(bin), countsA[bin], countsB[bin]});
+            if (countsA[bin] != countsB[bin])
+                out.push_back({channel, static_cast<int>(bin), countsA[bin], countsB[bin]});
     }
 }
 
@@ -214,8 +217,9 @@ void judge(TimeComparison& comparison) {
         return;
     }
     comparison.verdict = Verdict::TooFewSamples;
-    comparison.ratio = comparison.summaryA.median > 0 ? comparison.summaryB.median / comparison.summaryA.median
-                                                      : (comparison.summaryB.median > 0 ? INFINITY : 1.0);
+    comparison.ratio = comparison.summaryA.median > 0
+                           ? comparison.summaryB.median / comparison.summaryA.median
+                           : (comparison.summaryB.median > 0 ? INFINITY : 1.0);
     if (comparison.a.size() < kMinimumSamples || comparison.b.size() < kMinimumSamples) return;
     comparison.interval = bootstrapInterval(comparison.a, comparison.b);
     if (comparison.interval.low > 1 && comparison.ratio >= 1 + kMinimumEffect)
@@ -234,13 +238,16 @@ Diff diff(const std::vector<Record>& a, const std::vector<Record>& b) {
     const SideFigures right = figuresOf(b);
     compareFigures(result.times, "kernel", left.kernels, right.kernels);
     compareFigures(result.times, "stage", left.stages, right.stages);
-    TimeComparison total{"total", "kernel time", left.total, right.total, {}, {}, 0, {}, Verdict::TooFewSamples};
+    TimeComparison total{"total", "kernel time",         left.total, right.total, {}, {}, 0,
+                         {},      Verdict::TooFewSamples};
     judge(total);
     result.times.push_back(std::move(total));
 
     compareDescriptions(result.differences, "", a.front(), b.front());
-    for (std::size_t i = 1; i < a.size(); ++i) compareDescriptions(result.differences, "A: ", a.front(), a[i]);
-    for (std::size_t i = 1; i < b.size(); ++i) compareDescriptions(result.differences, "B: ", b.front(), b[i]);
+    for (std::size_t i = 1; i < a.size(); ++i)
+        compareDescriptions(result.differences, "A: ", a.front(), a[i]);
+    for (std::size_t i = 1; i < b.size(); ++i)
+        compareDescriptions(result.differences, "B: ", b.front(), b[i]);
     compareBins(result.bins, a.front(), b.front());
     return result;
 }

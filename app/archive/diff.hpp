@@ -42,8 +42,8 @@ Interval bootstrapInterval(const std::vector<double>& a, const std::vector<doubl
                            int resamples = kBootstrapResamples, std::uint64_t seed = kBootstrapSeed);
 
 enum class Verdict { Faster, Slower, NoDifference, TooFewSamples, OnlyInA, OnlyInB };
-// "faster", "slower", "no difference at this noise", "too few repetitions", "only in A", "only in B" (a kernel
-// that one side's strategy does not have).
+// "faster", "slower", "no difference at this noise", "too few repetitions", "only in A", "only in B" (a
+// kernel that one side's strategy does not have).
 std::string_view verdictText(Verdict verdict);
 
 // One compared time: a kernel ("histogram: histogram_local"), a stage ("histogram") or the total.

@@ -7,7 +7,10 @@ namespace hs::archive {
 namespace {
 
 JsonWriter& writeSummaryJson(JsonWriter& json, const measure::Summary& summary) {
-    json.beginObject().field("min_ns", summary.min).field("median_ns", summary.median).field("max_ns", summary.max);
+    json.beginObject()
+        .field("min_ns", summary.min)
+        .field("median_ns", summary.median)
+        .field("max_ns", summary.max);
     return json.endObject();
 }
 
@@ -130,7 +133,11 @@ void writeDiffJson(JsonWriter& json, const Diff& diff) {
     }
     json.endArray().key("differences").beginArray();
     for (const auto& difference : diff.differences)
-        json.beginObject().field("what", difference.what).field("a", difference.a).field("b", difference.b).endObject();
+        json.beginObject()
+            .field("what", difference.what)
+            .field("a", difference.a)
+            .field("b", difference.b)
+            .endObject();
     json.endArray().key("bins").beginArray();
     for (const auto& bin : diff.bins) {
         json.beginObject().field("channel", bin.channel).field("bin", bin.bin).field("a", bin.a);
@@ -143,9 +150,9 @@ std::string timingsCsv(const std::vector<Record>& runs) {
     std::string csv = "run,repetition,step,name,kind,device,duration_ns\n";
     for (const auto& run : runs)
         for (const auto& timing : run.timings)
-            csv += std::to_string(run.id) + "," + std::to_string(timing.repetition) + "," + csvField(timing.step) +
-                   "," + csvField(timing.name) + "," + csvField(timing.kind) + "," + csvField(timing.device) + "," +
-                   std::to_string(timing.durationNs) + "\n";
+            csv += std::to_string(run.id) + "," + std::to_string(timing.repetition) + "," +
+                   csvField(timing.step) + "," + csvField(timing.name) + "," + csvField(timing.kind) + "," +
+                   csvField(timing.device) + "," + std::to_string(timing.durationNs) + "\n";
     return csv;
 }
 

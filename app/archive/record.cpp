@@ -87,7 +87,8 @@ Record recordOf(std::string command, ImageIdentity image, const stages::StageLis
     for (const auto& stage : stages) {
         StageEntry entry;
         entry.kind = std::string(stage->kind().name());
-        if (const auto* requested = stage->requestedStrategy()) entry.requested = std::string(requested->name());
+        if (const auto* requested = stage->requestedStrategy())
+            entry.requested = std::string(requested->name());
         entry.values.insert(stage->values().begin(), stage->values().end());
         for (const auto& ran : first.result.stages) {
             if (ran.configured != stage) continue;
@@ -114,8 +115,8 @@ void addRepetition(Record& record, const session::RunReport& report) {
 
 session::RunReport reportOfStage(const DeviceInfo& device, const std::shared_ptr<const stages::Stage>& stage,
                                  stages::StageRun run) {
-    pipeline::Result result{PixelSource(ImageRGBA8()), device.name, std::move(run.histogram),
-                            std::move(run.values), {}};
+    pipeline::Result result{
+        PixelSource(ImageRGBA8()), device.name, std::move(run.histogram), std::move(run.values), {}};
     pipeline::StageReport report;
     static_cast<RunRecord&>(report) = std::move(run);
     report.stage = std::string(stage->kind().name());

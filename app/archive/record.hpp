@@ -23,10 +23,10 @@ struct Build {
 };
 
 struct StageEntry {
-    std::string kind;       // "rotate", "histogram", ...
-    std::string requested;  // the strategy asked for; empty for a kind without strategies
-    std::string strategy;   // the strategy that ran (a fallback, auto's choice)
-    std::string note;       // why it is not the requested one
+    std::string kind;                           // "rotate", "histogram", ...
+    std::string requested;                      // the strategy asked for; empty for a kind without strategies
+    std::string strategy;                       // the strategy that ran (a fallback, auto's choice)
+    std::string note;                           // why it is not the requested one
     std::map<std::string, std::string> values;  // the values the stage was configured from, as text
     std::vector<Build> builds;
     bool operator==(const StageEntry&) const = default;
@@ -52,14 +52,14 @@ struct ImageIdentity {
 };
 
 struct Record {
-    std::int64_t id = 0;       // the archive's number; 0 until recorded
-    std::string uid;           // unique over every archive: a pending run is written once however often tried
-    std::string recordedAt;    // UTC, ISO 8601 ("2026-11-27T04:50:51Z")
-    std::string version;       // HistoScope's --version line
-    std::string command;       // what made it ("histoscope-cli histogram")
-    std::string device;        // the device's name; "host" on the host alone
-    std::string driver;        // its driver version
-    std::string platform;      // its platform's name and version
+    std::int64_t id = 0;     // the archive's number; 0 until recorded
+    std::string uid;         // unique over every archive: a pending run is written once however often tried
+    std::string recordedAt;  // UTC, ISO 8601 ("2026-11-27T04:50:51Z")
+    std::string version;     // HistoScope's --version line
+    std::string command;     // what made it ("histoscope-cli histogram")
+    std::string device;      // the device's name; "host" on the host alone
+    std::string driver;      // its driver version
+    std::string platform;    // its platform's name and version
     ImageIdentity image;
     std::vector<StageEntry> stages;
     int repetitions = 0;
@@ -81,8 +81,8 @@ std::string contentHash(const ImageRGBA8& image);
 std::string contentHash(int width, int height, const std::uint8_t* pixels);
 ImageIdentity identify(std::string path, const ImageRGBA8& image);
 
-// The record of a run of `stages` (a RunSpec's) as it ran: `first` gives the device, what ran, the builds, the
-// results and the first repetition's timings; addRepetition() adds each further repetition's timings.
+// The record of a run of `stages` (a RunSpec's) as it ran: `first` gives the device, what ran, the builds,
+// the results and the first repetition's timings; addRepetition() adds each further repetition's timings.
 // `outputHash`: the output image's contentHash() where an image stage ran (the caller holds its pixels), else
 // empty. The time, the version and a fresh uid are filled in.
 Record recordOf(std::string command, ImageIdentity image, const stages::StageList& stages,

@@ -54,12 +54,20 @@ Record sampleRun(const std::string& label, std::uint64_t kernelNs = 1000) {
     run.driver = "5.0";
     run.platform = "Portable Computing Language";
     run.image = {"/images/" + label + ".png", 4, 2, "00112233"};
-    run.stages = {{"rotate", "image-sampler", "image-sampler", "", {{"angle", "30"}}, {{"rotate", "-D LINEAR", "ab"}}},
-                  {"histogram", "local-atomic", "local-atomic", "", {{"bins", "4"}}, {{"histogram", "-D BINS=4", "cd"}}}};
+    run.stages = {
+        {"rotate", "image-sampler", "image-sampler", "", {{"angle", "30"}}, {{"rotate", "-D LINEAR", "ab"}}},
+        {"histogram",
+         "local-atomic",
+         "local-atomic",
+         "",
+         {{"bins", "4"}},
+         {{"histogram", "-D BINS=4", "cd"}}}};
     run.repetitions = 2;
     for (int repetition = 1; repetition <= 2; ++repetition) {
-        run.timings.push_back({repetition, "rotate", "rotate: rotate_image", "kernel", "pthread-cpu", kernelNs});
-        run.timings.push_back({repetition, "histogram", "histogram: count", "kernel", "pthread-cpu", 2 * kernelNs});
+        run.timings.push_back(
+            {repetition, "rotate", "rotate: rotate_image", "kernel", "pthread-cpu", kernelNs});
+        run.timings.push_back(
+            {repetition, "histogram", "histogram: count", "kernel", "pthread-cpu", 2 * kernelNs});
         run.timings.push_back({repetition, "histogram", "histogram: read", "readback", "pthread-cpu", 7});
     }
     run.bins = 4;
@@ -82,7 +90,9 @@ struct Raw {
         sqlite3_finalize(statement);
         return value;
     }
-    void exec(const char* sql) { ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db); }
+    void exec(const char* sql) {
+        ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    }
 };
 
 std::vector<std::string> pendingFiles(const Settings& settings) {
@@ -113,8 +123,8 @@ TEST(Archive, ANewArchiveHasTheCurrentSchemaInWalModeAndGivesARunBackWhole) {
     EXPECT_EQ(raw.text("SELECT strategies FROM runs"), "image-sampler,local-atomic");
 }
 
-// Version 1 as the first archive wrote it, typed out here rather than taken from the archive's code, so that a
-// change to the archive's idea of version 1 cannot pass unnoticed.
+// Version 1 as the first archive wrote it, typed out here rather than taken from the archive's code, so that
+// a change to the archive's idea of version 1 cannot pass unnoticed.
 TEST(Archive, AVersion1DatabaseIsMigratedAndItsRunsRead) {
     const Settings settings = settingsIn(freshFolder());
     {
@@ -155,7 +165,8 @@ PRAGMA user_version = 1;
     ASSERT_EQ(listed.size(), 1u);
     EXPECT_EQ(listed[0].id, 7);
     EXPECT_EQ(listed[0].strategies, "buffer-naive,private-uchar");
-    EXPECT_TRUE(archive.list({.strategy = "separable"}).empty()) << "the strategy that ran, not the one asked for";
+    EXPECT_TRUE(archive.list({.strategy = "separable"}).empty())
+        << "the strategy that ran, not the one asked for";
     const Record old = archive.load(7);
     ASSERT_EQ(old.stages.size(), 2u);
     EXPECT_EQ(old.stages[0].kind, "convolve");
@@ -175,9 +186,10 @@ TEST(Archive, ADatabaseOfANewerSchemaIsRefusedUntouchedAndTheRunKept) {
     Raw(settings.path).exec("CREATE TABLE future(x); PRAGMA user_version = 3;");
     const Recorded done = record(settings, sampleRun("a"));
     EXPECT_EQ(done.id, 0);
-    EXPECT_NE(done.problem.find(settings.path.string() + ": cannot open the run archive: its schema version 3 is "
-                                "newer than this HistoScope's 2"),
-              std::string::npos)
+    EXPECT_NE(
+        done.problem.find(settings.path.string() + ": cannot open the run archive: its schema version 3 is "
+                                                   "newer than this HistoScope's 2"),
+        std::string::npos)
         << done.problem;
     EXPECT_EQ(pendingFiles(settings).size(), 1u);
     EXPECT_EQ(Raw(settings.path).text("PRAGMA user_version"), "3");
@@ -262,9 +274,10 @@ TEST(Archive, ALockedDatabaseIsReportedAfterTheBusyTimeout) {
     settings.busyTimeoutMs = 50;
     record(settings, sampleRun("first"));
     auto holder = std::make_unique<Raw>(settings.path);
-    holder->exec("BEGIN EXCLUSIVE; INSERT INTO runs(uid, recorded_at, version, command, device, driver, platform, "
-                 "image_path, image_width, image_height, image_hash, repetitions, bins, output_hash) "
-                 "VALUES('x', '', '', '', '', '', '', '', 0, 0, '', 0, 0, '')");
+    holder->exec(
+        "BEGIN EXCLUSIVE; INSERT INTO runs(uid, recorded_at, version, command, device, driver, platform, "
+        "image_path, image_width, image_height, image_hash, repetitions, bins, output_hash) "
+        "VALUES('x', '', '', '', '', '', '', '', 0, 0, '', 0, 0, '')");
     const Recorded done = record(settings, sampleRun("kept"));
     expectKeptThenWritten(settings, done, "database is locked", [&] { holder.reset(); });
 }
@@ -273,7 +286,8 @@ TEST(Archive, ARunLargerThanTheDatabaseMayGrowIsReportedAsFull) {
     Settings settings = settingsIn(freshFolder());
     settings.maxBytes = 64 << 10;  // the file may grow to 2 × 64 KiB + 4 MiB (max_page_count)
     Record huge = sampleRun("huge");
-    huge.timings.assign(200'000, {1, "histogram", "histogram: a rather long kernel name", "kernel", "pthread-cpu", 1});
+    huge.timings.assign(200'000,
+                        {1, "histogram", "histogram: a rather long kernel name", "kernel", "pthread-cpu", 1});
     const Recorded done = record(settings, huge);
     EXPECT_EQ(done.id, 0);
     EXPECT_NE(done.problem.find(settings.path.string() + ": cannot record the run: database or disk is full"),
@@ -300,7 +314,8 @@ TEST(Archive, WhereNeitherTheDatabaseNorThePendingFolderCanBeWrittenTheLineSaysT
     const Recorded done = record(settings, sampleRun("lost"));
     EXPECT_EQ(done.id, 0);
     EXPECT_TRUE(done.pending.empty());
-    EXPECT_NE(done.problem.find("unable to open database file; the run is lost ("), std::string::npos) << done.problem;
+    EXPECT_NE(done.problem.find("unable to open database file; the run is lost ("), std::string::npos)
+        << done.problem;
     EXPECT_NE(done.problem.find(settings.pendingFolder().string()), std::string::npos) << done.problem;
 }
 
@@ -321,8 +336,9 @@ TEST(Archive, TheByteCapEvictsOldestFirstAndKeepsTheNewestRun) {
     Settings settings = settingsIn(freshFolder());
     Archive(settings).add(sampleRun("one"));
     // The pages one small run needs (the schema's included): a cap just above it keeps one run, not two.
-    settings.maxBytes = std::stoull(Raw(settings.path).text("SELECT (page_count - freelist_count) * page_size FROM "
-                                                            "pragma_page_count, pragma_freelist_count, pragma_page_size"));
+    settings.maxBytes = std::stoull(Raw(settings.path)
+                                        .text("SELECT (page_count - freelist_count) * page_size FROM "
+                                              "pragma_page_count, pragma_freelist_count, pragma_page_size"));
     Archive archive(settings);
     Record big = sampleRun("big");
     big.timings.assign(2000, {1, "histogram", "histogram: count", "kernel", "pthread-cpu", 5});
@@ -367,7 +383,8 @@ TEST(Archive, SettingsComeFromTheEnvironment) {
     setenv("XDG_DATA_HOME", "relative", 1);
     setenv("HOME", "/home/user", 1);
     EXPECT_EQ(Settings::fromEnvironment().path, "/home/user/.local/share/histoscope/runs.sqlite");
-    EXPECT_EQ(Settings::fromEnvironment().pendingFolder(), "/home/user/.local/share/histoscope/runs.sqlite.pending");
+    EXPECT_EQ(Settings::fromEnvironment().pendingFolder(),
+              "/home/user/.local/share/histoscope/runs.sqlite.pending");
     setenv("HISTOSCOPE_ARCHIVE_MAX_RUNS", "12", 1);
     setenv("HISTOSCOPE_ARCHIVE_MAX_MB", "3", 1);
     EXPECT_EQ(Settings::fromEnvironment().maxRuns, 12);
@@ -382,7 +399,8 @@ TEST(Archive, SettingsComeFromTheEnvironment) {
 // The mapping from a real run: what the session reports is what the record holds.
 TEST(Record, ARunOnTheDeviceIsRecordedAsTheSessionReportedIt) {
     auto image = std::make_shared<ImageRGBA8>(13, 7);
-    for (std::size_t i = 0; i < image->pixels.size(); ++i) image->pixels[i] = static_cast<std::uint8_t>(i * 37 % 251);
+    for (std::size_t i = 0; i < image->pixels.size(); ++i)
+        image->pixels[i] = static_cast<std::uint8_t>(i * 37 % 251);
     session::Session session;
     session::RunSpec spec;
     spec.image = image;

@@ -14,9 +14,9 @@ namespace {
 
 TEST(Bootstrap, ThePercentileIsTheNearestRank) {
     const std::vector<double> sorted{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-    EXPECT_EQ(percentile(sorted, 0.025), 1);  // rank ceil(0.25) = 1
-    EXPECT_EQ(percentile(sorted, 0.5), 5);    // rank 5
-    EXPECT_EQ(percentile(sorted, 0.51), 6);   // rank ceil(5.1) = 6
+    EXPECT_EQ(percentile(sorted, 0.025), 1);   // rank ceil(0.25) = 1
+    EXPECT_EQ(percentile(sorted, 0.5), 5);     // rank 5
+    EXPECT_EQ(percentile(sorted, 0.51), 6);    // rank ceil(5.1) = 6
     EXPECT_EQ(percentile(sorted, 0.975), 10);  // rank ceil(9.75) = 10
     EXPECT_EQ(percentile({4}, 0.0), 4);
 }
@@ -46,20 +46,23 @@ TEST(Bootstrap, TheSameInputAndSeedGiveTheSameResampling) {
 }
 
 // A run of one kernel per repetition ("histogram: count"), with `options` as its build's -D options.
-Record runOf(std::int64_t id, const std::vector<std::uint64_t>& kernelNs, const std::string& options = "-D BINS=256") {
+Record runOf(std::int64_t id, const std::vector<std::uint64_t>& kernelNs,
+             const std::string& options = "-D BINS=256") {
     Record run;
     run.id = id;
     run.version = "v";
     run.device = "pthread-cpu";
     run.driver = "5.0";
     run.image = {"/a.png", 64, 64, "h"};
-    run.stages = {{"histogram", "local-atomic", "local-atomic", "", {{"bins", "256"}}, {{"histogram", options, "s"}}}};
+    run.stages = {
+        {"histogram", "local-atomic", "local-atomic", "", {{"bins", "256"}}, {{"histogram", options, "s"}}}};
     run.bins = 2;
     run.histogram = {{"r", {10, 20}}};
     for (const auto ns : kernelNs) {
         ++run.repetitions;
         run.timings.push_back({run.repetitions, "upload", "upload: write", "upload", "pthread-cpu", 500});
-        run.timings.push_back({run.repetitions, "histogram", "histogram: count", "kernel", "pthread-cpu", ns});
+        run.timings.push_back(
+            {run.repetitions, "histogram", "histogram: count", "kernel", "pthread-cpu", ns});
     }
     return run;
 }
@@ -173,7 +176,8 @@ TEST(Diff, SpecDeviceImageAndResultsDifferencesAreListed) {
     EXPECT_EQ(result.bins[0].b, 11u);
     const std::string text = diffText(result);
     EXPECT_NE(text.find("driver: 5.0  ->  6.0"), std::string::npos) << text;
-    EXPECT_NE(text.find("2 histogram bin(s) differ: r[0] 10 -> 11, r[1] 20 -> 19"), std::string::npos) << text;
+    EXPECT_NE(text.find("2 histogram bin(s) differ: r[0] 10 -> 11, r[1] 20 -> 19"), std::string::npos)
+        << text;
 }
 
 }  // namespace

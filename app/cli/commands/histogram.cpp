@@ -150,7 +150,8 @@ int run(const ArgumentParser& parser) {
         stages::StageRun again = stage->run(&device, pixels);
         kernelNs.push_back(measure::kernelNs(again.timings));
         if (json) io::writeRunTimings(writer, again.timings, number);
-        if (recorded) archive::addRepetition(*recorded, archive::reportOfStage(device.info(), stage, std::move(again)));
+        if (recorded)
+            archive::addRepetition(*recorded, archive::reportOfStage(device.info(), stage, std::move(again)));
     }
     const auto cache = runtime.programCache().stats();
     if (json) {

@@ -122,8 +122,8 @@ int runStages(const ArgumentParser& parser, const stages::StageList& stages) {
     };
     wanted.publish(writeJson, [&] { return summary(path, image, out, device.info(), result); });
     if (recordIn)
-        recordRun(*recordIn, archive::recordOf("histoscope-cli " + parser.command().toStdString(), identity, stages, ran,
-                                              outputHash));
+        recordRun(*recordIn, archive::recordOf("histoscope-cli " + parser.command().toStdString(), identity,
+                                               stages, ran, outputHash));
     return 0;
 }
 

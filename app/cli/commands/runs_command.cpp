@@ -20,10 +20,12 @@ void declare(ArgumentParser& parser, const QStringList& arguments) {
     const QString action = arguments.value(0);
     if (action == "list") {
         parser.addPositional("list", "List the recorded runs, oldest first.");
-        parser.addOption("image", "TEXT", "Only runs of an image whose path contains TEXT, or whose content hash is TEXT.");
+        parser.addOption("image", "TEXT",
+                         "Only runs of an image whose path contains TEXT, or whose content hash is TEXT.");
         parser.addOption("device", "TEXT", "Only runs on a device whose name contains TEXT (any case).");
         parser.addOption("strategy", "NAME", "Only runs in which the strategy NAME ran.");
-        parser.addOption("since", "DATE", "Only runs recorded at or after DATE (UTC, 2026-11-27 or 2026-11-27T05:00).");
+        parser.addOption("since", "DATE",
+                         "Only runs recorded at or after DATE (UTC, 2026-11-27 or 2026-11-27T05:00).");
         parser.addOption("until", "DATE", "Only runs recorded before DATE.");
         parser.addFlag("json", "Print one JSON object instead of the table.");
     } else if (action == "show") {
@@ -34,16 +36,19 @@ void declare(ArgumentParser& parser, const QStringList& arguments) {
         parser.addPositional("diff", "Compare run A with run B, or group A with group B.");
         parser.addPositional("A", "A run's number, or a group of runs: 3,4,5.");
         parser.addPositional("B", "The same for the other side.");
-        parser.addFlag("json", "Print one JSON object: both distributions, ratios, intervals, verdicts, differences.");
+        parser.addFlag(
+            "json", "Print one JSON object: both distributions, ratios, intervals, verdicts, differences.");
     } else if (action == "export") {
-        parser.addPositional("export", "Export recorded runs: every one, or those named.");
-        parser.addRepeatedPositional("[ID]", "Runs' numbers; none: every run.");
-        parser.addFlag("csv", "Every timing record as CSV (run, repetition, step, name, kind, device, duration_ns) "
-                              "instead of JSON.");
+        // One positional that may repeat: the runs' numbers may be left out.
+        parser.addRepeatedPositional("export [ID...]",
+                                     "Export the runs named by their numbers; none: every run.");
+        parser.addFlag("csv",
+                       "Every timing record as CSV (run, repetition, step, name, kind, device, duration_ns) "
+                       "instead of JSON.");
         parser.addOption("out", "PATH", "Write to PATH (atomically) instead of stdout.");
     } else if (action == "delete") {
         parser.addPositional("delete", "Delete recorded runs.");
-        parser.addRepeatedPositional("ID", "The runs' numbers.");
+        parser.addRepeatedPositional("ID...", "The runs' numbers.");
     } else {
         parser.addRepeatedPositional("ACTION", "list, show, diff, export or delete ('runs ACTION --help').");
     }
@@ -56,7 +61,8 @@ std::int64_t idFrom(const ArgumentParser& parser, const QString& text) {
     return id;
 }
 
-std::vector<archive::Record> loadAll(const ArgumentParser& parser, const archive::Archive& runs, const QString& list) {
+std::vector<archive::Record> loadAll(const ArgumentParser& parser, const archive::Archive& runs,
+                                     const QString& list) {
     std::vector<archive::Record> loaded;
     for (const QString& id : list.split(',')) loaded.push_back(runs.load(idFrom(parser, id)));
     return loaded;
@@ -75,7 +81,11 @@ QString listText(const std::vector<archive::Listed>& listed) {
                    .arg(run.id, 5)
                    .arg(text(run.recordedAt), -20)
                    .arg(text(run.device), -24)
-                   .arg(QString("%1 (%2x%3)").arg(text(run.image.path)).arg(run.image.width).arg(run.image.height), -32)
+                   .arg(QString("%1 (%2x%3)")
+                            .arg(text(run.image.path))
+                            .arg(run.image.width)
+                            .arg(run.image.height),
+                        -32)
                    .arg(text(run.strategies), -28)
                    .arg(run.repetitions);
     return out;
@@ -85,7 +95,8 @@ QString showText(const archive::Record& run) {
     QString out = QString("run %1, recorded %2 by %3, HistoScope %4\n")
                       .arg(run.id)
                       .arg(text(run.recordedAt), text(run.command), text(run.version));
-    out += QString("device    %1 (driver %2, %3)\n").arg(text(run.device), text(run.driver), text(run.platform));
+    out +=
+        QString("device    %1 (driver %2, %3)\n").arg(text(run.device), text(run.driver), text(run.platform));
     out += QString("image     %1 (%2x%3, content %4)\n")
                .arg(text(run.image.path))
                .arg(run.image.width)
@@ -94,7 +105,8 @@ QString showText(const archive::Record& run) {
     for (std::size_t i = 0; i < run.stages.size(); ++i) {
         const auto& stage = run.stages[i];
         QString values;
-        for (const auto& [name, value] : stage.values) values += QString(" %1=%2").arg(text(name), text(value));
+        for (const auto& [name, value] : stage.values)
+            values += QString(" %1=%2").arg(text(name), text(value));
         out += QString("stage %1   %2 %3%4\n").arg(i + 1).arg(text(stage.kind), text(stage.strategy), values);
         if (!stage.note.empty()) out += "          note: " + text(stage.note) + "\n";
         for (const auto& build : stage.builds)
@@ -103,7 +115,8 @@ QString showText(const archive::Record& run) {
     std::vector<double> kernelNs(static_cast<std::size_t>(std::max(run.repetitions, 0)), 0.0);
     for (const auto& timing : run.timings)
         if (timing.kind == "kernel" && timing.repetition >= 1 && timing.repetition <= run.repetitions)
-            kernelNs[static_cast<std::size_t>(timing.repetition - 1)] += static_cast<double>(timing.durationNs);
+            kernelNs[static_cast<std::size_t>(timing.repetition - 1)] +=
+                static_cast<double>(timing.durationNs);
     if (!kernelNs.empty()) {
         const auto summary = measure::Summary::of(kernelNs);
         out += QString("kernel time over %1 repetition(s): min %2, median %3, max %4 (each one: --json)\n")
@@ -129,9 +142,10 @@ int run(const ArgumentParser& parser) {
         throw parser.usageError("unknown action '" + action + "' (" + kActions.join(", ") + ")");
     archive::Archive runs(archive::Settings::fromEnvironment());
     if (action == "list") {
-        const archive::Filter filter{parser.value("image").toStdString(), parser.value("device").toStdString(),
-                                     parser.value("strategy").toStdString(), parser.value("since").toStdString(),
-                                     parser.value("until").toStdString()};
+        const archive::Filter filter{
+            parser.value("image").toStdString(), parser.value("device").toStdString(),
+            parser.value("strategy").toStdString(), parser.value("since").toStdString(),
+            parser.value("until").toStdString()};
         const auto listed = runs.list(filter);
         if (parser.isSet("json")) {
             printJson([&](JsonWriter& json) {
@@ -149,8 +163,8 @@ int run(const ArgumentParser& parser) {
         else
             printText(showText(run));
     } else if (action == "diff") {
-        const archive::Diff diff =
-            archive::diff(loadAll(parser, runs, parser.positional(1)), loadAll(parser, runs, parser.positional(2)));
+        const archive::Diff diff = archive::diff(loadAll(parser, runs, parser.positional(1)),
+                                                 loadAll(parser, runs, parser.positional(2)));
         if (parser.isSet("json"))
             printJson([&](JsonWriter& json) { archive::writeDiffJson(json, diff); });
         else
@@ -166,16 +180,17 @@ int run(const ArgumentParser& parser) {
             writeOut(parser, archive::timingsCsv(chosen));
         } else {
             writeOut(parser, jsonDocument([&](JsonWriter& json) {
-                     json.beginObject().key("runs").beginArray();
-                     for (const auto& run : chosen) archive::writeRecordJson(json, run);
-                     json.endArray().endObject();
-                 }));
+                         json.beginObject().key("runs").beginArray();
+                         for (const auto& run : chosen) archive::writeRecordJson(json, run);
+                         json.endArray().endObject();
+                     }));
         }
     } else {
         const QStringList ids = parser.positionals().mid(1);
         if (ids.isEmpty()) throw parser.usageError("delete: name the runs to delete");
         std::vector<std::int64_t> numbers;
-        for (const auto& id : ids) numbers.push_back(runs.load(idFrom(parser, id)).id);  // all there, or none goes
+        for (const auto& id : ids)
+            numbers.push_back(runs.load(idFrom(parser, id)).id);  // all there, or none goes
         QString out;
         for (const auto id : numbers)
             if (runs.remove(id)) out += QString("deleted run %1\n").arg(id);
@@ -185,8 +200,10 @@ int run(const ArgumentParser& parser) {
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {"runs", "list, show, compare, export and delete recorded runs",
-     "The run archive that --record writes ($HISTOSCOPE_ARCHIVE, else $XDG_DATA_HOME/histoscope/runs.sqlite). "
+    {"runs",
+     "list, show, compare, export and delete recorded runs",
+     "The run archive that --record writes ($HISTOSCOPE_ARCHIVE, else "
+     "$XDG_DATA_HOME/histoscope/runs.sqlite). "
      "diff compares per kernel, per stage and in total the ratio of median times B/A with a bootstrap 95 % "
      "interval (seeded: the same runs give the same answer) and says faster, slower or no difference at this "
      "noise, beside what else differs (spec, build options, device, driver, image, results).",
