@@ -5,14 +5,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <sstream>
 #include <thread>
 
 #include "engine/runtime/atomic_file.hpp"
 #include "engine/runtime/error.hpp"
+#include "io/files/files.hpp"
 
 namespace hs::archive {
 
@@ -322,6 +321,11 @@ sqlite3* openDatabase(const std::filesystem::path& path, int flags, const std::s
     return db;
 }
 
+// The size the database may not grow past (PRAGMA max_page_count).
+std::uint64_t growthLimit(const Settings& settings) {
+    return 2 * settings.maxBytes + (4u << 20);
+}
+
 // The database in memory that a pending file holds, and the file written from one.
 struct Memory {
     sqlite3* db;
@@ -392,7 +396,7 @@ Archive::Archive(Settings settings) : settings_(std::move(settings)) {
         // A backstop beside the caps, which eviction keeps after each run: the file never grows past twice
         // the byte cap plus 4 MiB, so one runaway run is refused as "full" instead of filling the disk.
         const std::int64_t pageSize = pragma(db_, "PRAGMA page_size", context);
-        const std::uint64_t limit = 2 * settings_.maxBytes + (4u << 20);
+        const std::uint64_t limit = growthLimit(settings_);
         const std::string maxPages =
             "PRAGMA max_page_count = " + std::to_string(limit / static_cast<std::uint64_t>(pageSize));
         pragma(db_, maxPages.c_str(), context);
@@ -429,11 +433,8 @@ int Archive::writePending() {
         if (entry.path().extension() != ".sqlite") continue;  // the atomic writer's temporaries, say
         const std::string file = entry.path().string();
         try {
-            std::string bytes;
-            {
-                std::ifstream in(entry.path(), std::ios::binary);
-                bytes.assign(std::istreambuf_iterator<char>(in), {});
-            }
+            // At most what the database may grow to: a larger run could not be written anyway.
+            const std::string bytes = io::readWholeFile(entry.path(), growthLimit(settings_), "pending run");
             Memory pending{openDatabase(":memory:", SQLITE_OPEN_READWRITE, file)};
             auto* copy = static_cast<unsigned char*>(sqlite3_malloc64(bytes.size()));
             if (copy == nullptr) throw InputError(file + ": out of memory");
