@@ -3,10 +3,10 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
-#include <sstream>
 #include <thread>
 
 #include "engine/runtime/atomic_file.hpp"
@@ -174,10 +174,20 @@ std::string joined(const std::vector<std::uint64_t>& counts) {
     return text;
 }
 
-std::vector<std::uint64_t> split(const std::string& text) {
+// The counts joined() wrote; text that is not theirs (a database edited by hand) throws InputError.
+std::vector<std::uint64_t> split(const std::string& text, const std::string& context) {
     std::vector<std::uint64_t> counts;
-    std::istringstream in(text);
-    for (std::string item; std::getline(in, item, ',');) counts.push_back(std::stoull(item));
+    const char* at = text.data();
+    const char* const end = text.data() + text.size();
+    while (at < end) {
+        std::uint64_t count = 0;
+        const auto [next, error] = std::from_chars(at, end, count);
+        if (error != std::errc() || (next != end && *next != ','))
+            throw InputError(context + ": histogram counts '" + text +
+                             "' are not numbers separated by commas");
+        counts.push_back(count);
+        at = next == end ? end : next + 1;
+    }
     return counts;
 }
 
@@ -288,7 +298,7 @@ Record loadFrom(sqlite3* db, std::int64_t id, const std::string& context) {
                                timing.text(3), timing.text(4),
                                static_cast<std::uint64_t>(timing.integer(5))});
     Statement counts(db, "SELECT channel, counts FROM histograms WHERE run_id = ? ORDER BY rowid", context);
-    for (counts.bind(1, id); counts.step();) run.histogram[counts.text(0)] = split(counts.text(1));
+    for (counts.bind(1, id); counts.step();) run.histogram[counts.text(0)] = split(counts.text(1), context);
     return run;
 }
 

@@ -123,6 +123,20 @@ TEST(Archive, ANewArchiveHasTheCurrentSchemaInWalModeAndGivesARunBackWhole) {
     EXPECT_EQ(raw.text("SELECT strategies FROM runs"), "image-sampler,local-atomic");
 }
 
+TEST(Archive, CountsEditedIntoSomethingElseAreAnInputErrorNamingTheArchive) {
+    const Settings settings = settingsIn(freshFolder());
+    Archive archive(settings);
+    const std::int64_t id = archive.add(sampleRun("a"));
+    Raw(settings.path).exec("UPDATE histograms SET counts = '1,x' WHERE channel = 'r'");
+    try {
+        archive.load(id);
+        ADD_FAILURE() << "loaded";
+    } catch (const InputError& error) {
+        EXPECT_EQ(std::string(error.what()),
+                  settings.path.string() + ": histogram counts '1,x' are not numbers separated by commas");
+    }
+}
+
 // Version 1 as the first archive wrote it, typed out here rather than taken from the archive's code, so that
 // a change to the archive's idea of version 1 cannot pass unnoticed.
 TEST(Archive, AVersion1DatabaseIsMigratedAndItsRunsRead) {
