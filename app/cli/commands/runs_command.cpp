@@ -16,6 +16,21 @@ namespace {
 
 const QStringList kActions{"list", "show", "diff", "export", "delete"};
 
+void declare(ArgumentParser& parser, const QStringList& arguments);
+
+// "runs ACTION": the actions' synopses, from their own parsers, for the help of the command without one.
+QString actionsHelp() {
+    QString lines = "One of:";
+    for (const QString& action : kActions) {
+        ArgumentParser form("runs", {});
+        declare(form, {action});
+        lines += "\n  runs " + form.synopsis();
+    }
+    return lines + "\n('runs ACTION --help' for its options)";
+}
+
+// An action is chosen by its first argument, a positional one, so the overview shows the one form
+// "runs ACTION" (an overview's forms are chosen by options) and its help each action's synopsis.
 void declare(ArgumentParser& parser, const QStringList& arguments) {
     const QString action = arguments.value(0);
     if (action == "list") {
@@ -50,7 +65,7 @@ void declare(ArgumentParser& parser, const QStringList& arguments) {
         parser.addPositional("delete", "Delete recorded runs.");
         parser.addRepeatedPositional("ID...", "The runs' numbers.");
     } else {
-        parser.addRepeatedPositional("ACTION", "list, show, diff, export or delete ('runs ACTION --help').");
+        parser.addRepeatedPositional("ACTION", actionsHelp());
     }
 }
 
@@ -200,16 +215,13 @@ int run(const ArgumentParser& parser) {
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {"runs",
-     "list, show, compare, export and delete recorded runs",
+    {"runs", "list, show, compare, export and delete recorded runs",
      "The run archive that --record writes ($HISTOSCOPE_ARCHIVE, else "
      "$XDG_DATA_HOME/histoscope/runs.sqlite). "
      "diff compares per kernel, per stage and in total the ratio of median times B/A with a bootstrap 95 % "
      "interval (seeded: the same runs give the same answer) and says faster, slower or no difference at this "
      "noise, beside what else differs (spec, build options, device, driver, image, results).",
-     declare,
-     run,
-     {{"list"}, {"show"}, {"diff"}, {"export"}, {"delete"}}});
+     declare, run});
 
 }  // namespace
 
