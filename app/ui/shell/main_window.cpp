@@ -18,6 +18,8 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -62,10 +64,37 @@ QIcon themed(const char* name) {
     return QIcon::fromTheme(QLatin1String(name));
 }
 
-// The dock that holds `view`.
+// The dock that holds `view` (inside its scroll area).
 QDockWidget* dockOf(QWidget* view) {
-    return qobject_cast<QDockWidget*>(view->parentWidget());
+    QWidget* parent = view->parentWidget();
+    while (parent && !qobject_cast<QDockWidget*>(parent)) parent = parent->parentWidget();
+    return qobject_cast<QDockWidget*>(parent);
 }
+
+// A view as its dock holds it: in a scroll area that the view fills while the dock is tall enough, and that
+// scrolls vertically once the dock is shorter than the view's minimum. So no panel's minimum height (every
+// stage page of the Transform panel, the device's properties) becomes the window's: the window fits a
+// 1280 × 800 screen and every control stays reachable. Widths stay the views' own minimum (they reflow,
+// elide or scroll inside; a sideways-scrolling panel would hide its controls' right ends).
+class VerticalScrollArea final : public QScrollArea {
+  public:
+    explicit VerticalScrollArea(QWidget* view) {
+        setWidget(view);
+        setWidgetResizable(true);
+        setFrameShape(QFrame::NoFrame);
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    }
+    QSize minimumSizeHint() const override {
+        return {widget()->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width(),
+                kMinimumHeight};
+    }
+    QSize sizeHint() const override {
+        return widget()->sizeHint() + QSize(verticalScrollBar()->sizeHint().width(), 0);
+    }
+
+  private:
+    static constexpr int kMinimumHeight = 60;
+};
 
 QString droppedImage(const QMimeData* mime) {
     if (!mime || !mime->hasUrls() || mime->urls().isEmpty() || !mime->urls().first().isLocalFile()) return {};
@@ -255,7 +284,7 @@ void MainWindow::buildDocks() {
     for (const auto& entry : docked) {
         auto* dock = new QDockWidget(entry.title, this);
         dock->setObjectName(QLatin1String(entry.objectName));
-        dock->setWidget(entry.view);
+        dock->setWidget(new VerticalScrollArea(entry.view));
         addDockWidget(entry.area, dock);
         QDockWidget*& last = lastInArea[entry.area];
         if (last && entry.area == Qt::BottomDockWidgetArea)
@@ -364,6 +393,9 @@ void MainWindow::buildMenus() {
     viewMenu_->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>()) viewMenu_->addAction(dock->toggleViewAction());
     for (auto* toolBar : findChildren<QToolBar*>()) viewMenu_->addAction(toolBar->toggleViewAction());
+    viewMenu_->addSeparator();
+    viewMenu_->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout)
+        ->setStatusTip(tr("Every panel back in its place and the window back to its first size"));
 
     auto* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(action(Command::Run));
@@ -385,7 +417,8 @@ void MainWindow::buildMenus() {
 
 void MainWindow::buildStatusBar() {
     readoutLabel_ = new QLabel;
-    readoutLabel_->setMinimumWidth(340);
+    // Whatever width the permanent fields leave (they come first): the read-out never widens the window.
+    readoutLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(readoutLabel_, 1);
     busyBar_ = new QProgressBar;
     busyBar_->setMaximumWidth(160);
@@ -428,17 +461,32 @@ void MainWindow::buildStatusBar() {
 }
 
 void MainWindow::restoreLayout() {
+    // The docks as buildDocks arranged them: what View ▸ Reset Layout goes back to.
+    defaultState_ = saveState();
     if (restoreGeometry(settings_.windowGeometry())) {
         restoreState(settings_.windowState());
         return;
     }
-    // First start: a generous window that still fits small screens, its docks sized in proportion to it (the
-    // docks' minimum sizes would otherwise decide, and leave the tables of the bottom docks a few rows).
+    resetLayout();
+}
+
+void MainWindow::resetLayout() {
+    restoreState(defaultState_);
+    for (auto* dock : findChildren<QDockWidget*>()) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    for (auto* toolBar : findChildren<QToolBar*>()) toolBar->show();
+    dockOf(timingView_)->raise();
+    // A generous window that still fits small screens, its docks sized in proportion to it (the docks'
+    // minimum sizes would otherwise decide, and leave the tables of the bottom docks a few rows).
     const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
+    if (isMaximized()) showNormal();
     resize(std::min(1560, available.width() * 95 / 100), std::min(980, available.height() * 95 / 100));
     const auto dock = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
     resizeDocks({dock("deviceDock"), dock("histogramDock")}, {width() * 22 / 100, width() * 41 / 100},
                 Qt::Horizontal);
+    resizeDocks({dock("deviceDock")}, {height() * 30 / 100}, Qt::Vertical);
     resizeDocks({dock("timingDock")}, {height() * 40 / 100}, Qt::Vertical);
 }
 

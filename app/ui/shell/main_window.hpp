@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QList>
 #include <QMainWindow>
 #include <QString>
@@ -116,6 +117,9 @@ class MainWindow : public QMainWindow {
     // option --display-path copy; the next run uses it).
     void setForceCopyDisplay(bool force);
 
+    // Every dock and toolbar shown in its first place, the window at its first size (View ▸ Reset Layout).
+    void resetLayout();
+
     void runHistogram();
     // The request's id (RunOutcome::requestId of its results), 0 when nothing can run yet.
     quint64 runRepeated(int count);
@@ -197,6 +201,7 @@ class MainWindow : public QMainWindow {
     RunModel* model_ = nullptr;
     bool showsProcessed_ = false;  // the view shows a processed image rather than image_
     bool forceCopyDisplay_ = false;
+    QByteArray defaultState_;           // the docks as first arranged, for resetLayout
     quint64 requestedHistogramId_ = 0;  // the newest request whose result the histogram view is to show
     QTimer* previousSettingsDelay_ = nullptr;  // "a moment": quick runs never mark the histogram
     bool showsPreviousSettings_ = false;

@@ -4,6 +4,7 @@
 #include <QBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -103,6 +104,23 @@ QCPScatterStyle::ScatterShape groupShape(int group) {
     return kShapes[static_cast<std::size_t>(group) % kShapes.size()];
 }
 
+// A legend entry's picture: the kernel's line or the group's marker, as the plot draws them.
+QIcon legendIcon(const QPen& pen, const QCPScatterStyle& marker) {
+    QPixmap pixmap(22, 14);
+    pixmap.fill(Qt::transparent);
+    QCPPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    if (pen.style() != Qt::NoPen) {
+        painter.setPen(pen);
+        painter.drawLine(QLineF(1, 7, 21, 7));
+    }
+    if (!marker.isNone()) {
+        marker.applyTo(&painter, pen);
+        marker.drawShape(&painter, 11, 7);
+    }
+    return QIcon(pixmap);
+}
+
 constexpr Qt::Alignment kTextAlignment = Qt::AlignLeft | Qt::AlignVCenter;
 
 QTableWidgetItem* stageCell(Stage stage) {
@@ -171,15 +189,31 @@ TimingView::TimingView(RunModel& model, QWidget* parent)
     controls->addWidget(progress_, 1);
     controls->addWidget(cancel_);
 
-    plot_->setMinimumHeight(170);
+    // A fixed minimum: QCustomPlot's own grows with its layout, and a dock's minimum becomes the window's.
+    plot_->setMinimumSize(160, 120);
     plot_->yAxis->ticker()->setTickCount(4);  // few enough to read on a plot sharing its dock with two tables
     plot_->xAxis->setLabel(tr("run"));
-    // The legend sits in its own row under the axes, so it never hides the newest points and leaves the axes
-    // the plot's whole width.
-    plot_->plotLayout()->addElement(1, 0, plot_->legend);
-    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
-    plot_->legend->setMargins(QMargins(6, 2, 6, 2));
-    plot_->legend->setVisible(true);
+    plot_->legend->setVisible(false);
+    // The legend is a list under the plot, a few rows high, that flows its entries into rows and scrolls:
+    // one more strategy, device or pipeline adds an entry, never height to the plot or width to the window.
+    legend_ = new QListWidget(this);
+    legend_->setObjectName("timingLegend");
+    legend_->setFlow(QListView::LeftToRight);
+    legend_->setWrapping(true);
+    legend_->setResizeMode(QListView::Adjust);
+    legend_->setTextElideMode(Qt::ElideMiddle);
+    legend_->setSelectionMode(QAbstractItemView::NoSelection);
+    legend_->setFocusPolicy(Qt::NoFocus);
+    legend_->setFrameShape(QFrame::NoFrame);
+    legend_->setIconSize(QSize(22, 14));
+    legend_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    legend_->setFixedHeight(legend_->fontMetrics().height() * 3 + 12);
+    auto* chart = new QWidget(this);
+    auto* chartLayout = new QVBoxLayout(chart);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->setSpacing(0);
+    chartLayout->addWidget(plot_, 1);
+    chartLayout->addWidget(legend_);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerFixed>::create());
     plot_->xAxis->ticker()->setTickCount(8);
     qSharedPointerCast<QCPAxisTickerFixed>(plot_->xAxis->ticker())
@@ -188,6 +222,8 @@ TimingView::TimingView(RunModel& model, QWidget* parent)
     auto* lastRun = new QWidget(this);
     lastRunTitle_ = new QLabel(lastRun);
     lastRunTitle_->setObjectName("lastRunTitle");
+    lastRunTitle_->setWordWrap(
+        true);  // a long pipeline on two devices: its own lines, not the window's width
     lastRunTable_ =
         commandTable({tr("Stage"), tr("Command"), tr("Queued µs"), tr("Submit µs"), tr("Start µs"),
                       tr("End µs"), tr("Wait µs"), tr("Duration µs"), tr("Device")},
@@ -216,7 +252,7 @@ TimingView::TimingView(RunModel& model, QWidget* parent)
     tables->setObjectName("timingTables");
     tables->addTab(lastRun, tr("Last run"));
     tables->addTab(summaryTable_, tr("Over the kept runs"));
-    auto* body = stretchedSplitter(Qt::Horizontal, {{plot_, 2}, {tables, 3}}, this);
+    auto* body = stretchedSplitter(Qt::Horizontal, {{chart, 2}, {tables, 3}}, this);
     body->setSizes({2000, 3000});  // 2 : 3 from the start; the tables' wide size hint would squeeze the plot
 
     auto* layout = new QVBoxLayout(this);
@@ -303,29 +339,31 @@ void TimingView::refreshPlot() {
     // points of two devices or strategies. Once several groups are kept, the legend lists the kernels by
     // colour and the groups (device · strategy) by marker, through graphs without data.
     const bool grouped = groups.size() > 1;
-    std::vector<std::string> kernelNames;
-    const auto legendEntry = [this](const QString& name, const QPen& pen, const QCPScatterStyle& marker) {
-        QCPGraph* entry = plot_->addGraph();
-        entry->setName(name);
-        entry->setPen(pen);
-        entry->setScatterStyle(marker);
-        return entry;
+    legend_->clear();
+    const auto legendEntry = [this](const QString& name, const QString& toolTip, const QPen& pen,
+                                    const QCPScatterStyle& marker) {
+        auto* item = new QListWidgetItem(legendIcon(pen, marker), name, legend_);
+        item->setToolTip(toolTip);
+        item->setData(kLegendColorRole, pen.style() == Qt::NoPen ? marker.pen().color() : pen.color());
+        item->setData(kLegendShapeRole, static_cast<int>(marker.shape()));
     };
+    std::vector<std::string> kernelNames;
     for (const auto& series : kernels) {
         auto it = std::find(kernelNames.begin(), kernelNames.end(), series.name);
         const bool newKernel = it == kernelNames.end();
         if (newKernel) it = kernelNames.insert(kernelNames.end(), series.name);
         const QColor color = seriesColor(static_cast<int>(it - kernelNames.begin()));
         const QString name = QString::fromStdString(series.name);
-        if (grouped && newKernel)
-            legendEntry(name, QPen(color, 1.5), QCPScatterStyle(QCPScatterStyle::ssNone));
+        const QCPScatterStyle marker(groupShape(series.group), color, color, 6);
+        if (newKernel)
+            legendEntry(name, name, QPen(color, 1.5),
+                        grouped ? QCPScatterStyle(QCPScatterStyle::ssNone) : marker);
         QCPGraph* graph = plot_->addGraph();
         graph->setName(grouped ? QStringLiteral("%1 — %2").arg(
                                      name, groups[static_cast<std::size_t>(series.group)].label())
                                : name);
-        if (grouped) graph->removeFromLegend();
         graph->setPen(QPen(color, 1.5));
-        graph->setScatterStyle(QCPScatterStyle(groupShape(series.group), color, color, 6));
+        graph->setScatterStyle(marker);
         QVector<double> keys;
         QVector<double> values;
         for (std::size_t k = 0; k < series.runNumbers.size(); ++k) {
@@ -337,11 +375,10 @@ void TimingView::refreshPlot() {
     if (grouped) {
         const QColor text = palette().color(QPalette::WindowText);
         for (std::size_t group = 0; group < groups.size(); ++group)
-            legendEntry(groups[group].label(), Qt::NoPen,
-                        QCPScatterStyle(groupShape(static_cast<int>(group)), text, text, 6))
-                ->setLineStyle(QCPGraph::lsNone);
+            legendEntry(groups[group].label(), groups[group].label(), Qt::NoPen,
+                        QCPScatterStyle(groupShape(static_cast<int>(group)), text, text, 6));
     }
-    plot_->legend->setVisible(!kernels.empty());
+    legend_->setVisible(!kernels.empty());
     plot_->yAxis->setLabel(inMicroseconds ? tr("kernel time (µs)") : tr("kernel time (ms)"));
     const double firstRun = runInfo_.empty() ? 1 : runInfo_.front().number;
     const double lastRun =

@@ -15,6 +15,7 @@
 
 class QCustomPlot;
 class QLabel;
+class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -67,6 +68,10 @@ class TimingView : public QWidget {
     // appearance.
     std::vector<CommandSummary> summaries() const;
     QCustomPlot* plot() const { return plot_; }
+    // The legend's entries (the list "timingLegend" under the plot) carry the colour of their kernel's line
+    // or group's marker and the marker's QCPScatterStyle::ScatterShape in these roles.
+    static constexpr int kLegendColorRole = Qt::UserRole;
+    static constexpr int kLegendShapeRole = Qt::UserRole + 1;
 
     // For Run ×N: `done` of `total` runs finished; total 0 hides the progress bar and the cancel button.
     void setProgress(int done, int total);
@@ -94,6 +99,7 @@ class TimingView : public QWidget {
     RunModel& model_;
 
     QCustomPlot* plot_ = nullptr;
+    QListWidget* legend_ = nullptr;
     QSpinBox* maxRuns_ = nullptr;
     QLabel* lastRunTitle_ = nullptr;
     QTableWidget* lastRunTable_ = nullptr;
