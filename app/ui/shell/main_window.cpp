@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QGraphicsOpacityEffect>
+#include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -29,12 +30,14 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "engine/runtime/kernel_sources.hpp"
+#include "engine/stages/shared_options.hpp"
 #include "io/image_io.hpp"
 #include "io/timeline.hpp"
 #include "ui/display/image_view.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/device_panel.hpp"
 #include "ui/shell/export_actions.hpp"
+#include "ui/shell/number_field.hpp"
 #include "ui/shell/strategy_box.hpp"
 #include "ui/shell/transform_panel.hpp"
 #include "ui/views/compare_view.hpp"
@@ -342,16 +345,23 @@ void MainWindow::buildToolBar() {
     toolBar->addWidget(strategyLabel);
     toolBar->addWidget(strategyBox_);
 
-    bins_ = new QSpinBox;
+    auto* binsField = new IntField([](std::string_view text) { return options::parseBins(text); });
+    bins_ = binsField;
     bins_->setObjectName(QStringLiteral("bins"));
     bins_->setRange(1, histogram::kMaxBins);
     bins_->setValue(settings_.bins());
     bins_->setToolTip(tr("Number of equal bins over 0…255 (bin = value · N / 256)"));
-    bins_->setKeyboardTracking(false);
     auto* binsLabel = new QLabel(tr("  Bins "));
     binsLabel->setBuddy(bins_);
     toolBar->addWidget(binsLabel);
-    toolBar->addWidget(bins_);
+    // The field and, beside it, what it has to say about a refused count.
+    auto* binsBox = new QWidget;
+    auto* binsRow = new QHBoxLayout(binsBox);
+    binsRow->setContentsMargins(0, 0, 0, 0);
+    binsRow->addWidget(bins_);
+    binsField->note()->setWordWrap(false);
+    binsRow->addWidget(binsField->note());
+    toolBar->addWidget(binsBox);
     ignoreTransparent_ = new QCheckBox(tr("Ignore transparent"));
     ignoreTransparent_->setObjectName(QStringLiteral("ignoreTransparent"));
     ignoreTransparent_->setChecked(settings_.ignoreTransparent());
@@ -725,6 +735,7 @@ void MainWindow::setForceCopyDisplay(bool force) {
 void MainWindow::runHistogram() {
     if (!canRun()) return;
     requestedHistogramId_ = controller_->runHistogram(currentRequest());
+    emit runRequested(requestedHistogramId_);
     if (!previousSettingsDelay_->isActive()) previousSettingsDelay_->start();
 }
 
@@ -733,6 +744,7 @@ quint64 MainWindow::runRepeated(int count) {
     progressTarget_ = ProgressTarget::Timings;
     timingView_->setProgress(0, count);
     requestedHistogramId_ = controller_->runRepeated(currentRequest(), count);
+    emit runRequested(requestedHistogramId_);
     if (!previousSettingsDelay_->isActive()) previousSettingsDelay_->start();
     return requestedHistogramId_;
 }
@@ -742,7 +754,7 @@ void MainWindow::runCompare(int repetitions) {
     progressTarget_ = ProgressTarget::StatusBar;
     dockOf(compareView_)->raise();
     statusBar()->showMessage(tr("Comparing every strategy, %1 runs each…").arg(repetitions));
-    controller_->runCompare(currentRequest(), repetitions);
+    emit runRequested(controller_->runCompare(currentRequest(), repetitions));
 }
 
 void MainWindow::onBusyChanged(bool busy) {

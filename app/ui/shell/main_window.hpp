@@ -156,6 +156,8 @@ class MainWindow : public QMainWindow {
     // The views show a new result.
     void resultShown();
     void runFailed(const QString& message);
+    // A run (Run, Run ×N or Compare) was asked of the controller; `id` is its request's.
+    void runRequested(quint64 id);
 
   protected:
     void closeEvent(QCloseEvent* event) override;

@@ -27,7 +27,9 @@
 #include "engine/ops/produce_consume/produce_consume.hpp"
 #include "engine/ops/rotate/rotate.hpp"
 #include "engine/runtime/error.hpp"
+#include "engine/stages/shared_options.hpp"
 #include "io/files/filter_file.hpp"
+#include "ui/shell/number_field.hpp"
 
 namespace hs::ui {
 
@@ -140,7 +142,8 @@ QWidget* TransformPanel::buildRotation() {
     angleSlider_->setTickPosition(QSlider::TicksBelow);
     angleSlider_->setTickInterval(90 * kAngleStepsPerDegree);
     angleSlider_->setToolTip(tr("Angle in tenths of a degree: arrow keys step 0.1°, Page Up/Down 15°"));
-    angleBox_ = new QDoubleSpinBox;
+    auto* angleField = new RealField([](std::string_view text) { return options::parseAngle(text); });
+    angleBox_ = angleField;
     angleBox_->setRange(-kMaxAngle, kMaxAngle);
     angleBox_->setDecimals(1);
     angleBox_->setSingleStep(1.0 / kAngleStepsPerDegree);
@@ -172,6 +175,7 @@ QWidget* TransformPanel::buildRotation() {
 
     auto* form = new QFormLayout(rotationGroup_);
     form->addRow(tr("Angle"), angleRow);
+    form->addRow(angleField->note());
     // The slider gets the panel's whole width: on a short one each pixel would be several degrees.
     form->addRow(angleSlider_);
     form->addRow(tr("Sampling"), sampling_);
@@ -266,7 +270,7 @@ QWidget* TransformPanel::buildParameterPage(const convolve::FilterKind& kind) {
     form->setContentsMargins(0, 0, 0, 0);
     auto& boxes = parameterBoxes_[QString::fromStdString(kind.name)];
     for (const auto& parameter : kind.parameters) {
-        auto* box = new QDoubleSpinBox;
+        auto* box = new RealField(parameterRule(parameter));
         box->setObjectName(QString::fromStdString(kind.name + "." + parameter.name));
         box->setDecimals(parameter.type == convolve::FilterParameter::Type::Real ? 2 : 0);
         box->setRange(parameter.min, parameter.max);
@@ -276,6 +280,7 @@ QWidget* TransformPanel::buildParameterPage(const convolve::FilterKind& kind) {
         if (!parameter.automaticText.empty())
             box->setSpecialValueText(QString::fromStdString(parameter.automaticText));
         form->addRow(QString::fromStdString(parameter.label), box);
+        form->addRow(box->note());
         boxes << box;
     }
     return page;
