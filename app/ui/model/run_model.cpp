@@ -36,6 +36,10 @@ void RunModel::show(const RunOutcome& outcome, const QString& imagePath) {
     keep(std::move(run));
 }
 
+void RunModel::discard(const RunOutcome& outcome) {
+    discardedRequests_.push_back(outcome.requestId);
+}
+
 void RunModel::showHistogram(const histogram::Histogram& values, int bins, io::HistogramContext context) {
     values_ = values;
     histogram_ = values.rebinned(bins);

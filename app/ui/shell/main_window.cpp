@@ -146,6 +146,8 @@ MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
     connect(controller_, &Controller::histogramReady, this, &MainWindow::onHistogramReady);
     connect(controller_, &Controller::failed, this, &MainWindow::onRunFailed);
     connect(controller_, &Controller::busyChanged, this, &MainWindow::onBusyChanged);
+    connect(controller_, &Controller::cancelled, this, &MainWindow::onCancelled);
+    connect(controller_, &Controller::discarded, model_, &RunModel::discard);
     connect(controller_, &Controller::compareReady, this, [this](const measure::Comparison& comparison) {
         compareView_->showComparison(comparison);
         dockOf(compareView_)->raise();
@@ -734,6 +736,7 @@ void MainWindow::setForceCopyDisplay(bool force) {
 
 void MainWindow::runHistogram() {
     if (!canRun()) return;
+    latestKind_ = RunKind::Run;
     requestedHistogramId_ = controller_->runHistogram(currentRequest());
     emit runRequested(requestedHistogramId_);
     if (!previousSettingsDelay_->isActive()) previousSettingsDelay_->start();
@@ -743,6 +746,7 @@ quint64 MainWindow::runRepeated(int count) {
     if (!canRun()) return 0;
     progressTarget_ = ProgressTarget::Timings;
     timingView_->setProgress(0, count);
+    latestKind_ = RunKind::Repeated;
     requestedHistogramId_ = controller_->runRepeated(currentRequest(), count);
     emit runRequested(requestedHistogramId_);
     if (!previousSettingsDelay_->isActive()) previousSettingsDelay_->start();
@@ -754,6 +758,7 @@ void MainWindow::runCompare(int repetitions) {
     progressTarget_ = ProgressTarget::StatusBar;
     dockOf(compareView_)->raise();
     statusBar()->showMessage(tr("Comparing every strategy, %1 runs each…").arg(repetitions));
+    latestKind_ = RunKind::Compare;
     emit runRequested(controller_->runCompare(currentRequest(), repetitions));
 }
 
@@ -767,6 +772,33 @@ void MainWindow::onBusyChanged(bool busy) {
     busyBar_->hide();
     timingView_->setProgress(0, 0);
     statusBar()->clearMessage();
+    if (!cancelNotice_.isEmpty()) statusBar()->showMessage(cancelNotice_, 10000);
+    cancelNotice_.clear();
+}
+
+void MainWindow::onCancelled() {
+    action(Command::Cancel)->setEnabled(false);
+    timingView_->setProgress(0, 0);
+    busyBar_->hide();
+    switch (latestKind_) {
+        case RunKind::Run:
+            cancelNotice_ = tr("Run cancelled: its result is discarded");
+            break;
+        case RunKind::Repeated:
+            cancelNotice_ =
+                tr("Run ×N cancelled: the runs finished before are kept, the one in flight is "
+                   "discarded");
+            break;
+        case RunKind::Compare:
+            cancelNotice_ = tr("Compare cancelled: the strategies measured so far are kept");
+            break;
+    }
+    // The worker is still busy until the device finishes what it was given: an OpenCL command cannot be
+    // interrupted.
+    busyLabel_->setText(
+        tr("cancelled: the device cannot interrupt the run in flight; its result is discarded "
+           "when it ends"));
+    statusBar()->showMessage(cancelNotice_);
 }
 
 void MainWindow::markPreviousSettings(bool previous) {

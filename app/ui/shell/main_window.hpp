@@ -187,6 +187,8 @@ class MainWindow : public QMainWindow {
     void onHistogramReady(const RunOutcome& outcome);
     void onRunFailed(const RunFailure& failure);
     void onBusyChanged(bool busy);
+    // Cancel (or Esc) abandoned the latest request: says what becomes of it.
+    void onCancelled();
     // Greys the histogram and says in its dock's title that it belongs to earlier settings, or undoes that.
     void markPreviousSettings(bool previous);
     void showProcessedImage(const RunOutcome& outcome);
@@ -208,6 +210,8 @@ class MainWindow : public QMainWindow {
     QTimer* previousSettingsDelay_ = nullptr;  // "a moment": quick runs never mark the histogram
     bool showsPreviousSettings_ = false;
     enum class ProgressTarget { Timings, StatusBar } progressTarget_ = ProgressTarget::Timings;
+    enum class RunKind { Run, Repeated, Compare } latestKind_ = RunKind::Run;  // of the latest request
+    QString cancelNotice_;  // what a cancel did, said once the worker is idle again
 
     ImageView* imageView_ = nullptr;
     DevicePanel* devicePanel_ = nullptr;
