@@ -408,8 +408,21 @@ class ExportTest : public QObject {
     void timingsAsCsvJsonAndChromeTrace() {
         const QString device = QStringLiteral("pthread-test-device (0:0)");
         show(handMadeHistogram());  // the window shows each run's histogram as it keeps its timings
-        model_->keep(test::oneDeviceRun(run(0), QStringLiteral("serial"), device));
-        model_->keep(test::oneDeviceRun(run(50'000), QStringLiteral("local-atomic"), device));
+        // What each run measured: two images, two specs. The first run's device clock is 250 ns behind the
+        // host's.
+        io::RunTimings first = test::oneDeviceRun(run(0), QStringLiteral("serial"), device);
+        for (Timing& timing : first.devices.front().timings) timing.hostOffsetNs = 250;
+        first.image = QStringLiteral("/data/photo one.png");
+        first.width = 768;
+        first.height = 512;
+        first.spec = QStringLiteral("histogram (256 bins)");
+        io::RunTimings second = test::oneDeviceRun(run(50'000), QStringLiteral("local-atomic"), device);
+        second.image = QStringLiteral("/data/big, \"card\".tif");
+        second.width = 4000;
+        second.height = 3000;
+        second.spec = QStringLiteral("convolve (Box 3×3) → histogram (64 bins)");
+        model_->keep(first);
+        model_->keep(second);
         QTemporaryDir dir;
 
         exports_->exportTimings(dir.filePath("t.csv"));
@@ -417,14 +430,19 @@ class ExportTest : public QObject {
         QCOMPARE(
             lines.takeFirst(),
             QStringLiteral("run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns,run_queued_ns,"
-                           "run_submit_ns,run_start_ns,run_end_ns,device,mode,overlap_ns"));
+                           "run_submit_ns,run_start_ns,run_end_ns,device,mode,overlap_ns,clock_offset_ns,"
+                           "image,width,height,spec"));
         QCOMPARE(lines.size(), 6);
         // Runs are numbered from 1, as the timing view shows them (#1, #2); run_* count from each run's first
-        // queued command (100 and 50 100 ns); one device: no mode or overlap.
-        QCOMPARE(lines[0],
-                 QStringLiteral("1,upload,upload,100,200,300,1300,1000,0,100,200,1200,%1,,").arg(device));
+        // queued command (100 and 50 100 ns); one device: no mode or overlap; then the clock offset and what
+        // the run measured (a field with a comma and quotes quoted as RFC 4180 says).
+        QCOMPARE(lines[0], QStringLiteral("1,upload,upload,100,200,300,1300,1000,0,100,200,1200,%1,,,250,"
+                                          "/data/photo one.png,768,512,histogram (256 bins)")
+                               .arg(device));
         QCOMPARE(lines[4],
-                 QStringLiteral("2,kernel,histogram,51400,51500,51600,59600,8000,1300,1400,1500,9500,%1,,")
+                 QStringLiteral(
+                     "2,kernel,histogram,51400,51500,51600,59600,8000,1300,1400,1500,9500,%1,,,0,"
+                     "\"/data/big, \"\"card\"\".tif\",4000,3000,convolve (Box 3×3) → histogram (64 bins)")
                      .arg(device));
 
         exports_->exportTimings(dir.filePath("t.json"));
@@ -435,6 +453,13 @@ class ExportTest : public QObject {
         QCOMPARE(runs[1].toObject().value("strategy").toString(), QStringLiteral("local-atomic"));
         QCOMPARE(runs[1].toObject().value("run").toInt(), 2);
         QCOMPARE(runs[1].toObject().value("device").toString(), device);
+        QCOMPARE(runs[0].toObject().value("image").toString(), first.image);
+        QCOMPARE(runs[0].toObject().value("width").toInt(), 768);
+        QCOMPARE(runs[0].toObject().value("height").toInt(), 512);
+        QCOMPARE(runs[1].toObject().value("image").toString(), second.image);
+        QCOMPARE(runs[1].toObject().value("spec").toString(), second.spec);
+        QCOMPARE(runs[0].toObject().value("timings").toArray()[0].toObject().value("clock_offset_ns").toInt(),
+                 250);
         const QJsonArray timings = runs[1].toObject().value("timings").toArray();
         QCOMPARE(timings.size(), 3);
         QCOMPARE(timings[2].toObject().value("name").toString(), QStringLiteral("read counts"));
@@ -449,7 +474,16 @@ class ExportTest : public QObject {
         int complete = 0;
         for (const QJsonValue event : trace.object().value("traceEvents").toArray()) {
             const QJsonObject object = event.toObject();
-            if (object.value("ph").toString() == QLatin1String("X")) ++complete;
+            if (object.value("ph").toString() == QLatin1String("X")) {
+                ++complete;
+                // Each command says what its run measured.
+                const QJsonObject args = object.value("args").toObject();
+                const io::RunTimings& measured = args.value("run").toInt() == 1 ? first : second;
+                QCOMPARE(args.value("image").toString(), measured.image);
+                QCOMPARE(args.value("width").toInt(), measured.width);
+                QCOMPARE(args.value("height").toInt(), measured.height);
+                QCOMPARE(args.value("spec").toString(), measured.spec);
+            }
             if (object.value("name").toString() == QLatin1String("thread_name"))
                 QCOMPARE(object.value("args").toObject().value("name").toString(), device);  // its only lane
         }

@@ -75,5 +75,8 @@ class RunModel : public QObject {
 QString stageText(const std::string& stage);
 // Every stage that ran, in order: "rotate image-sampler → convolve separable → histogram private-uchar".
 QString stagesText(const RunOutcome& outcome);
+// What `request` asks of its image, every stage with its parameters in order, and the second device of a
+// two-device run: "rotate (30 degrees, linear) → convolve (Box 3×3) → histogram (256 bins)".
+QString specText(const RunRequest& request);
 
 }  // namespace hs::ui

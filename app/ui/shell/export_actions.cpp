@@ -232,6 +232,7 @@ void ExportActions::exportTimings(const QString& path) {
             for (const io::RunTimings& run : runs) {
                 json.beginObject().field("run", run.number);
                 json.field("strategy", run.strategy.toStdString());
+                io::writeRunContextMembers(json, run);
                 // A produce-consume run's mode and overlap, as the CLI's produce-consume JSON has them.
                 if (!run.mode.isEmpty()) json.field("mode", run.mode.toStdString());
                 if (run.overlapNs) json.field("overlap_ns", *run.overlapNs);

@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 #include <QBoxLayout>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
@@ -35,14 +36,31 @@ QColor stageColor(Stage stage) {
     return seriesColor(static_cast<int>(stage));
 }
 
-// Runs of one device and strategy: their times are comparable with each other, not with another group's.
+// Runs that measured the same thing: the same image at the same size through the same stages and parameters,
+// on the same device with the same strategies. Their times are comparable with each other, not with another
+// group's (a 768 × 512 image and a 4000 × 3000 one, a 3 × 3 box and a 15 × 15 Gaussian).
 struct RunGroup {
     QString device;
     QString strategy;
+    QString image;
+    QSize size;
+    QString spec;
 
     bool operator==(const RunGroup&) const = default;
+    static RunGroup of(const TimingView::RunInfo& run) {
+        return {run.device, run.strategy, run.image, run.size, run.spec};
+    }
+    // Device and strategy, then the image (its file name) and size, then the spec: what is empty is left out.
     QString label() const {
-        return device.isEmpty() ? strategy : QStringLiteral("%1 · %2").arg(device, strategy);
+        QStringList parts;
+        for (const QString& part : {device, strategy})
+            if (!part.isEmpty()) parts << part;
+        QString what = QFileInfo(image).fileName();
+        if (!size.isEmpty())
+            what = QStringLiteral("%1 %2×%3").arg(what).arg(size.width()).arg(size.height()).trimmed();
+        if (!what.isEmpty()) parts << what;
+        if (!spec.isEmpty()) parts << spec;
+        return parts.join(QStringLiteral(" · "));
     }
 };
 
@@ -51,7 +69,7 @@ std::vector<RunGroup> groupsOf(const std::vector<TimingView::RunInfo>& runs, std
     std::vector<RunGroup> groups;
     groupOfRun.clear();
     for (const auto& run : runs) {
-        const RunGroup group{run.device, run.strategy};
+        const RunGroup group = RunGroup::of(run);
         auto it = std::find(groups.begin(), groups.end(), group);
         if (it == groups.end()) it = groups.insert(groups.end(), group);
         groupOfRun.push_back(static_cast<int>(it - groups.begin()));
@@ -279,8 +297,9 @@ std::vector<TimingView::CommandSummary> TimingView::summaries() const {
     for (const CommandSeries& series : seriesOf(runs_, runInfo_, groupOfRun)) {
         const auto ms = measure::Summary::of(series.durationsMs);
         const RunGroup& group = groups[static_cast<std::size_t>(series.group)];
-        result.push_back({group.device, group.strategy, series.stage, QString::fromStdString(series.name),
-                          static_cast<int>(series.durationsMs.size()), ms.min, ms.median, ms.max});
+        result.push_back({group.device, group.strategy, group.label(), series.stage,
+                          QString::fromStdString(series.name), static_cast<int>(series.durationsMs.size()),
+                          ms.min, ms.median, ms.max});
     }
     return result;
 }
@@ -308,7 +327,10 @@ void TimingView::refresh() {
     runInfo_.clear();
     for (const io::RunTimings& run : model_.keptRuns()) {
         std::vector<Timing> records;
-        RunInfo info{run.number, run.strategy, {}, run.buildOptions, {}, run.mode, run.overlapNs};
+        RunInfo info{run.number,       run.strategy, {},
+                     run.buildOptions, {},           run.mode,
+                     run.overlapNs,    run.image,    QSize(run.width, run.height),
+                     run.spec};
         for (const io::DeviceTimings& device : run.devices) {
             records.insert(records.end(), device.timings.begin(), device.timings.end());
             info.lanes.emplace_back(device.device, device.timings.size());
@@ -459,9 +481,9 @@ void TimingView::refreshSummaryTable() {
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const CommandSummary& summary = rows[i];
         // A heading row spanning the table starts each group: which device and strategy the times are from.
-        if (i == 0 || summary.device != rows[i - 1].device || summary.strategy != rows[i - 1].strategy) {
+        if (i == 0 || summary.group != rows[i - 1].group) {
             const int row = appendRow();
-            const QString group = RunGroup{summary.device, summary.strategy}.label();
+            const QString& group = summary.group;
             auto* heading = tableCell(group, kTextAlignment);
             QFont bold = heading->font();
             bold.setBold(true);
@@ -477,9 +499,7 @@ void TimingView::refreshSummaryTable() {
         summaryTable_->setItem(row, 3, tableCell(milliseconds(summary.minMs)));
         summaryTable_->setItem(row, 4, tableCell(milliseconds(summary.medianMs)));
         summaryTable_->setItem(row, 5, tableCell(milliseconds(summary.maxMs)));
-        setRowToolTip(
-            summaryTable_, row,
-            QStringLiteral("%1\n%2").arg(summary.name, RunGroup{summary.device, summary.strategy}.label()));
+        setRowToolTip(summaryTable_, row, QStringLiteral("%1\n%2").arg(summary.name, summary.group));
     }
 }
 
