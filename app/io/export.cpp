@@ -162,6 +162,10 @@ void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context
 QByteArray histogramJson(const histogram::Histogram& histogram, const HistogramContext& context) {
     return bytes(jsonDocument([&](JsonWriter& json) {
         json.beginObject();
+        // Nested as histoscope-cli's reports have them, so one script reads both; the channels at the top
+        // level are the export's first form, kept as an alias.
+        json.key("histograms");
+        writeHistogramJson(json, histogram);
         writeHistogramMembers(json, histogram);
         json.key("context");
         writeHistogramContextJson(json, context, histogram.bins);
@@ -208,17 +212,18 @@ QByteArray histogramCsv(const histogram::Histogram& histogram, const HistogramCo
     return csv + histogramCsv(histogram);
 }
 
-QByteArray histogramCsv(const histogram::Histogram& histogram) {
-    QByteArray csv = "bin,lower,upper";
+QByteArray histogramCsv(const histogram::Histogram& histogram, char separator) {
+    QByteArray csv = QByteArray("bin") + separator + "lower" + separator + "upper";
     for (const auto channel : histogram::kChannels)
-        csv += ',' + QByteArray(histogram::channelName(channel).data());
+        csv += separator + QByteArray(histogram::channelName(channel).data());
     csv += '\n';
     for (int bin = 0; bin < histogram.bins; ++bin) {
         const auto [lower, upper] = histogram::binValues(bin, histogram.bins);
-        csv += QByteArray::number(bin) + ',' + QByteArray::number(lower) + ',' + QByteArray::number(upper);
+        csv += QByteArray::number(bin) + separator + QByteArray::number(lower) + separator +
+               QByteArray::number(upper);
         for (const auto channel : histogram::kChannels)
-            csv += ',' + QByteArray::number(
-                             static_cast<qulonglong>(histogram[channel][static_cast<std::size_t>(bin)]));
+            csv += separator + QByteArray::number(static_cast<qulonglong>(
+                                   histogram[channel][static_cast<std::size_t>(bin)]));
         csv += '\n';
     }
     return csv;

@@ -64,10 +64,13 @@ void writeHistogramJson(JsonWriter& json, const histogram::Histogram& histogram)
 //  rotation), "sampling", "filter" (null: none), "fit_canvas", "stages": the image stages in order},
 //  "ignore_transparent"}
 void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context, int bins);
-// The histogram export, a whole document: writeHistogramJson's members plus "context".
+// The histogram export, a whole document: "histograms" (writeHistogramJson, where histoscope-cli's reports
+// have it), "context", and writeHistogramJson's members at the top level too (the export's first form, an
+// alias).
 QByteArray histogramJson(const histogram::Histogram& histogram, const HistogramContext& context);
-// Header "bin,lower,upper,r,g,b,a,luma", then one row per bin (lower/upper: the 8-bit values in the bin).
-QByteArray histogramCsv(const histogram::Histogram& histogram);
+// Header "bin,lower,upper,r,g,b,a,luma", then one row per bin (lower/upper: the 8-bit values in the bin);
+// '\t' as `separator` makes the tab-separated table a spreadsheet takes from the clipboard.
+QByteArray histogramCsv(const histogram::Histogram& histogram, char separator = ',');
 // The same table after a block of "# key: value" lines with the context (keys as in histogramContextJson:
 // image, image_width, image_height, device, device_selector, platform, strategy, requested_strategy, bins,
 // angle, sampling, filter, fit_canvas, ignore_transparent); "none" marks an absent value.

@@ -5,13 +5,16 @@
 #include <qcustomplot.h>
 #include <sys/resource.h>
 #include <QClipboard>
+#include <QFileDialog>
 #include <QGuiApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QPainter>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QXmlStreamReader>
 #include <QtTest/QtTest>
 #include <csignal>
@@ -90,13 +93,14 @@ QMap<QString, QString> takeContextLines(QStringList& lines) {
 }
 
 // Checks "bin,lower,upper,r,g,b,a,luma" CSV text against the histogram, bin by bin.
-void verifyHistogramCsv(const QString& csv, const Histogram& histogram) {
+void verifyHistogramCsv(const QString& csv, const Histogram& histogram, QChar separator = QLatin1Char(',')) {
     QStringList lines = csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     takeContextLines(lines);
-    QCOMPARE(lines.takeFirst(), QStringLiteral("bin,lower,upper,r,g,b,a,luma"));
+    QCOMPARE(lines.takeFirst(),
+             QStringLiteral("bin,lower,upper,r,g,b,a,luma").replace(QLatin1Char(','), separator));
     QCOMPARE(lines.size(), histogram.bins);
     for (int bin = 0; bin < histogram.bins; ++bin) {
-        const QStringList fields = lines[bin].split(QLatin1Char(','));
+        const QStringList fields = lines[bin].split(separator);
         QCOMPARE(fields.size(), 8);
         QCOMPARE(fields[0].toInt(), bin);
         QCOMPARE(fields[1].toInt(), bin * 32);  // 8 bins of 32 values
@@ -395,9 +399,14 @@ class ExportTest : public QObject {
                               {"fit_canvas", false},
                               {"stages", QJsonArray{"rotate", "convolve"}}}));
         QCOMPARE(jsonContext.value("ignore_transparent"), QJsonValue(false));
+        // The channels under "histograms", as histoscope-cli's reports have them (and at the top level, the
+        // export's first form).
+        const QJsonObject histograms = json.value("histograms").toObject();
+        QCOMPARE(histograms.keys(), (QStringList{"a", "b", "g", "luma", "r"}));
         for (const Channel channel : hs::histogram::kChannels) {
-            const QJsonArray counts =
-                json.value(QString::fromLatin1(hs::histogram::channelName(channel).data())).toArray();
+            const QString name = QString::fromLatin1(hs::histogram::channelName(channel).data());
+            QCOMPARE(json.value(name), histograms.value(name));
+            const QJsonArray counts = histograms.value(name).toArray();
             QCOMPARE(counts.size(), histogram.bins);
             for (int bin = 0; bin < histogram.bins; ++bin)
                 QCOMPARE(counts[bin].toInteger(),
@@ -510,11 +519,39 @@ class ExportTest : public QObject {
         QCOMPARE(readAll(target), QByteArray("old content\n"));
     }
 
-    void copyPutsTheCsvOnTheClipboard() {
+    void copyPutsATabSeparatedTableOnTheClipboard() {
         const Histogram histogram = handMadeHistogram();
         show(histogram);
         exports_->actions()[4]->trigger();
-        verifyHistogramCsv(QGuiApplication::clipboard()->text(), histogram);
+        // Tab-separated, as a spreadsheet splits a paste into cells.
+        verifyHistogramCsv(QGuiApplication::clipboard()->text(), histogram, QLatin1Char('\t'));
+    }
+
+    // A save dialog starts with a name: the image's, what is exported and the first filter's suffix.
+    void saveDialogsSuggestAName() {
+        show(handMadeHistogram());  // of "/photos/harbour, evening.png"
+        model_->keep(test::oneDeviceRun(run(0), QStringLiteral("serial")));
+        QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
+        const auto suggestion = [](QAction* action) {
+            QString suggested;
+            QTimer poll;
+            poll.setInterval(test::kPollMs);
+            QObject::connect(&poll, &QTimer::timeout, [&] {
+                auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+                if (!dialog || !dialog->isVisible()) return;
+                suggested = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"))->text();
+                poll.stop();
+                dialog->reject();
+            });
+            poll.start();
+            action->trigger();
+            return suggested;
+        };
+        const QList<QAction*> actions = exports_->actions();
+        QCOMPARE(suggestion(actions[1]), QStringLiteral("harbour, evening-histogram.csv"));
+        QCOMPARE(suggestion(actions[0]), QStringLiteral("harbour, evening-plot.png"));
+        QCOMPARE(suggestion(actions[2]), QStringLiteral("harbour, evening-timings.csv"));
+        QCOMPARE(suggestion(actions[3]), QStringLiteral("harbour, evening-trace.json"));
     }
 
   private:

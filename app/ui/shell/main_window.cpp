@@ -105,6 +105,29 @@ QString droppedImage(const QMimeData* mime) {
     return io::readableSuffixes().contains(QFileInfo(path).suffix().toLower()) ? path : QString();
 }
 
+// A device as the status bar names it: with its selector, which tells two identical devices apart.
+QString deviceText(const DeviceInfo& device) {
+    return QStringLiteral("%1 (%2)").arg(QString::fromStdString(device.name),
+                                         QString::fromStdString(device.selector()));
+}
+
+void applyHistogramDisplay(HistogramView& view, const AppSettings::HistogramDisplay& display) {
+    view.setLogScale(display.logScale);
+    view.setCumulative(display.cumulative);
+    view.setClipDominant(display.clipPeak);
+    for (const auto channel : histogram::kChannels)
+        view.setChannelVisible(channel,
+                               display.channels.contains(QString::fromUtf8(histogram::channelName(channel))));
+}
+
+AppSettings::HistogramDisplay histogramDisplayOf(const HistogramView& view) {
+    AppSettings::HistogramDisplay display{view.logScale(), view.cumulative(), view.clipDominant(), {}};
+    for (const auto channel : histogram::kChannels)
+        if (view.channelVisible(channel))
+            display.channels << QString::fromUtf8(histogram::channelName(channel));
+    return display;
+}
+
 struct Decoded {
     std::shared_ptr<const ImageRGBA8> image;
     QString error;
@@ -262,6 +285,7 @@ void MainWindow::buildDocks() {
     transformPanel_ = new TransformPanel;
     transformPanel_->applySettings(settings_.transform());
     histogramView_ = new HistogramView;
+    if (const auto display = settings_.histogramDisplay()) applyHistogramDisplay(*histogramView_, *display);
     timingView_ = new TimingView(*model_);
     timingView_->setRepeatCount(settings_.repeatCount());
     timelineView_ = new TimelineView;
@@ -560,6 +584,11 @@ void MainWindow::imageDecoded(quint64 generation, const QString& path,
                               std::shared_ptr<const ImageRGBA8> image, const QString& error) {
     if (generation != loadGeneration_) return;  // a newer open superseded this one
     statusBar()->clearMessage();
+    if (!openNote_.isEmpty()) {
+        statusBar()->showMessage(openNote_, 10000);
+        idleNotice_ = openNote_;  // the run of the new image clears the status bar when it ends
+    }
+    openNote_.clear();
     if (!image) {
         settings_.removeRecentFile(path);
         reportProblem({ErrorKind::Input, tr("Cannot open image"), error, {}, {}});
@@ -595,6 +624,12 @@ void MainWindow::dropEvent(QDropEvent* event) {
     const QString path = droppedImage(event->mimeData());
     if (path.isEmpty()) return;
     event->acceptProposedAction();
+    // One image at a time: the others dropped with it are named, not silently left out.
+    const qsizetype dropped = event->mimeData()->urls().size();
+    openNote_ = dropped > 1 ? tr("%1 files were dropped; HistoScope shows one image at a time: %2")
+                                  .arg(dropped)
+                                  .arg(QFileInfo(path).fileName())
+                            : QString();
     openImage(path);
 }
 
@@ -674,15 +709,14 @@ void MainWindow::onDevicesReady() {
         devicePanel_->selectDevice(selector);
     }
     deviceLabel_->setText(devices.empty() ? tr("no OpenCL device")
-                                          : QString::fromStdString(devicePanel_->currentDevice()->name));
+                                          : deviceText(*devicePanel_->currentDevice()));
     refreshSupport();
     emit devicesShown();
     runHistogram();
 }
 
 void MainWindow::onDeviceChanged() {
-    if (const auto device = devicePanel_->currentDevice())
-        deviceLabel_->setText(QString::fromStdString(device->name));
+    if (const auto device = devicePanel_->currentDevice()) deviceLabel_->setText(deviceText(*device));
     // Measurements from another device are not comparable.
     compareView_->clear();
     refreshSupport();
@@ -772,8 +806,8 @@ void MainWindow::onBusyChanged(bool busy) {
     busyBar_->hide();
     timingView_->setProgress(0, 0);
     statusBar()->clearMessage();
-    if (!cancelNotice_.isEmpty()) statusBar()->showMessage(cancelNotice_, 10000);
-    cancelNotice_.clear();
+    if (!idleNotice_.isEmpty()) statusBar()->showMessage(idleNotice_, 10000);
+    idleNotice_.clear();
 }
 
 void MainWindow::onCancelled() {
@@ -782,15 +816,15 @@ void MainWindow::onCancelled() {
     busyBar_->hide();
     switch (latestKind_) {
         case RunKind::Run:
-            cancelNotice_ = tr("Run cancelled: its result is discarded");
+            idleNotice_ = tr("Run cancelled: its result is discarded");
             break;
         case RunKind::Repeated:
-            cancelNotice_ =
+            idleNotice_ =
                 tr("Run ×N cancelled: the runs finished before are kept, the one in flight is "
                    "discarded");
             break;
         case RunKind::Compare:
-            cancelNotice_ = tr("Compare cancelled: the strategies measured so far are kept");
+            idleNotice_ = tr("Compare cancelled: the strategies measured so far are kept");
             break;
     }
     // The worker is still busy until the device finishes what it was given: an OpenCL command cannot be
@@ -798,7 +832,7 @@ void MainWindow::onCancelled() {
     busyLabel_->setText(
         tr("cancelled: the device cannot interrupt the run in flight; its result is discarded "
            "when it ends"));
-    statusBar()->showMessage(cancelNotice_);
+    statusBar()->showMessage(idleNotice_);
 }
 
 void MainWindow::markPreviousSettings(bool previous) {
@@ -885,6 +919,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings_.setBins(bins_->value());
     settings_.setIgnoreTransparent(ignoreTransparent_->isChecked());
     settings_.setRepeatCount(timingView_->repeatCount());
+    settings_.setHistogramDisplay(histogramDisplayOf(*histogramView_));
     settings_.setTransform(transformPanel_->settings());
     if (!settings_.save())
         qWarning("histoscope: %s: the settings could not be written", qUtf8Printable(settings_.fileName()));

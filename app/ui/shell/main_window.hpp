@@ -201,6 +201,7 @@ class MainWindow : public QMainWindow {
     std::shared_ptr<const ImageRGBA8> image_;
     QString imagePath_;
     quint64 loadGeneration_ = 0;
+    QString openNote_;  // said once the image being opened is shown (a drop of several files)
     QString preferredDevice_;
     RunModel* model_ = nullptr;
     bool showsProcessed_ = false;  // the view shows a processed image rather than image_
@@ -211,7 +212,7 @@ class MainWindow : public QMainWindow {
     bool showsPreviousSettings_ = false;
     enum class ProgressTarget { Timings, StatusBar } progressTarget_ = ProgressTarget::Timings;
     enum class RunKind { Run, Repeated, Compare } latestKind_ = RunKind::Run;  // of the latest request
-    QString cancelNotice_;  // what a cancel did, said once the worker is idle again
+    QString idleNotice_;  // what a cancel or a drop did, said (again) once the worker is idle
 
     ImageView* imageView_ = nullptr;
     DevicePanel* devicePanel_ = nullptr;

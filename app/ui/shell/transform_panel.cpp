@@ -565,7 +565,12 @@ void TransformPanel::updateSupport(const DeviceInfo* device, QSize imageSize) {
     }
     refreshConvolveSupport();
     // At most a chunk per row; before any image the count waits for one (a 1-pixel guess would clamp it).
-    if (!imageSize.isEmpty()) chunks_->setMaximum(imageSize.height());
+    // The count the user chose comes back with a taller image: a 2-row image lowers it for itself only.
+    if (!imageSize.isEmpty()) {
+        const QSignalBlocker blocker(chunks_);
+        chunks_->setMaximum(imageSize.height());
+        chunks_->setValue(std::min(chunksWanted_, imageSize.height()));
+    }
     // Another producer may not pair with the second device: pipeline mode goes off, saying why.
     if (!twoDevicesGroup_->isChecked()) return;
     const PairCheck check = checkTwoDevices();
@@ -629,7 +634,8 @@ QWidget* TransformPanel::buildTwoDevices() {
     });
     connect(consumer_, &QComboBox::currentIndexChanged, this, &TransformPanel::twoDevicesChoiceChanged);
     connect(mode_, &QComboBox::currentIndexChanged, this, &TransformPanel::twoDevicesChoiceChanged);
-    connect(chunks_, &QSpinBox::valueChanged, this, [this] {
+    connect(chunks_, &QSpinBox::valueChanged, this, [this](int chunks) {
+        chunksWanted_ = chunks;
         if (twoDevicesGroup_->isChecked()) emit transformChanged();
     });
     return twoDevicesGroup_;
@@ -640,9 +646,11 @@ void TransformPanel::setDevices(const std::vector<DeviceInfo>& devices) {
     const QString current = consumer_->currentData().toString();
     devices_ = devices;
     consumer_->clear();
+    // The selector first, as the Device panel lists them: a narrow panel cuts the name, not what tells two
+    // identical devices apart.
     for (const auto& device : devices_)
-        consumer_->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(device.name),
-                                                         QString::fromStdString(device.selector())),
+        consumer_->addItem(QStringLiteral("%1 · %2").arg(QString::fromStdString(device.selector()),
+                                                         QString::fromStdString(device.name)),
                            QString::fromStdString(device.selector()));
     // The device chosen before where the list still has it; else the registry's second device: two devices
     // are what pipeline mode is for.
@@ -693,6 +701,16 @@ void TransformPanel::twoDevicesChoiceChanged() {
 }
 
 void TransformPanel::twoDevicesToggled(bool on) {
+    if (on && device_ && consumer_->currentData().toString() == QString::fromStdString(device_->selector())) {
+        // Two devices are what pipeline mode is for: the first other device counts, where there is one.
+        for (int i = 0; i < consumer_->count(); ++i) {
+            if (consumer_->itemData(i).toString() == QString::fromStdString(device_->selector())) continue;
+            const QSignalBlocker blocker(consumer_);
+            consumer_->setCurrentIndex(i);
+            acceptedConsumer_ = i;
+            break;
+        }
+    }
     if (on) {
         const PairCheck check = checkTwoDevices();
         if (!check.ok) {
