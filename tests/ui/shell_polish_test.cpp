@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include "engine/ops/rotate/rotate.hpp"
 #include "io/image_io.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/main_window.hpp"
@@ -100,6 +101,19 @@ class PolishTest : public QObject {
                            QStringLiteral("tall"));
         QCOMPARE(chunks->value(), 8);
         waitIdle();
+    }
+
+    // A fit-canvas rotation changes the output's size: the status bar gives both, as the engine's rule has
+    // it.
+    void theStatusBarGivesTheOutputSize() {
+        window().setRotation(30, rotate::FilterMode::Linear, true);
+        QTRY_VERIFY_WITH_TIMEOUT(!window().controller().busy() && window().lastOutcome()->frame,
+                                 kResultTimeoutMs);
+        const auto size = rotate::outputSize({30, rotate::FilterMode::Linear, true}, 64, 48);
+        QVERIFY(size.width != 64 || size.height != 48);
+        QVERIFY2(window().statusSummary().contains(
+                     QStringLiteral("64 × 48 → %1 × %2").arg(size.width).arg(size.height)),
+                 qPrintable(window().statusSummary()));
     }
 
     // Two files dropped: the first is opened and the status bar says that the other was not.

@@ -867,6 +867,13 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
 }
 
 void MainWindow::showProcessedImage(const RunOutcome& outcome) {
+    // The output's size where the image stages changed it (a fit-canvas rotation).
+    const QString input =
+        QStringLiteral("%1 × %2").arg(outcome.request.image->width).arg(outcome.request.image->height);
+    const bool resized = outcome.frame && (outcome.frame->width != outcome.request.image->width ||
+                                           outcome.frame->height != outcome.request.image->height);
+    imageLabel_->setText(
+        resized ? tr("%1 → %2 × %3").arg(input).arg(outcome.frame->width).arg(outcome.frame->height) : input);
     if (outcome.frame) {
         imageView_->showFrame(*outcome.frame);
         showsProcessed_ = true;

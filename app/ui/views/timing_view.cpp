@@ -247,6 +247,11 @@ TimingView::TimingView(RunModel& model, QWidget* parent)
                       tr("End µs"), tr("Wait µs"), tr("Duration µs"), tr("Device")},
                      lastRun);
     lastRunTable_->setObjectName("lastRunTable");
+    // The device's long name, as wide as its contents, left the command "…" once it appeared: it gets a
+    // width of its own (elided; the title above names the devices in full) and the command the rest.
+    constexpr int kDeviceColumn = 8;
+    lastRunTable_->horizontalHeader()->setSectionResizeMode(kDeviceColumn, QHeaderView::Interactive);
+    lastRunTable_->horizontalHeader()->resizeSection(kDeviceColumn, 120);
     lastRunTable_->setToolTip(
         tr("Times relative to the first command queued in the run, every device's clock mapped onto the "
            "host's; wait = start − queued"));
