@@ -7,12 +7,14 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include "engine/ops/rotate/rotate.hpp"
 #include "io/image_io.hpp"
 #include "ui/shell/app_settings.hpp"
+#include "ui/shell/device_panel.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/shell/transform_panel.hpp"
 #include "ui/views/histogram_view.hpp"
@@ -114,6 +116,19 @@ class PolishTest : public QObject {
         QVERIFY2(window().statusSummary().contains(
                      QStringLiteral("64 × 48 → %1 × %2").arg(size.width).arg(size.height)),
                  qPrintable(window().statusSummary()));
+    }
+
+    // Tab leaves the device's read-only property table at once instead of walking its cells.
+    void tabLeavesTheDeviceTable() {
+        QTableWidget* table = test::part<DevicePanel>(window())->propertiesTable();
+        QVERIFY(table->rowCount() > 2);
+        window().activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window()));
+        table->setFocus();
+        table->setCurrentCell(0, 0);
+        QTRY_VERIFY(table->hasFocus());
+        QTest::keyClick(table, Qt::Key_Tab);
+        QVERIFY(!table->hasFocus());
     }
 
     // Two files dropped: the first is opened and the status bar says that the other was not.
