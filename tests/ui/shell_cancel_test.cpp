@@ -118,8 +118,8 @@ class CancelTest : public QObject {
         QVERIFY(window().statusBar()->currentMessage().startsWith(QStringLiteral("Run ×N cancelled")));
     }
 
-    // Cancelled once its first strategy is measured, Compare shows that strategy's figures and says of the
-    // others that they were not measured.
+    // Cancelled once its first strategy is measured, Compare shows the figures of the strategies measured
+    // before the cancel reached it and says of the others that they were not measured.
     void compareKeepsTheStrategiesItMeasured() {
         constexpr int kRepetitions = 2000;  // per strategy: the others are still to run when Cancel comes
         QSignalSpy compared(&controller(), &Controller::compareReady);
@@ -135,6 +135,7 @@ class CancelTest : public QObject {
         int notMeasured = 0;
         for (const auto& entry : entries) {
             if (entry.unsupportedReason.isEmpty()) {
+                QCOMPARE(notMeasured, 0);  // nothing is measured after the stop
                 ++measured;
                 QVERIFY(entry.medianMs > 0);
             } else if (entry.unsupportedReason ==
@@ -142,7 +143,9 @@ class CancelTest : public QObject {
                 ++notMeasured;
             }
         }
-        QCOMPARE(measured, 1);
+        // At least the first; more where the window took its time to hear of the first's end (2000 progress
+        // signals queue up before that one), never all of them.
+        QVERIFY(measured >= 1);
         QVERIFY(notMeasured >= 1);
         QTRY_VERIFY_WITH_TIMEOUT(!controller().busy(), kResultTimeoutMs);
         QVERIFY(window().statusBar()->currentMessage().startsWith(QStringLiteral("Compare cancelled")));

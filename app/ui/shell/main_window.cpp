@@ -803,6 +803,7 @@ void MainWindow::onBusyChanged(bool busy) {
     busyLabel_->setVisible(busy);
     if (busy) return;
     busyLabel_->setText(tr("running…"));
+    busyLabel_->setToolTip({});
     busyBar_->hide();
     timingView_->setProgress(0, 0);
     statusBar()->clearMessage();
@@ -816,7 +817,7 @@ void MainWindow::onCancelled() {
     busyBar_->hide();
     switch (latestKind_) {
         case RunKind::Run:
-            idleNotice_ = tr("Run cancelled: its result is discarded");
+            idleNotice_ = tr("Run cancelled: its result is discarded, not shown");
             break;
         case RunKind::Repeated:
             idleNotice_ =
@@ -828,11 +829,14 @@ void MainWindow::onCancelled() {
             break;
     }
     // The worker is still busy until the device finishes what it was given: an OpenCL command cannot be
-    // interrupted.
-    busyLabel_->setText(
-        tr("cancelled: the device cannot interrupt the run in flight; its result is discarded "
-           "when it ends"));
-    statusBar()->showMessage(idleNotice_);
+    // interrupted. The label is short: a permanent field of the status bar is part of the window's minimum
+    // width.
+    busyLabel_->setText(tr("cancelled: discarded when it ends"));
+    busyLabel_->setToolTip(
+        tr("The device cannot interrupt the run in flight; its result is discarded when it ends."));
+    statusBar()->showMessage(
+        tr("%1; the device cannot interrupt the run in flight: its result is discarded when it ends")
+            .arg(idleNotice_));
 }
 
 void MainWindow::markPreviousSettings(bool previous) {
