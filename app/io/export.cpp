@@ -162,6 +162,10 @@ void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context
 QByteArray histogramJson(const histogram::Histogram& histogram, const HistogramContext& context) {
     return bytes(jsonDocument([&](JsonWriter& json) {
         json.beginObject();
+        // Nested as histoscope-cli's reports have them, so one script reads both; the channels at the top
+        // level are the export's first form, kept as an alias.
+        json.key("histograms");
+        writeHistogramJson(json, histogram);
         writeHistogramMembers(json, histogram);
         json.key("context");
         writeHistogramContextJson(json, context, histogram.bins);
@@ -208,17 +212,18 @@ QByteArray histogramCsv(const histogram::Histogram& histogram, const HistogramCo
     return csv + histogramCsv(histogram);
 }
 
-QByteArray histogramCsv(const histogram::Histogram& histogram) {
-    QByteArray csv = "bin,lower,upper";
+QByteArray histogramCsv(const histogram::Histogram& histogram, char separator) {
+    QByteArray csv = QByteArray("bin") + separator + "lower" + separator + "upper";
     for (const auto channel : histogram::kChannels)
-        csv += ',' + QByteArray(histogram::channelName(channel).data());
+        csv += separator + QByteArray(histogram::channelName(channel).data());
     csv += '\n';
     for (int bin = 0; bin < histogram.bins; ++bin) {
         const auto [lower, upper] = histogram::binValues(bin, histogram.bins);
-        csv += QByteArray::number(bin) + ',' + QByteArray::number(lower) + ',' + QByteArray::number(upper);
+        csv += QByteArray::number(bin) + separator + QByteArray::number(lower) + separator +
+               QByteArray::number(upper);
         for (const auto channel : histogram::kChannels)
-            csv += ',' + QByteArray::number(
-                             static_cast<qulonglong>(histogram[channel][static_cast<std::size_t>(bin)]));
+            csv += separator + QByteArray::number(static_cast<qulonglong>(
+                                   histogram[channel][static_cast<std::size_t>(bin)]));
         csv += '\n';
     }
     return csv;
@@ -267,10 +272,15 @@ void writeKernelSummaryJson(JsonWriter& json, const std::vector<double>& kernelN
     json.field("max", summary.max).endObject().endObject();
 }
 
+void writeRunContextMembers(JsonWriter& json, const RunTimings& run) {
+    json.field("image", run.image.toStdString()).field("width", run.width).field("height", run.height);
+    json.field("spec", run.spec.toStdString());
+}
+
 QByteArray timingsCsv(const std::vector<RunTimings>& runs) {
     QByteArray csv =
         "run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns,run_queued_ns,run_submit_ns,"
-        "run_start_ns,run_end_ns,device,mode,overlap_ns\n";
+        "run_start_ns,run_end_ns,device,mode,overlap_ns,clock_offset_ns,image,width,height,spec\n";
     const auto number = [](std::uint64_t ns) {
         return ',' + QByteArray::number(static_cast<qulonglong>(ns));
     };
@@ -278,6 +288,9 @@ QByteArray timingsCsv(const std::vector<RunTimings>& runs) {
         const std::uint64_t origin = runOriginNs(run);
         const QByteArray overlap =
             run.overlapNs ? QByteArray::number(static_cast<qulonglong>(*run.overlapNs)) : QByteArray();
+        const QByteArray context = ',' + csvField(run.image.toStdString()) + ',' +
+                                   QByteArray::number(run.width) + ',' + QByteArray::number(run.height) +
+                                   ',' + csvField(run.spec.toStdString());
         for (const auto& device : run.devices) {
             for (const auto& timing : device.timings) {
                 csv += QByteArray::number(run.number) + ',' + csvField(stageName(timing.stage)) + ',' +
@@ -289,7 +302,8 @@ QByteArray timingsCsv(const std::vector<RunTimings>& runs) {
                      {timing.hostQueuedNs(), timing.hostSubmitNs(), timing.hostStartNs(), timing.hostEndNs()})
                     csv += number(fromOrigin(ns, origin));
                 csv += ',' + csvField(device.device.toStdString()) + ',' + csvField(run.mode.toStdString()) +
-                       ',' + overlap + '\n';
+                       ',' + overlap + ',' + QByteArray::number(static_cast<qlonglong>(timing.hostOffsetNs)) +
+                       context + '\n';
             }
         }
     }
@@ -341,6 +355,7 @@ QByteArray chromeTrace(const std::vector<RunTimings>& runs) {
                 json.field("queued_us", bar.queuedUs + runOffsetUs)
                     .field("submit_us", bar.submitUs + runOffsetUs);
                 if (!bar.buildOptions.isEmpty()) json.field("build_options", bar.buildOptions.toStdString());
+                writeRunContextMembers(json, runs[run]);
                 json.endObject();
                 json.endObject();
             }

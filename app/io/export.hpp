@@ -64,10 +64,13 @@ void writeHistogramJson(JsonWriter& json, const histogram::Histogram& histogram)
 //  rotation), "sampling", "filter" (null: none), "fit_canvas", "stages": the image stages in order},
 //  "ignore_transparent"}
 void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context, int bins);
-// The histogram export, a whole document: writeHistogramJson's members plus "context".
+// The histogram export, a whole document: "histograms" (writeHistogramJson, where histoscope-cli's reports
+// have it), "context", and writeHistogramJson's members at the top level too (the export's first form, an
+// alias).
 QByteArray histogramJson(const histogram::Histogram& histogram, const HistogramContext& context);
-// Header "bin,lower,upper,r,g,b,a,luma", then one row per bin (lower/upper: the 8-bit values in the bin).
-QByteArray histogramCsv(const histogram::Histogram& histogram);
+// Header "bin,lower,upper,r,g,b,a,luma", then one row per bin (lower/upper: the 8-bit values in the bin);
+// '\t' as `separator` makes the tab-separated table a spreadsheet takes from the clipboard.
+QByteArray histogramCsv(const histogram::Histogram& histogram, char separator = ',');
 // The same table after a block of "# key: value" lines with the context (keys as in histogramContextJson:
 // image, image_width, image_height, device, device_selector, platform, strategy, requested_strategy, bins,
 // angle, sampling, filter, fit_canvas, ignore_transparent); "none" marks an absent value.
@@ -100,16 +103,19 @@ void writeRunTimings(JsonWriter& json, const std::vector<Timing>& run, int numbe
 void writeKernelSummaryJson(JsonWriter& json, const std::vector<std::vector<Timing>>& runs);
 // The same from each run's kernel time (measure::kernelNs), for a caller that kept only those.
 void writeKernelSummaryJson(JsonWriter& json, const std::vector<double>& kernelNs);
+// "image", "width", "height", "spec": what the run measured (RunTimings), into an object the caller opened.
+void writeRunContextMembers(JsonWriter& json, const RunTimings& run);
 // Header "run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns,run_queued_ns,run_submit_ns,
-// run_start_ns,run_end_ns,device,mode,overlap_ns" (times as in writeTimingMembers), one row per record of
-// every device of every run, in the runs' order; device is the record's lane (RunTimings::devices), mode and
-// overlap_ns a produce-consume run's, empty for a run on one device.
+// run_start_ns,run_end_ns,device,mode,overlap_ns,clock_offset_ns,image,width,height,spec" (times as in
+// writeTimingMembers), one row per record of every device of every run, in the runs' order; device is the
+// record's lane (RunTimings::devices), mode and overlap_ns a produce-consume run's, empty for a run on one
+// device; the last four what the run measured (writeRunContextMembers). Columns are only ever appended.
 QByteArray timingsCsv(const std::vector<RunTimings>& runs);
 
 // Chrome trace-event JSON (opens in Perfetto and chrome://tracing): the lanes of timelineOf() as threads
 // named after them (device queues, then host), one complete event ("ph": "X") per command at its start, in
 // microseconds from the first run's first queued timestamp; args carry the run number, the stage, the queued
-// and submit times and a kernel's build options.
+// and submit times, a kernel's build options and what the run measured (writeRunContextMembers).
 QByteArray chromeTrace(const std::vector<RunTimings>& runs);
 
 }  // namespace hs::io

@@ -36,6 +36,13 @@ struct RunTimings {
     // and unset for a run on one device.
     QString mode{};
     std::optional<std::uint64_t> overlapNs{};
+    // What the run measured, besides the device and the strategy: the image (its path; empty for pixels
+    // that come from no file), its size, and the spec, every stage with its parameters in order ("rotate (30
+    // degrees, linear) → histogram (256 bins)"). Times compare only between runs that agree on all of them.
+    QString image{};
+    int width = 0;
+    int height = 0;
+    QString spec{};
 };
 
 // One command on the timeline; times in microseconds from the run's origin.

@@ -109,14 +109,14 @@ TEST(Compare, UploadsOnceForEveryStrategyAndRepetition) {
     const auto comparison = compareHistogramStrategies(
         &device, image, params, kRepetitions,
         {nullptr, [&](int done, int of) { progress.push_back(done), total = of; }});
-    ASSERT_TRUE(comparison.has_value());
-    EXPECT_EQ(comparison->bytes, image.byteCount());
-    ASSERT_EQ(comparison->strategies.size(), histogram::strategies().size());
+    EXPECT_EQ(comparison.bytes, image.byteCount());
+    ASSERT_EQ(comparison.strategies.size(), histogram::strategies().size());
+    EXPECT_FALSE(comparison.stopped);
 
     int measured = 0;
     std::size_t deviceRuns = 0;
-    for (std::size_t i = 0; i < comparison->strategies.size(); ++i) {
-        const auto& entry = comparison->strategies[i];
+    for (std::size_t i = 0; i < comparison.strategies.size(); ++i) {
+        const auto& entry = comparison.strategies[i];
         const auto& strategy = *histogram::strategies()[i];
         SCOPED_TRACE(entry.strategy);
         EXPECT_EQ(entry.strategy, strategy.name());
@@ -133,8 +133,8 @@ TEST(Compare, UploadsOnceForEveryStrategyAndRepetition) {
     }
     ASSERT_GT(deviceRuns, 0u) << "no device strategy ran";
     // One upload for the whole comparison, however many device runs read the pixels.
-    EXPECT_EQ(uploads(comparison->timings), 1u);
-    EXPECT_EQ(comparison->timings.front().stage, Stage::Upload);
+    EXPECT_EQ(uploads(comparison.timings), 1u);
+    EXPECT_EQ(comparison.timings.front().stage, Stage::Upload);
     EXPECT_EQ(total, measured * kRepetitions);
     ASSERT_EQ(progress.size(), static_cast<std::size_t>(total));
     for (std::size_t i = 0; i < progress.size(); ++i) EXPECT_EQ(progress[i], static_cast<int>(i) + 1);
@@ -144,8 +144,7 @@ TEST(Compare, WithoutADeviceHostStrategiesRunAndNothingIsUploaded) {
     const ImageRGBA8 image =
         histogram::test_images::makeImage(40, 30, histogram::test_images::Pattern::Uniform);
     const auto comparison = compareHistogramStrategies(nullptr, image, {}, 2);
-    ASSERT_TRUE(comparison.has_value());
-    for (const auto& entry : comparison->strategies) {
+    for (const auto& entry : comparison.strategies) {
         SCOPED_TRACE(entry.strategy);
         const bool onDevice = histogram::findStrategy(entry.strategy).runsOnDevice();
         EXPECT_EQ(entry.measured(), !onDevice);
@@ -153,17 +152,33 @@ TEST(Compare, WithoutADeviceHostStrategiesRunAndNothingIsUploaded) {
             EXPECT_EQ(entry.unsupported, "needs an OpenCL device");
         }
     }
-    EXPECT_EQ(uploads(comparison->timings), 0u);
+    EXPECT_EQ(uploads(comparison.timings), 0u);
 }
 
-TEST(Compare, StopsWhenNoLongerWanted) {
+TEST(Compare, StopsWhenNoLongerWantedKeepingWhatItMeasured) {
     const ImageRGBA8 image =
         histogram::test_images::makeImage(40, 30, histogram::test_images::Pattern::Uniform);
+    // Asked before each measured repetition (not the warm-up): the first strategy that runs completes (2
+    // asks), the second is stopped at its first.
+    constexpr int kRepetitions = 2;
     int asked = 0;
-    const auto comparison = compareHistogramStrategies(&runtime().open("0:0"), image, {}, 5,
-                                                       {[&] { return ++asked < 4; }, nullptr});
-    EXPECT_FALSE(comparison.has_value());
-    EXPECT_EQ(asked, 4);
+    const auto comparison = compareHistogramStrategies(&runtime().open("0:0"), image, {}, kRepetitions,
+                                                       {[&] { return ++asked <= kRepetitions; }, nullptr});
+    EXPECT_TRUE(comparison.stopped);
+    EXPECT_EQ(asked, kRepetitions + 1);
+    int measured = 0;
+    bool stoppedSeen = false;
+    for (const auto& entry : comparison.strategies) {
+        SCOPED_TRACE(entry.strategy);
+        if (entry.measured()) {
+            ++measured;
+            EXPECT_FALSE(stoppedSeen) << "a strategy measured after the stop";
+        } else if (entry.unsupported == kNotMeasured) {
+            stoppedSeen = true;
+        }
+    }
+    EXPECT_EQ(measured, 1);
+    EXPECT_TRUE(stoppedSeen);
 }
 
 }  // namespace

@@ -277,21 +277,30 @@ TEST(TimingExport, KernelSummaryKeepsAHalfNanosecondMedian) {
 
 TEST(TimingExport, CsvHasARowPerCommand) {
     const auto runs = twoRuns();
-    const std::vector<io::RunTimings> kept{{1, "s", {{"D (0:0)", runs[0]}}, {}},
-                                           {2, "s", {{"D (0:0)", runs[1]}}, {}}};
+    std::vector<io::RunTimings> kept{{1, "s", {{"D (0:0)", runs[0]}}, {}},
+                                     {2, "s", {{"D (0:0)", runs[1]}}, {}}};
+    // What the second run measured; the first says nothing of it (pixels from no file).
+    kept[1].image = "/images/a \"b\", c.png";
+    kept[1].width = 640;
+    kept[1].height = 480;
+    kept[1].spec = "histogram (16 bins)";
+    // Its device clock 7 ns behind the host's, every record alike (so the run_* times stay as they are).
+    for (Timing& timing : kept[1].devices.front().timings) timing.hostOffsetNs = 7;
     const auto rows = parseCsv(io::timingsCsv(kept));
     ASSERT_EQ(rows.size(), 5u);
     EXPECT_EQ(rows[0],
-              (std::vector<std::string>{"run", "stage", "name", "queued_ns", "submit_ns", "start_ns",
-                                        "end_ns", "duration_ns", "run_queued_ns", "run_submit_ns",
-                                        "run_start_ns", "run_end_ns", "device", "mode", "overlap_ns"}));
+              (std::vector<std::string>{"run",           "stage",         "name",         "queued_ns",
+                                        "submit_ns",     "start_ns",      "end_ns",       "duration_ns",
+                                        "run_queued_ns", "run_submit_ns", "run_start_ns", "run_end_ns",
+                                        "device",        "mode",          "overlap_ns",   "clock_offset_ns",
+                                        "image",         "width",         "height",       "spec"}));
     std::size_t row = 1;
     for (std::size_t run = 0; run < runs.size(); ++run) {
         // Each run's times from its own first queued command (one clock: no offsets here).
         const std::uint64_t origin = runs[run].front().queuedNs;
         for (const auto& timing : runs[run]) {
             const auto& fields = rows[row++];
-            ASSERT_EQ(fields.size(), 15u);
+            ASSERT_EQ(fields.size(), 20u);
             EXPECT_EQ(std::stoul(fields[0]), run + 1);  // runs are numbered from 1
             EXPECT_EQ(fields[1], std::string(stageName(timing.stage)));
             EXPECT_EQ(fields[2], timing.name);
@@ -306,6 +315,11 @@ TEST(TimingExport, CsvHasARowPerCommand) {
             EXPECT_EQ(fields[12], "D (0:0)");
             EXPECT_EQ(fields[13], "");  // one device: no mode, no overlap
             EXPECT_EQ(fields[14], "");
+            EXPECT_EQ(std::stoll(fields[15]), run == 0 ? 0 : 7);
+            EXPECT_EQ(fields[16], run == 0 ? "" : "/images/a \"b\", c.png");  // unquoted by the reader
+            EXPECT_EQ(fields[17], run == 0 ? "0" : "640");
+            EXPECT_EQ(fields[18], run == 0 ? "0" : "480");
+            EXPECT_EQ(fields[19], run == 0 ? "" : "histogram (16 bins)");
         }
     }
 }

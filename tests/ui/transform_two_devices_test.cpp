@@ -147,7 +147,7 @@ class TransformTwoDevicesTest : public QObject {
         QVERIFY(reports_.isEmpty());
 
         QVERIFY(panel().grab().save(test::artifactPath(QStringLiteral("transform_panel_pipeline.png"))));
-        auto* timelineDock = qobject_cast<QDockWidget*>(test::part<TimelineView>(*window_)->parentWidget());
+        auto* timelineDock = window_->findChild<QDockWidget*>(QStringLiteral("timelineDock"));
         if (timelineDock) timelineDock->raise();
         TimelineView* view = test::part<TimelineView>(*window_);
         view->fitRun();

@@ -5,13 +5,16 @@
 #include <qcustomplot.h>
 #include <sys/resource.h>
 #include <QClipboard>
+#include <QFileDialog>
 #include <QGuiApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QPainter>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QXmlStreamReader>
 #include <QtTest/QtTest>
 #include <csignal>
@@ -90,13 +93,14 @@ QMap<QString, QString> takeContextLines(QStringList& lines) {
 }
 
 // Checks "bin,lower,upper,r,g,b,a,luma" CSV text against the histogram, bin by bin.
-void verifyHistogramCsv(const QString& csv, const Histogram& histogram) {
+void verifyHistogramCsv(const QString& csv, const Histogram& histogram, QChar separator = QLatin1Char(',')) {
     QStringList lines = csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     takeContextLines(lines);
-    QCOMPARE(lines.takeFirst(), QStringLiteral("bin,lower,upper,r,g,b,a,luma"));
+    QCOMPARE(lines.takeFirst(),
+             QStringLiteral("bin,lower,upper,r,g,b,a,luma").replace(QLatin1Char(','), separator));
     QCOMPARE(lines.size(), histogram.bins);
     for (int bin = 0; bin < histogram.bins; ++bin) {
-        const QStringList fields = lines[bin].split(QLatin1Char(','));
+        const QStringList fields = lines[bin].split(separator);
         QCOMPARE(fields.size(), 8);
         QCOMPARE(fields[0].toInt(), bin);
         QCOMPARE(fields[1].toInt(), bin * 32);  // 8 bins of 32 values
@@ -395,9 +399,14 @@ class ExportTest : public QObject {
                               {"fit_canvas", false},
                               {"stages", QJsonArray{"rotate", "convolve"}}}));
         QCOMPARE(jsonContext.value("ignore_transparent"), QJsonValue(false));
+        // The channels under "histograms", as histoscope-cli's reports have them (and at the top level, the
+        // export's first form).
+        const QJsonObject histograms = json.value("histograms").toObject();
+        QCOMPARE(histograms.keys(), (QStringList{"a", "b", "g", "luma", "r"}));
         for (const Channel channel : hs::histogram::kChannels) {
-            const QJsonArray counts =
-                json.value(QString::fromLatin1(hs::histogram::channelName(channel).data())).toArray();
+            const QString name = QString::fromLatin1(hs::histogram::channelName(channel).data());
+            QCOMPARE(json.value(name), histograms.value(name));
+            const QJsonArray counts = histograms.value(name).toArray();
             QCOMPARE(counts.size(), histogram.bins);
             for (int bin = 0; bin < histogram.bins; ++bin)
                 QCOMPARE(counts[bin].toInteger(),
@@ -408,8 +417,21 @@ class ExportTest : public QObject {
     void timingsAsCsvJsonAndChromeTrace() {
         const QString device = QStringLiteral("pthread-test-device (0:0)");
         show(handMadeHistogram());  // the window shows each run's histogram as it keeps its timings
-        model_->keep(test::oneDeviceRun(run(0), QStringLiteral("serial"), device));
-        model_->keep(test::oneDeviceRun(run(50'000), QStringLiteral("local-atomic"), device));
+        // What each run measured: two images, two specs. The first run's device clock is 250 ns behind the
+        // host's.
+        io::RunTimings first = test::oneDeviceRun(run(0), QStringLiteral("serial"), device);
+        for (Timing& timing : first.devices.front().timings) timing.hostOffsetNs = 250;
+        first.image = QStringLiteral("/data/photo one.png");
+        first.width = 768;
+        first.height = 512;
+        first.spec = QStringLiteral("histogram (256 bins)");
+        io::RunTimings second = test::oneDeviceRun(run(50'000), QStringLiteral("local-atomic"), device);
+        second.image = QStringLiteral("/data/big, \"card\".tif");
+        second.width = 4000;
+        second.height = 3000;
+        second.spec = QStringLiteral("convolve (Box 3×3) → histogram (64 bins)");
+        model_->keep(first);
+        model_->keep(second);
         QTemporaryDir dir;
 
         exports_->exportTimings(dir.filePath("t.csv"));
@@ -417,14 +439,19 @@ class ExportTest : public QObject {
         QCOMPARE(
             lines.takeFirst(),
             QStringLiteral("run,stage,name,queued_ns,submit_ns,start_ns,end_ns,duration_ns,run_queued_ns,"
-                           "run_submit_ns,run_start_ns,run_end_ns,device,mode,overlap_ns"));
+                           "run_submit_ns,run_start_ns,run_end_ns,device,mode,overlap_ns,clock_offset_ns,"
+                           "image,width,height,spec"));
         QCOMPARE(lines.size(), 6);
         // Runs are numbered from 1, as the timing view shows them (#1, #2); run_* count from each run's first
-        // queued command (100 and 50 100 ns); one device: no mode or overlap.
-        QCOMPARE(lines[0],
-                 QStringLiteral("1,upload,upload,100,200,300,1300,1000,0,100,200,1200,%1,,").arg(device));
+        // queued command (100 and 50 100 ns); one device: no mode or overlap; then the clock offset and what
+        // the run measured (a field with a comma and quotes quoted as RFC 4180 says).
+        QCOMPARE(lines[0], QStringLiteral("1,upload,upload,100,200,300,1300,1000,0,100,200,1200,%1,,,250,"
+                                          "/data/photo one.png,768,512,histogram (256 bins)")
+                               .arg(device));
         QCOMPARE(lines[4],
-                 QStringLiteral("2,kernel,histogram,51400,51500,51600,59600,8000,1300,1400,1500,9500,%1,,")
+                 QStringLiteral(
+                     "2,kernel,histogram,51400,51500,51600,59600,8000,1300,1400,1500,9500,%1,,,0,"
+                     "\"/data/big, \"\"card\"\".tif\",4000,3000,convolve (Box 3×3) → histogram (64 bins)")
                      .arg(device));
 
         exports_->exportTimings(dir.filePath("t.json"));
@@ -435,6 +462,13 @@ class ExportTest : public QObject {
         QCOMPARE(runs[1].toObject().value("strategy").toString(), QStringLiteral("local-atomic"));
         QCOMPARE(runs[1].toObject().value("run").toInt(), 2);
         QCOMPARE(runs[1].toObject().value("device").toString(), device);
+        QCOMPARE(runs[0].toObject().value("image").toString(), first.image);
+        QCOMPARE(runs[0].toObject().value("width").toInt(), 768);
+        QCOMPARE(runs[0].toObject().value("height").toInt(), 512);
+        QCOMPARE(runs[1].toObject().value("image").toString(), second.image);
+        QCOMPARE(runs[1].toObject().value("spec").toString(), second.spec);
+        QCOMPARE(runs[0].toObject().value("timings").toArray()[0].toObject().value("clock_offset_ns").toInt(),
+                 250);
         const QJsonArray timings = runs[1].toObject().value("timings").toArray();
         QCOMPARE(timings.size(), 3);
         QCOMPARE(timings[2].toObject().value("name").toString(), QStringLiteral("read counts"));
@@ -449,7 +483,16 @@ class ExportTest : public QObject {
         int complete = 0;
         for (const QJsonValue event : trace.object().value("traceEvents").toArray()) {
             const QJsonObject object = event.toObject();
-            if (object.value("ph").toString() == QLatin1String("X")) ++complete;
+            if (object.value("ph").toString() == QLatin1String("X")) {
+                ++complete;
+                // Each command says what its run measured.
+                const QJsonObject args = object.value("args").toObject();
+                const io::RunTimings& measured = args.value("run").toInt() == 1 ? first : second;
+                QCOMPARE(args.value("image").toString(), measured.image);
+                QCOMPARE(args.value("width").toInt(), measured.width);
+                QCOMPARE(args.value("height").toInt(), measured.height);
+                QCOMPARE(args.value("spec").toString(), measured.spec);
+            }
             if (object.value("name").toString() == QLatin1String("thread_name"))
                 QCOMPARE(object.value("args").toObject().value("name").toString(), device);  // its only lane
         }
@@ -476,11 +519,39 @@ class ExportTest : public QObject {
         QCOMPARE(readAll(target), QByteArray("old content\n"));
     }
 
-    void copyPutsTheCsvOnTheClipboard() {
+    void copyPutsATabSeparatedTableOnTheClipboard() {
         const Histogram histogram = handMadeHistogram();
         show(histogram);
         exports_->actions()[4]->trigger();
-        verifyHistogramCsv(QGuiApplication::clipboard()->text(), histogram);
+        // Tab-separated, as a spreadsheet splits a paste into cells.
+        verifyHistogramCsv(QGuiApplication::clipboard()->text(), histogram, QLatin1Char('\t'));
+    }
+
+    // A save dialog starts with a name: the image's, what is exported and the first filter's suffix.
+    void saveDialogsSuggestAName() {
+        show(handMadeHistogram());  // of "/photos/harbour, evening.png"
+        model_->keep(test::oneDeviceRun(run(0), QStringLiteral("serial")));
+        QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
+        const auto suggestion = [](QAction* action) {
+            QString suggested;
+            QTimer poll;
+            poll.setInterval(test::kPollMs);
+            QObject::connect(&poll, &QTimer::timeout, [&] {
+                auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+                if (!dialog || !dialog->isVisible()) return;
+                suggested = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"))->text();
+                poll.stop();
+                dialog->reject();
+            });
+            poll.start();
+            action->trigger();
+            return suggested;
+        };
+        const QList<QAction*> actions = exports_->actions();
+        QCOMPARE(suggestion(actions[1]), QStringLiteral("harbour, evening-histogram.csv"));
+        QCOMPARE(suggestion(actions[0]), QStringLiteral("harbour, evening-plot.png"));
+        QCOMPARE(suggestion(actions[2]), QStringLiteral("harbour, evening-timings.csv"));
+        QCOMPARE(suggestion(actions[3]), QStringLiteral("harbour, evening-trace.json"));
     }
 
   private:

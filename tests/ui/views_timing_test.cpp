@@ -3,6 +3,7 @@
 
 #include <qcustomplot.h>
 #include <QLabel>
+#include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -168,18 +169,22 @@ class TimingViewTest : public QObject {
         QVERIFY(histogramA->scatterStyle().shape() != histogramLocal->scatterStyle().shape());
         QVERIFY(histogramB->scatterStyle().shape() != histogramLocal->scatterStyle().shape());
         // The legend: the two kernels by colour, then the three groups by their points' shape.
-        QCOMPARE(plot->legend->itemCount(), 5);
-        const auto legendGraph = [plot](int item) {
-            return qobject_cast<QCPGraph*>(
-                static_cast<QCPPlottableLegendItem*>(plot->legend->item(item))->plottable());
+        const auto* legend = view.findChild<QListWidget*>("timingLegend");
+        QCOMPARE(legend->count(), 5);
+        const auto color = [legend](int row) {
+            return legend->item(row)->data(TimingView::kLegendColorRole).value<QColor>();
         };
-        QCOMPARE(legendGraph(0)->name(), QStringLiteral("histogram"));
-        QCOMPARE(legendGraph(0)->pen().color(), histogramA->pen().color());
-        QCOMPARE(legendGraph(1)->name(), QStringLiteral("merge"));
-        QCOMPARE(legendGraph(3)->name(), QStringLiteral("dev B (0:1) · private-uchar"));
-        QCOMPARE(legendGraph(3)->scatterStyle().shape(), histogramB->scatterStyle().shape());
-        QCOMPARE(legendGraph(4)->name(), QStringLiteral("dev A (0:0) · local-atomic"));
-        QCOMPARE(legendGraph(4)->scatterStyle().shape(), histogramLocal->scatterStyle().shape());
+        const auto shape = [legend](int row) {
+            return legend->item(row)->data(TimingView::kLegendShapeRole).toInt();
+        };
+        QCOMPARE(legend->item(0)->text(), QStringLiteral("histogram"));
+        QCOMPARE(color(0), histogramA->pen().color());
+        QCOMPARE(legend->item(1)->text(), QStringLiteral("merge"));
+        QCOMPARE(color(1), mergeB->pen().color());
+        QCOMPARE(legend->item(3)->text(), QStringLiteral("dev B (0:1) · private-uchar"));
+        QCOMPARE(shape(3), static_cast<int>(histogramB->scatterStyle().shape()));
+        QCOMPARE(legend->item(4)->text(), QStringLiteral("dev A (0:0) · local-atomic"));
+        QCOMPARE(shape(4), static_cast<int>(histogramLocal->scatterStyle().shape()));
 
         QVERIFY(test::showExposed(view, {1100, 420}));
         auto* tabs = view.findChild<QTabWidget*>("timingTables");

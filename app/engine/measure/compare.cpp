@@ -16,9 +16,9 @@ void append(std::vector<Timing>& to, const std::vector<Timing>& records) {
 
 }  // namespace
 
-std::optional<Comparison> compareHistogramStrategies(DeviceContext* device, const ImageRGBA8& image,
-                                                     const histogram::Params& params, int repetitions,
-                                                     const CompareHooks& hooks, std::string_view baseline) {
+Comparison compareHistogramStrategies(DeviceContext* device, const ImageRGBA8& image,
+                                      const histogram::Params& params, int repetitions,
+                                      const CompareHooks& hooks, std::string_view baseline) {
     if (repetitions < 1) throw UsageError("a comparison needs at least one repetition");
     const DeviceInfo* info = device ? &device->info() : nullptr;
     Comparison comparison{std::string(baseline), image.byteCount(), repetitions, {}, {}};
@@ -52,6 +52,10 @@ std::optional<Comparison> compareHistogramStrategies(DeviceContext* device, cons
     int done = 0;
     for (auto& entry : comparison.strategies) {
         if (!entry.unsupported.empty()) continue;
+        if (comparison.stopped) {
+            entry.unsupported = kNotMeasured;
+            continue;
+        }
         const histogram::Strategy& strategy = histogram::findStrategy(entry.strategy);
         const int doneBefore = done;
         try {
@@ -67,7 +71,11 @@ std::optional<Comparison> compareHistogramStrategies(DeviceContext* device, cons
                     return std::move(result.timings);
                 },
                 hooks.proceed);
-            if (!measured) return std::nullopt;
+            if (!measured) {
+                comparison.stopped = true;
+                entry.unsupported = kNotMeasured;
+                continue;
+            }
             entry.kernel = measured->summary;
             entry.gbps = measured->gbps();
         } catch (const Error& e) {

@@ -37,17 +37,23 @@ struct Comparison {
     std::uint64_t bytes = 0;  // the image's, what GB/s divides
     int repetitions = 0;
     std::vector<StrategyMeasurement> strategies;  // every strategy of the registry, in its order
+    // The proceed hook said stop: the strategies measured until then are kept, the rest say so.
     // Every record of the comparison in order: the one upload of the pixels, then each strategy's warm-up and
     // repetitions.
     std::vector<Timing> timings;
+    bool stopped = false;
 };
 
 struct CompareHooks {
-    // Asked before each repetition; false stops the comparison (it then returns nothing).
+    // Asked before each repetition; false stops the comparison: the strategies measured so far keep their
+    // figures, the one interrupted and those after it are not measured (kNotMeasured), and `stopped` is set.
     std::function<bool()> proceed;
     // After each repetition: `done` of `total` measured runs (supported strategies × repetitions).
     std::function<void(int done, int total)> progress;
 };
+
+// Why a strategy of a stopped comparison has no figures.
+inline constexpr std::string_view kNotMeasured = "not measured: the comparison was stopped";
 
 // Speed-ups are relative to the golden reference strategy (issue 3).
 inline constexpr std::string_view kCompareBaseline = "serial";
@@ -55,9 +61,9 @@ inline constexpr std::string_view kCompareBaseline = "serial";
 // Every histogram strategy on `image` with `params`: one untimed warm-up, then `repetitions` measured runs
 // each. `device` is null where no OpenCL device is selected (device strategies are then unsupported). A
 // strategy that fails is reported with the error's message; the others are still measured.
-std::optional<Comparison> compareHistogramStrategies(DeviceContext* device, const ImageRGBA8& image,
-                                                     const histogram::Params& params, int repetitions,
-                                                     const CompareHooks& hooks = {},
-                                                     std::string_view baseline = kCompareBaseline);
+Comparison compareHistogramStrategies(DeviceContext* device, const ImageRGBA8& image,
+                                      const histogram::Params& params, int repetitions,
+                                      const CompareHooks& hooks = {},
+                                      std::string_view baseline = kCompareBaseline);
 
 }  // namespace hs::measure

@@ -109,6 +109,7 @@ ImageView::ImageView(QWidget* parent, Renderer renderer) : QWidget(parent) {
 
     placeholder_ = new QLabel(tr("Open an image (Ctrl+O) or drop one here"), this);
     placeholder_->setAlignment(Qt::AlignCenter);
+    placeholder_->setWordWrap(true);  // a narrow view (1280 px screens) breaks the line instead of cutting it
     placeholder_->setStyleSheet(QStringLiteral("color: #9a9a9a; font-size: 13pt; background: transparent;"));
     placeholder_->setAttribute(Qt::WA_TransparentForMouseEvents);
 }

@@ -3,6 +3,8 @@
 #include <QStringList>
 #include <utility>
 
+#include "engine/stages/builtin.hpp"
+
 namespace hs::ui {
 
 RunModel::RunModel(QObject* parent) : QObject(parent) {}
@@ -29,11 +31,19 @@ void RunModel::show(const RunOutcome& outcome, const QString& imagePath) {
         run.devices = {{device, outcome.result.timings}};
     }
     run.strategy = stagesText(outcome);
+    run.image = imagePath;
+    run.width = request.image->width;
+    run.height = request.image->height;
+    run.spec = specText(request);
     // A stage builds one program (its kernels come from one source); a host strategy builds none.
     for (const auto& stage : outcome.stages)
         if (!stage.builds.empty())
             run.buildOptions[stageText(stage.stage)] = QString::fromStdString(stage.builds.front().options);
     keep(std::move(run));
+}
+
+void RunModel::discard(const RunOutcome& outcome) {
+    discardedRequests_.push_back(outcome.requestId);
 }
 
 void RunModel::showHistogram(const histogram::Histogram& values, int bins, io::HistogramContext context) {
@@ -78,6 +88,27 @@ QString stagesText(const RunOutcome& outcome) {
     for (const auto& stage : outcome.stages)
         stages << QStringLiteral("%1 %2").arg(stageText(stage.stage), stage.strategyName()).trimmed();
     return stages.join(QStringLiteral(" → "));
+}
+
+}  // namespace hs::ui
+
+namespace hs::ui {
+
+QString specText(const RunRequest& request) {
+    QStringList stages;
+    const auto add = [&stages](const stages::Stage& stage) {
+        stages << QStringLiteral("%1 (%2)").arg(QString::fromUtf8(stage.kind().name()),
+                                                QString::fromStdString(stage.summary()));
+    };
+    for (const auto& stage : request.imageStages()) add(*stage);
+    if (request.strategy) add(*stages::histogramStage(request.histogramParams(), *request.strategy));
+    QString spec = stages.join(QStringLiteral(" → "));
+    if (request.twoDevices)
+        spec += QStringLiteral("; histogram on %1, %2 mode, %3 chunks")
+                    .arg(request.twoDevices->consumer,
+                         QString::fromUtf8(produce_consume::modeName(request.twoDevices->mode)))
+                    .arg(request.twoDevices->chunks);
+    return spec;
 }
 
 }  // namespace hs::ui

@@ -30,6 +30,12 @@ class RunModel : public QObject {
     // The outcome show() was last given; unset before the first.
     const std::optional<RunOutcome>& outcome() const { return outcome_; }
 
+    // A cancelled request's result, which arrived because the device could not be interrupted: recorded as
+    // cancelled (discardedRequests), neither shown nor kept.
+    void discard(const RunOutcome& outcome);
+    // The request ids of the discarded results, oldest first.
+    const std::vector<quint64>& discardedRequests() const { return discardedRequests_; }
+
     // The shown histogram: its 256 values, grouped into `bins`, and what it counts.
     void showHistogram(const histogram::Histogram& values, int bins, io::HistogramContext context);
     bool hasHistogram() const { return hasHistogram_; }
@@ -60,6 +66,7 @@ class RunModel : public QObject {
     histogram::Histogram histogram_;
     io::HistogramContext context_;
     std::vector<io::RunTimings> keptRuns_;
+    std::vector<quint64> discardedRequests_;
     int maxKeptRuns_ = kDefaultMaxKeptRuns;
     int nextRunNumber_ = 1;
 };
@@ -68,5 +75,8 @@ class RunModel : public QObject {
 QString stageText(const std::string& stage);
 // Every stage that ran, in order: "rotate image-sampler → convolve separable → histogram private-uchar".
 QString stagesText(const RunOutcome& outcome);
+// What `request` asks of its image, every stage with its parameters in order, and the second device of a
+// two-device run: "rotate (30 degrees, linear) → convolve (Box 3×3) → histogram (256 bins)".
+QString specText(const RunRequest& request);
 
 }  // namespace hs::ui

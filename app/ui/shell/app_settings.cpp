@@ -24,6 +24,10 @@ const QString kStrategy = QStringLiteral("run/strategy");
 const QString kBins = QStringLiteral("run/bins");
 const QString kIgnoreTransparent = QStringLiteral("run/ignore_transparent");
 const QString kRepeatCount = QStringLiteral("run/repeatCount");
+const QString kHistogramLog = QStringLiteral("histogram/log");
+const QString kHistogramCumulative = QStringLiteral("histogram/cumulative");
+const QString kHistogramClipPeak = QStringLiteral("histogram/clipPeak");
+const QString kHistogramChannels = QStringLiteral("histogram/channels");
 const QString kRotate = QStringLiteral("transform/rotate");
 const QString kAngle = QStringLiteral("transform/angle");
 const QString kFitCanvas = QStringLiteral("transform/fitCanvas");
@@ -92,6 +96,10 @@ void AppSettings::load() {
     setBins(settings.value(kBins, histogram::kMaxBins).toInt());
     ignoreTransparent_ = settings.value(kIgnoreTransparent, false).toBool();
     setRepeatCount(settings.value(kRepeatCount, kDefaultRepeatCount).toInt());
+    if (settings.contains(kHistogramChannels))
+        histogramDisplay_ = HistogramDisplay{
+            settings.value(kHistogramLog).toBool(), settings.value(kHistogramCumulative).toBool(),
+            settings.value(kHistogramClipPeak).toBool(), settings.value(kHistogramChannels).toStringList()};
     // Values out of range are left to the panel's widgets, which clamp them like typed ones.
     const TransformSettings defaults;
     transform_.rotate = settings.value(kRotate, defaults.rotate).toBool();
@@ -133,6 +141,12 @@ bool AppSettings::save() const {
     settings.setValue(kBins, bins_);
     settings.setValue(kIgnoreTransparent, ignoreTransparent_);
     settings.setValue(kRepeatCount, repeatCount_);
+    if (histogramDisplay_) {
+        settings.setValue(kHistogramLog, histogramDisplay_->logScale);
+        settings.setValue(kHistogramCumulative, histogramDisplay_->cumulative);
+        settings.setValue(kHistogramClipPeak, histogramDisplay_->clipPeak);
+        settings.setValue(kHistogramChannels, histogramDisplay_->channels);
+    }
     settings.setValue(kRotate, transform_.rotate);
     settings.setValue(kAngle, transform_.angle);
     settings.setValue(kFitCanvas, transform_.fitCanvas);

@@ -4,6 +4,7 @@
 #include <QMap>
 #include <QString>
 #include <QStringList>
+#include <optional>
 #include <string_view>
 
 #include "engine/ops/convolve/filter.hpp"
@@ -107,6 +108,17 @@ class AppSettings {
     int repeatCount() const { return repeatCount_; }
     void setRepeatCount(int count);
 
+    // How the Histogram dock draws (its Log, Cumulative and Clip peak buttons and the channels shown); unset
+    // until a window saved it, so a first start keeps the view's own defaults.
+    struct HistogramDisplay {
+        bool logScale = false;
+        bool cumulative = false;
+        bool clipPeak = false;
+        QStringList channels;  // the visible channels' names (histogram::channelName)
+    };
+    std::optional<HistogramDisplay> histogramDisplay() const { return histogramDisplay_; }
+    void setHistogramDisplay(const HistogramDisplay& display) { histogramDisplay_ = display; }
+
     TransformSettings transform() const { return transform_; }
     void setTransform(const TransformSettings& transform) { transform_ = transform; }
 
@@ -134,6 +146,7 @@ class AppSettings {
     int bins_ = 256;
     bool ignoreTransparent_ = false;
     int repeatCount_ = kDefaultRepeatCount;
+    std::optional<HistogramDisplay> histogramDisplay_;
     TransformSettings transform_;
     PlotExportSize plotExportSize_;
     QString lastFolder_;

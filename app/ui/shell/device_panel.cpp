@@ -58,6 +58,9 @@ DevicePanel::DevicePanel(QWidget* parent) : QWidget(parent) {
     properties_->setSelectionBehavior(QAbstractItemView::SelectRows);
     properties_->setAlternatingRowColors(true);
     properties_->setWordWrap(true);
+    // Tab leaves the table at once: its cells are read, not edited, and walking them took ~60 presses
+    // before the Transform panel.
+    properties_->setTabKeyNavigation(false);
 
     auto* choices = new QFormLayout;
     choices->addRow(tr("&Platform"), platforms_);

@@ -149,32 +149,33 @@ ExportActions::ExportActions(const RunModel& model, HistogramView* histogram, Ti
       dialogParent_(dialogParent) {
     plotAction_ = fileAction(tr("Export &plot…"), tr("Save the histogram plot as PNG, PDF or SVG"),
                              tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"),
-                             &ExportActions::exportPlot);
-    histogramAction_ =
-        fileAction(tr("Export &histogram…"), tr("Save the counts of every bin and channel as CSV or JSON"),
-                   tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportHistogram);
-    timingsAction_ =
-        fileAction(tr("Export &timings…"), tr("Save every kept run's command timings as CSV or JSON"),
-                   tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportTimings);
-    traceAction_ = fileAction(tr("Export Chrome t&race…"),
-                              tr("Save the kept runs as a timeline for Perfetto or chrome://tracing"),
-                              tr("Chrome trace JSON (*.json)"), &ExportActions::exportTrace);
-    timelineAction_ = fileAction(
-        tr("Export time&line…"), tr("Save the timeline of the run shown as PNG, PDF or SVG"),
-        tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"), &ExportActions::exportTimeline);
+                             &ExportActions::exportPlot, QStringLiteral("plot"));
+    histogramAction_ = fileAction(
+        tr("Export &histogram…"), tr("Save the counts of every bin and channel as CSV or JSON"),
+        tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportHistogram, QStringLiteral("histogram"));
+    timingsAction_ = fileAction(
+        tr("Export &timings…"), tr("Save every kept run's command timings as CSV or JSON"),
+        tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportTimings, QStringLiteral("timings"));
+    traceAction_ = fileAction(
+        tr("Export Chrome t&race…"), tr("Save the kept runs as a timeline for Perfetto or chrome://tracing"),
+        tr("Chrome trace JSON (*.json)"), &ExportActions::exportTrace, QStringLiteral("trace"));
+    timelineAction_ =
+        fileAction(tr("Export time&line…"), tr("Save the timeline of the run shown as PNG, PDF or SVG"),
+                   tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"),
+                   &ExportActions::exportTimeline, QStringLiteral("timeline"));
     copyAction_ = new QAction(tr("&Copy histogram"), this);
     copyAction_->setStatusTip(tr("Put the histogram on the clipboard as CSV text"));
     connect(copyAction_, &QAction::triggered, this, &ExportActions::copyHistogram);
     wordPlotAction_ = fileAction(tr("Export &word histogram plot…"),
                                  tr("Save the Visual words tab's word histogram as PNG, PDF or SVG"),
                                  tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"),
-                                 &ExportActions::exportWordPlot);
+                                 &ExportActions::exportWordPlot, QStringLiteral("word-plot"));
     wordHistogramAction_ = fileAction(
         tr("Export word hi&stogram…"), tr("Save the descriptors of every visual word as CSV or JSON"),
-        tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportWordHistogram);
-    sweepAction_ =
-        fileAction(tr("Export visual-words s&weep…"), tr("Save the builder sweep's table as CSV or JSON"),
-                   tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportSweep);
+        tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportWordHistogram, QStringLiteral("words"));
+    sweepAction_ = fileAction(
+        tr("Export visual-words s&weep…"), tr("Save the builder sweep's table as CSV or JSON"),
+        tr("CSV table (*.csv);;JSON (*.json)"), &ExportActions::exportSweep, QStringLiteral("sweep"));
 
     connect(histogram_, &HistogramView::histogramChanged, this, &ExportActions::updateEnabled);
     connect(&model_, &RunModel::histogramChanged, this, &ExportActions::updateEnabled);
@@ -232,6 +233,7 @@ void ExportActions::exportTimings(const QString& path) {
             for (const io::RunTimings& run : runs) {
                 json.beginObject().field("run", run.number);
                 json.field("strategy", run.strategy.toStdString());
+                io::writeRunContextMembers(json, run);
                 // A produce-consume run's mode and overlap, as the CLI's produce-consume JSON has them.
                 if (!run.mode.isEmpty()) json.field("mode", run.mode.toStdString());
                 if (run.overlapNs) json.field("overlap_ns", *run.overlapNs);
@@ -321,24 +323,34 @@ void ExportActions::announce(const QString& what, const QString& path) {
 }
 
 void ExportActions::copyHistogram() const {
-    QGuiApplication::clipboard()->setText(QString::fromUtf8(io::histogramCsv(model_.histogram())));
+    // Tab-separated: what spreadsheets split into cells when pasted.
+    QGuiApplication::clipboard()->setText(QString::fromUtf8(io::histogramCsv(model_.histogram(), '\t')));
 }
 
 QAction* ExportActions::fileAction(const QString& text, const QString& statusTip, const QString& filters,
-                                   Exporter exporter) {
+                                   Exporter exporter, const QString& what) {
     auto* action = new QAction(text, this);
     action->setStatusTip(statusTip);
     // The dialog is titled like the action, without its mnemonic and ellipsis.
     const QString title = QString(text).remove(QLatin1Char('&')).remove(QStringLiteral("…"));
     connect(action, &QAction::triggered, this,
-            [this, title, filters, exporter] { runExport(title, filters, exporter); });
+            [this, title, filters, exporter, what] { runExport(title, filters, exporter, what); });
     return action;
 }
 
-void ExportActions::runExport(const QString& title, const QString& filters, Exporter exporter) {
+QString ExportActions::suggestedPath(const QString& what, const QString& filters) const {
+    const QString image = QFileInfo(model_.histogramContext().imagePath).completeBaseName();
+    const QString name =
+        QStringLiteral("%1-%2.%3")
+            .arg(image.isEmpty() ? QStringLiteral("histoscope") : image, what, suffixOfFilter(filters));
+    return lastDirectory_.isEmpty() ? name : QDir(lastDirectory_).filePath(name);
+}
+
+void ExportActions::runExport(const QString& title, const QString& filters, Exporter exporter,
+                              const QString& what) {
     QString selectedFilter;
-    QString path =
-        QFileDialog::getSaveFileName(dialogParent_, title, lastDirectory_, filters, &selectedFilter);
+    QString path = QFileDialog::getSaveFileName(dialogParent_, title, suggestedPath(what, filters), filters,
+                                                &selectedFilter);
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += QLatin1Char('.') + suffixOfFilter(selectedFilter);
     lastDirectory_ = QFileInfo(path).absolutePath();

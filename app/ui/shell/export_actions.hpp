@@ -64,11 +64,15 @@ class ExportActions : public QObject {
 
     void updateEnabled();
     // An action that runs `exporter` on the file the user picks among `filters`.
+    // `what` names the file the dialog suggests (suggestedPath).
     QAction* fileAction(const QString& text, const QString& statusTip, const QString& filters,
-                        Exporter exporter);
+                        Exporter exporter, const QString& what);
     // Asks for a file (adding the chosen filter's suffix when the name has none) and, for the plot, its size;
     // exports, and reports a failure in a message box.
-    void runExport(const QString& title, const QString& filters, Exporter exporter);
+    void runExport(const QString& title, const QString& filters, Exporter exporter, const QString& what);
+    // The name a save dialog starts with: "<image>-<what>.<first filter's suffix>" in the last folder used
+    // ("histoscope-<what>" without an image file).
+    QString suggestedPath(const QString& what, const QString& filters) const;
     void announce(const QString& what, const QString& path);
 
     const RunModel& model_;

@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QGraphicsOpacityEffect>
+#include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -18,6 +19,8 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -27,12 +30,14 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "engine/runtime/kernel_sources.hpp"
+#include "engine/stages/shared_options.hpp"
 #include "io/image_io.hpp"
 #include "io/timeline.hpp"
 #include "ui/display/image_view.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/device_panel.hpp"
 #include "ui/shell/export_actions.hpp"
+#include "ui/shell/number_field.hpp"
 #include "ui/shell/strategy_box.hpp"
 #include "ui/shell/transform_panel.hpp"
 #include "ui/views/compare_view.hpp"
@@ -62,15 +67,65 @@ QIcon themed(const char* name) {
     return QIcon::fromTheme(QLatin1String(name));
 }
 
-// The dock that holds `view`.
+// The dock that holds `view` (inside its scroll area).
 QDockWidget* dockOf(QWidget* view) {
-    return qobject_cast<QDockWidget*>(view->parentWidget());
+    QWidget* parent = view->parentWidget();
+    while (parent && !qobject_cast<QDockWidget*>(parent)) parent = parent->parentWidget();
+    return qobject_cast<QDockWidget*>(parent);
 }
+
+// A view as its dock holds it: in a scroll area that the view fills while the dock is tall enough, and that
+// scrolls vertically once the dock is shorter than the view's minimum. So no panel's minimum height (every
+// stage page of the Transform panel, the device's properties) becomes the window's: the window fits a
+// 1280 × 800 screen and every control stays reachable. Widths stay the views' own minimum (they reflow,
+// elide or scroll inside; a sideways-scrolling panel would hide its controls' right ends).
+class VerticalScrollArea final : public QScrollArea {
+  public:
+    explicit VerticalScrollArea(QWidget* view) {
+        setWidget(view);
+        setWidgetResizable(true);
+        setFrameShape(QFrame::NoFrame);
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    }
+    QSize minimumSizeHint() const override {
+        return {widget()->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width(),
+                kMinimumHeight};
+    }
+    QSize sizeHint() const override {
+        return widget()->sizeHint() + QSize(verticalScrollBar()->sizeHint().width(), 0);
+    }
+
+  private:
+    static constexpr int kMinimumHeight = 60;
+};
 
 QString droppedImage(const QMimeData* mime) {
     if (!mime || !mime->hasUrls() || mime->urls().isEmpty() || !mime->urls().first().isLocalFile()) return {};
     const QString path = mime->urls().first().toLocalFile();
     return io::readableSuffixes().contains(QFileInfo(path).suffix().toLower()) ? path : QString();
+}
+
+// A device as the status bar names it: with its selector, which tells two identical devices apart.
+QString deviceText(const DeviceInfo& device) {
+    return QStringLiteral("%1 (%2)").arg(QString::fromStdString(device.name),
+                                         QString::fromStdString(device.selector()));
+}
+
+void applyHistogramDisplay(HistogramView& view, const AppSettings::HistogramDisplay& display) {
+    view.setLogScale(display.logScale);
+    view.setCumulative(display.cumulative);
+    view.setClipDominant(display.clipPeak);
+    for (const auto channel : histogram::kChannels)
+        view.setChannelVisible(channel,
+                               display.channels.contains(QString::fromUtf8(histogram::channelName(channel))));
+}
+
+AppSettings::HistogramDisplay histogramDisplayOf(const HistogramView& view) {
+    AppSettings::HistogramDisplay display{view.logScale(), view.cumulative(), view.clipDominant(), {}};
+    for (const auto channel : histogram::kChannels)
+        if (view.channelVisible(channel))
+            display.channels << QString::fromUtf8(histogram::channelName(channel));
+    return display;
 }
 
 struct Decoded {
@@ -114,6 +169,8 @@ MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
     connect(controller_, &Controller::histogramReady, this, &MainWindow::onHistogramReady);
     connect(controller_, &Controller::failed, this, &MainWindow::onRunFailed);
     connect(controller_, &Controller::busyChanged, this, &MainWindow::onBusyChanged);
+    connect(controller_, &Controller::cancelled, this, &MainWindow::onCancelled);
+    connect(controller_, &Controller::discarded, model_, &RunModel::discard);
     connect(controller_, &Controller::compareReady, this, [this](const measure::Comparison& comparison) {
         compareView_->showComparison(comparison);
         dockOf(compareView_)->raise();
@@ -228,6 +285,7 @@ void MainWindow::buildDocks() {
     transformPanel_ = new TransformPanel;
     transformPanel_->applySettings(settings_.transform());
     histogramView_ = new HistogramView;
+    if (const auto display = settings_.histogramDisplay()) applyHistogramDisplay(*histogramView_, *display);
     timingView_ = new TimingView(*model_);
     timingView_->setRepeatCount(settings_.repeatCount());
     timelineView_ = new TimelineView;
@@ -255,7 +313,7 @@ void MainWindow::buildDocks() {
     for (const auto& entry : docked) {
         auto* dock = new QDockWidget(entry.title, this);
         dock->setObjectName(QLatin1String(entry.objectName));
-        dock->setWidget(entry.view);
+        dock->setWidget(new VerticalScrollArea(entry.view));
         addDockWidget(entry.area, dock);
         QDockWidget*& last = lastInArea[entry.area];
         if (last && entry.area == Qt::BottomDockWidgetArea)
@@ -313,16 +371,23 @@ void MainWindow::buildToolBar() {
     toolBar->addWidget(strategyLabel);
     toolBar->addWidget(strategyBox_);
 
-    bins_ = new QSpinBox;
+    auto* binsField = new IntField([](std::string_view text) { return options::parseBins(text); });
+    bins_ = binsField;
     bins_->setObjectName(QStringLiteral("bins"));
     bins_->setRange(1, histogram::kMaxBins);
     bins_->setValue(settings_.bins());
     bins_->setToolTip(tr("Number of equal bins over 0…255 (bin = value · N / 256)"));
-    bins_->setKeyboardTracking(false);
     auto* binsLabel = new QLabel(tr("  Bins "));
     binsLabel->setBuddy(bins_);
     toolBar->addWidget(binsLabel);
-    toolBar->addWidget(bins_);
+    // The field and, beside it, what it has to say about a refused count.
+    auto* binsBox = new QWidget;
+    auto* binsRow = new QHBoxLayout(binsBox);
+    binsRow->setContentsMargins(0, 0, 0, 0);
+    binsRow->addWidget(bins_);
+    binsField->note()->setWordWrap(false);
+    binsRow->addWidget(binsField->note());
+    toolBar->addWidget(binsBox);
     ignoreTransparent_ = new QCheckBox(tr("Ignore transparent"));
     ignoreTransparent_->setObjectName(QStringLiteral("ignoreTransparent"));
     ignoreTransparent_->setChecked(settings_.ignoreTransparent());
@@ -364,6 +429,9 @@ void MainWindow::buildMenus() {
     viewMenu_->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>()) viewMenu_->addAction(dock->toggleViewAction());
     for (auto* toolBar : findChildren<QToolBar*>()) viewMenu_->addAction(toolBar->toggleViewAction());
+    viewMenu_->addSeparator();
+    viewMenu_->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout)
+        ->setStatusTip(tr("Every panel back in its place and the window back to its first size"));
 
     auto* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(action(Command::Run));
@@ -385,7 +453,8 @@ void MainWindow::buildMenus() {
 
 void MainWindow::buildStatusBar() {
     readoutLabel_ = new QLabel;
-    readoutLabel_->setMinimumWidth(340);
+    // Whatever width the permanent fields leave (they come first): the read-out never widens the window.
+    readoutLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addWidget(readoutLabel_, 1);
     busyBar_ = new QProgressBar;
     busyBar_->setMaximumWidth(160);
@@ -428,17 +497,32 @@ void MainWindow::buildStatusBar() {
 }
 
 void MainWindow::restoreLayout() {
+    // The docks as buildDocks arranged them: what View ▸ Reset Layout goes back to.
+    defaultState_ = saveState();
     if (restoreGeometry(settings_.windowGeometry())) {
         restoreState(settings_.windowState());
         return;
     }
-    // First start: a generous window that still fits small screens, its docks sized in proportion to it (the
-    // docks' minimum sizes would otherwise decide, and leave the tables of the bottom docks a few rows).
+    resetLayout();
+}
+
+void MainWindow::resetLayout() {
+    restoreState(defaultState_);
+    for (auto* dock : findChildren<QDockWidget*>()) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    for (auto* toolBar : findChildren<QToolBar*>()) toolBar->show();
+    dockOf(timingView_)->raise();
+    // A generous window that still fits small screens, its docks sized in proportion to it (the docks'
+    // minimum sizes would otherwise decide, and leave the tables of the bottom docks a few rows).
     const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
+    if (isMaximized()) showNormal();
     resize(std::min(1560, available.width() * 95 / 100), std::min(980, available.height() * 95 / 100));
     const auto dock = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
     resizeDocks({dock("deviceDock"), dock("histogramDock")}, {width() * 22 / 100, width() * 41 / 100},
                 Qt::Horizontal);
+    resizeDocks({dock("deviceDock")}, {height() * 30 / 100}, Qt::Vertical);
     resizeDocks({dock("timingDock")}, {height() * 40 / 100}, Qt::Vertical);
 }
 
@@ -500,6 +584,11 @@ void MainWindow::imageDecoded(quint64 generation, const QString& path,
                               std::shared_ptr<const ImageRGBA8> image, const QString& error) {
     if (generation != loadGeneration_) return;  // a newer open superseded this one
     statusBar()->clearMessage();
+    if (!openNote_.isEmpty()) {
+        statusBar()->showMessage(openNote_, 10000);
+        idleNotice_ = openNote_;  // the run of the new image clears the status bar when it ends
+    }
+    openNote_.clear();
     if (!image) {
         settings_.removeRecentFile(path);
         reportProblem({ErrorKind::Input, tr("Cannot open image"), error, {}, {}});
@@ -535,6 +624,12 @@ void MainWindow::dropEvent(QDropEvent* event) {
     const QString path = droppedImage(event->mimeData());
     if (path.isEmpty()) return;
     event->acceptProposedAction();
+    // One image at a time: the others dropped with it are named, not silently left out.
+    const qsizetype dropped = event->mimeData()->urls().size();
+    openNote_ = dropped > 1 ? tr("%1 files were dropped; HistoScope shows one image at a time: %2")
+                                  .arg(dropped)
+                                  .arg(QFileInfo(path).fileName())
+                            : QString();
     openImage(path);
 }
 
@@ -614,15 +709,14 @@ void MainWindow::onDevicesReady() {
         devicePanel_->selectDevice(selector);
     }
     deviceLabel_->setText(devices.empty() ? tr("no OpenCL device")
-                                          : QString::fromStdString(devicePanel_->currentDevice()->name));
+                                          : deviceText(*devicePanel_->currentDevice()));
     refreshSupport();
     emit devicesShown();
     runHistogram();
 }
 
 void MainWindow::onDeviceChanged() {
-    if (const auto device = devicePanel_->currentDevice())
-        deviceLabel_->setText(QString::fromStdString(device->name));
+    if (const auto device = devicePanel_->currentDevice()) deviceLabel_->setText(deviceText(*device));
     // Measurements from another device are not comparable.
     compareView_->clear();
     refreshSupport();
@@ -676,7 +770,9 @@ void MainWindow::setForceCopyDisplay(bool force) {
 
 void MainWindow::runHistogram() {
     if (!canRun()) return;
+    latestKind_ = RunKind::Run;
     requestedHistogramId_ = controller_->runHistogram(currentRequest());
+    emit runRequested(requestedHistogramId_);
     if (!previousSettingsDelay_->isActive()) previousSettingsDelay_->start();
 }
 
@@ -684,7 +780,9 @@ quint64 MainWindow::runRepeated(int count) {
     if (!canRun()) return 0;
     progressTarget_ = ProgressTarget::Timings;
     timingView_->setProgress(0, count);
+    latestKind_ = RunKind::Repeated;
     requestedHistogramId_ = controller_->runRepeated(currentRequest(), count);
+    emit runRequested(requestedHistogramId_);
     if (!previousSettingsDelay_->isActive()) previousSettingsDelay_->start();
     return requestedHistogramId_;
 }
@@ -694,7 +792,8 @@ void MainWindow::runCompare(int repetitions) {
     progressTarget_ = ProgressTarget::StatusBar;
     dockOf(compareView_)->raise();
     statusBar()->showMessage(tr("Comparing every strategy, %1 runs each…").arg(repetitions));
-    controller_->runCompare(currentRequest(), repetitions);
+    latestKind_ = RunKind::Compare;
+    emit runRequested(controller_->runCompare(currentRequest(), repetitions));
 }
 
 void MainWindow::onBusyChanged(bool busy) {
@@ -704,9 +803,40 @@ void MainWindow::onBusyChanged(bool busy) {
     busyLabel_->setVisible(busy);
     if (busy) return;
     busyLabel_->setText(tr("running…"));
+    busyLabel_->setToolTip({});
     busyBar_->hide();
     timingView_->setProgress(0, 0);
     statusBar()->clearMessage();
+    if (!idleNotice_.isEmpty()) statusBar()->showMessage(idleNotice_, 10000);
+    idleNotice_.clear();
+}
+
+void MainWindow::onCancelled() {
+    action(Command::Cancel)->setEnabled(false);
+    timingView_->setProgress(0, 0);
+    busyBar_->hide();
+    switch (latestKind_) {
+        case RunKind::Run:
+            idleNotice_ = tr("Run cancelled: its result is discarded, not shown");
+            break;
+        case RunKind::Repeated:
+            idleNotice_ =
+                tr("Run ×N cancelled: the runs finished before are kept, the one in flight is "
+                   "discarded");
+            break;
+        case RunKind::Compare:
+            idleNotice_ = tr("Compare cancelled: the strategies measured so far are kept");
+            break;
+    }
+    // The worker is still busy until the device finishes what it was given: an OpenCL command cannot be
+    // interrupted. The label is short: a permanent field of the status bar is part of the window's minimum
+    // width.
+    busyLabel_->setText(tr("cancelled: discarded when it ends"));
+    busyLabel_->setToolTip(
+        tr("The device cannot interrupt the run in flight; its result is discarded when it ends."));
+    statusBar()->showMessage(
+        tr("%1; the device cannot interrupt the run in flight: its result is discarded when it ends")
+            .arg(idleNotice_));
 }
 
 void MainWindow::markPreviousSettings(bool previous) {
@@ -741,6 +871,13 @@ void MainWindow::onHistogramReady(const RunOutcome& outcome) {
 }
 
 void MainWindow::showProcessedImage(const RunOutcome& outcome) {
+    // The output's size where the image stages changed it (a fit-canvas rotation).
+    const QString input =
+        QStringLiteral("%1 × %2").arg(outcome.request.image->width).arg(outcome.request.image->height);
+    const bool resized = outcome.frame && (outcome.frame->width != outcome.request.image->width ||
+                                           outcome.frame->height != outcome.request.image->height);
+    imageLabel_->setText(
+        resized ? tr("%1 → %2 × %3").arg(input).arg(outcome.frame->width).arg(outcome.frame->height) : input);
     if (outcome.frame) {
         imageView_->showFrame(*outcome.frame);
         showsProcessed_ = true;
@@ -793,6 +930,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings_.setBins(bins_->value());
     settings_.setIgnoreTransparent(ignoreTransparent_->isChecked());
     settings_.setRepeatCount(timingView_->repeatCount());
+    settings_.setHistogramDisplay(histogramDisplayOf(*histogramView_));
     settings_.setTransform(transformPanel_->settings());
     if (!settings_.save())
         qWarning("histoscope: %s: the settings could not be written", qUtf8Printable(settings_.fileName()));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QList>
 #include <QMainWindow>
 #include <QString>
@@ -116,6 +117,9 @@ class MainWindow : public QMainWindow {
     // option --display-path copy; the next run uses it).
     void setForceCopyDisplay(bool force);
 
+    // Every dock and toolbar shown in its first place, the window at its first size (View ▸ Reset Layout).
+    void resetLayout();
+
     void runHistogram();
     // The request's id (RunOutcome::requestId of its results), 0 when nothing can run yet.
     quint64 runRepeated(int count);
@@ -152,6 +156,8 @@ class MainWindow : public QMainWindow {
     // The views show a new result.
     void resultShown();
     void runFailed(const QString& message);
+    // A run (Run, Run ×N or Compare) was asked of the controller; `id` is its request's.
+    void runRequested(quint64 id);
 
   protected:
     void closeEvent(QCloseEvent* event) override;
@@ -181,6 +187,8 @@ class MainWindow : public QMainWindow {
     void onHistogramReady(const RunOutcome& outcome);
     void onRunFailed(const RunFailure& failure);
     void onBusyChanged(bool busy);
+    // Cancel (or Esc) abandoned the latest request: says what becomes of it.
+    void onCancelled();
     // Greys the histogram and says in its dock's title that it belongs to earlier settings, or undoes that.
     void markPreviousSettings(bool previous);
     void showProcessedImage(const RunOutcome& outcome);
@@ -193,14 +201,18 @@ class MainWindow : public QMainWindow {
     std::shared_ptr<const ImageRGBA8> image_;
     QString imagePath_;
     quint64 loadGeneration_ = 0;
+    QString openNote_;  // said once the image being opened is shown (a drop of several files)
     QString preferredDevice_;
     RunModel* model_ = nullptr;
     bool showsProcessed_ = false;  // the view shows a processed image rather than image_
     bool forceCopyDisplay_ = false;
+    QByteArray defaultState_;           // the docks as first arranged, for resetLayout
     quint64 requestedHistogramId_ = 0;  // the newest request whose result the histogram view is to show
     QTimer* previousSettingsDelay_ = nullptr;  // "a moment": quick runs never mark the histogram
     bool showsPreviousSettings_ = false;
     enum class ProgressTarget { Timings, StatusBar } progressTarget_ = ProgressTarget::Timings;
+    enum class RunKind { Run, Repeated, Compare } latestKind_ = RunKind::Run;  // of the latest request
+    QString idleNotice_;  // what a cancel or a drop did, said (again) once the worker is idle
 
     ImageView* imageView_ = nullptr;
     DevicePanel* devicePanel_ = nullptr;

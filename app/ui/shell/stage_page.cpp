@@ -9,6 +9,7 @@
 
 #include "engine/runtime/error.hpp"
 #include "engine/stages/builtin.hpp"
+#include "ui/shell/number_field.hpp"
 
 namespace hs::ui {
 
@@ -33,16 +34,18 @@ StagePage::StagePage(const stages::StageKind& kind, QWidget* parent) : QGroupBox
     for (const auto& parameter : kind.parameters()) {
         const QString name = QString::fromStdString(parameter.name);
         QWidget* editor = nullptr;
+        QLabel* note = nullptr;  // a number field's: what it refused
         switch (parameter.type) {
             case Type::Real:
             case Type::Integer:
             case Type::OddInteger: {
-                auto* box = new QDoubleSpinBox;
+                auto* box = new RealField(parameterRule(parameter));
                 box->setRange(parameter.min, parameter.max);
                 box->setSingleStep(parameter.type == Type::OddInteger ? 2 : parameter.step);
                 box->setDecimals(parameter.type == Type::Real ? 2 : 0);
                 box->setValue(parameter.defaultValue);
                 connect(box, &QDoubleSpinBox::valueChanged, this, &StagePage::changed);
+                note = box->note();
                 editor = box;
                 break;
             }
@@ -70,6 +73,7 @@ StagePage::StagePage(const stages::StageKind& kind, QWidget* parent) : QGroupBox
         editor->setObjectName(text(kind.name()) + QLatin1Char('_') + name);
         editor->setToolTip(QString::fromStdString(parameter.help));
         form->addRow(QString::fromStdString(parameter.label), editor);
+        if (note) form->addRow(note);
         editors_.insert(name, editor);
     }
     if (!kind.strategies().empty()) {

@@ -27,7 +27,9 @@
 #include "engine/ops/produce_consume/produce_consume.hpp"
 #include "engine/ops/rotate/rotate.hpp"
 #include "engine/runtime/error.hpp"
+#include "engine/stages/shared_options.hpp"
 #include "io/files/filter_file.hpp"
+#include "ui/shell/number_field.hpp"
 
 namespace hs::ui {
 
@@ -140,7 +142,8 @@ QWidget* TransformPanel::buildRotation() {
     angleSlider_->setTickPosition(QSlider::TicksBelow);
     angleSlider_->setTickInterval(90 * kAngleStepsPerDegree);
     angleSlider_->setToolTip(tr("Angle in tenths of a degree: arrow keys step 0.1°, Page Up/Down 15°"));
-    angleBox_ = new QDoubleSpinBox;
+    auto* angleField = new RealField([](std::string_view text) { return options::parseAngle(text); });
+    angleBox_ = angleField;
     angleBox_->setRange(-kMaxAngle, kMaxAngle);
     angleBox_->setDecimals(1);
     angleBox_->setSingleStep(1.0 / kAngleStepsPerDegree);
@@ -172,6 +175,7 @@ QWidget* TransformPanel::buildRotation() {
 
     auto* form = new QFormLayout(rotationGroup_);
     form->addRow(tr("Angle"), angleRow);
+    form->addRow(angleField->note());
     // The slider gets the panel's whole width: on a short one each pixel would be several degrees.
     form->addRow(angleSlider_);
     form->addRow(tr("Sampling"), sampling_);
@@ -266,7 +270,7 @@ QWidget* TransformPanel::buildParameterPage(const convolve::FilterKind& kind) {
     form->setContentsMargins(0, 0, 0, 0);
     auto& boxes = parameterBoxes_[QString::fromStdString(kind.name)];
     for (const auto& parameter : kind.parameters) {
-        auto* box = new QDoubleSpinBox;
+        auto* box = new RealField(parameterRule(parameter));
         box->setObjectName(QString::fromStdString(kind.name + "." + parameter.name));
         box->setDecimals(parameter.type == convolve::FilterParameter::Type::Real ? 2 : 0);
         box->setRange(parameter.min, parameter.max);
@@ -276,6 +280,7 @@ QWidget* TransformPanel::buildParameterPage(const convolve::FilterKind& kind) {
         if (!parameter.automaticText.empty())
             box->setSpecialValueText(QString::fromStdString(parameter.automaticText));
         form->addRow(QString::fromStdString(parameter.label), box);
+        form->addRow(box->note());
         boxes << box;
     }
     return page;
@@ -560,7 +565,12 @@ void TransformPanel::updateSupport(const DeviceInfo* device, QSize imageSize) {
     }
     refreshConvolveSupport();
     // At most a chunk per row; before any image the count waits for one (a 1-pixel guess would clamp it).
-    if (!imageSize.isEmpty()) chunks_->setMaximum(imageSize.height());
+    // The count the user chose comes back with a taller image: a 2-row image lowers it for itself only.
+    if (!imageSize.isEmpty()) {
+        const QSignalBlocker blocker(chunks_);
+        chunks_->setMaximum(imageSize.height());
+        chunks_->setValue(std::min(chunksWanted_, imageSize.height()));
+    }
     // Another producer may not pair with the second device: pipeline mode goes off, saying why.
     if (!twoDevicesGroup_->isChecked()) return;
     const PairCheck check = checkTwoDevices();
@@ -624,7 +634,8 @@ QWidget* TransformPanel::buildTwoDevices() {
     });
     connect(consumer_, &QComboBox::currentIndexChanged, this, &TransformPanel::twoDevicesChoiceChanged);
     connect(mode_, &QComboBox::currentIndexChanged, this, &TransformPanel::twoDevicesChoiceChanged);
-    connect(chunks_, &QSpinBox::valueChanged, this, [this] {
+    connect(chunks_, &QSpinBox::valueChanged, this, [this](int chunks) {
+        chunksWanted_ = chunks;
         if (twoDevicesGroup_->isChecked()) emit transformChanged();
     });
     return twoDevicesGroup_;
@@ -635,9 +646,11 @@ void TransformPanel::setDevices(const std::vector<DeviceInfo>& devices) {
     const QString current = consumer_->currentData().toString();
     devices_ = devices;
     consumer_->clear();
+    // The selector first, as the Device panel lists them: a narrow panel cuts the name, not what tells two
+    // identical devices apart.
     for (const auto& device : devices_)
-        consumer_->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(device.name),
-                                                         QString::fromStdString(device.selector())),
+        consumer_->addItem(QStringLiteral("%1 · %2").arg(QString::fromStdString(device.selector()),
+                                                         QString::fromStdString(device.name)),
                            QString::fromStdString(device.selector()));
     // The device chosen before where the list still has it; else the registry's second device: two devices
     // are what pipeline mode is for.
@@ -688,6 +701,16 @@ void TransformPanel::twoDevicesChoiceChanged() {
 }
 
 void TransformPanel::twoDevicesToggled(bool on) {
+    if (on && device_ && consumer_->currentData().toString() == QString::fromStdString(device_->selector())) {
+        // Two devices are what pipeline mode is for: the first other device counts, where there is one.
+        for (int i = 0; i < consumer_->count(); ++i) {
+            if (consumer_->itemData(i).toString() == QString::fromStdString(device_->selector())) continue;
+            const QSignalBlocker blocker(consumer_);
+            consumer_->setCurrentIndex(i);
+            acceptedConsumer_ = i;
+            break;
+        }
+    }
     if (on) {
         const PairCheck check = checkTwoDevices();
         if (!check.ok) {

@@ -178,6 +178,7 @@ class TransformPanel : public QWidget {
     QComboBox* consumer_ = nullptr;
     QComboBox* mode_ = nullptr;
     QSpinBox* chunks_ = nullptr;
+    int chunksWanted_ = TwoDeviceStage{}.chunks;  // the user's count, which a short image only caps
     QLabel* pairNote_ = nullptr;
     std::vector<DeviceInfo> devices_;  // the registry, in consumer_'s order
     int acceptedConsumer_ = 0;         // the last choices the engine accepted

@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 #include <QBoxLayout>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPushButton>
@@ -37,10 +38,18 @@ QString runText(const io::RunTimings& run) {
     QStringList devices;
     for (const auto& device : run.devices)
         if (!device.device.isEmpty()) devices << device.device;
-    return devices.isEmpty() ? QStringLiteral("#%1: %2").arg(run.number).arg(run.strategy)
-                             : QStringLiteral("#%1: %2 on %3")
-                                   .arg(run.number)
-                                   .arg(run.strategy, devices.join(QStringLiteral(", ")));
+    QString text = devices.isEmpty() ? QStringLiteral("#%1: %2").arg(run.number).arg(run.strategy)
+                                     : QStringLiteral("#%1: %2 on %3")
+                                           .arg(run.number)
+                                           .arg(run.strategy, devices.join(QStringLiteral(", ")));
+    // What it measured, so that runs of two images or two filters can be told apart.
+    if (run.width > 0)
+        text += QStringLiteral(" — %1 %2×%3")
+                    .arg(run.image.isEmpty() ? QString() : QFileInfo(run.image).fileName())
+                    .arg(run.width)
+                    .arg(run.height);
+    if (!run.spec.isEmpty()) text += QStringLiteral(" — %1").arg(run.spec);
+    return text;
 }
 
 QString barText(const io::TimelineBar& bar, const QString& lane) {
@@ -75,7 +84,10 @@ QCPItemRect* laneRect(QCustomPlot* plot, const QString& name, int lane, double f
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
     runSelector_ = new QComboBox(this);
     runSelector_->setObjectName("timelineRun");
-    runSelector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // As wide as a run's number, strategies and device, not its whole spec: a long entry must not widen the
+    // window (each entry's tooltip has it whole).
+    runSelector_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    runSelector_->setMinimumContentsLength(48);
     runSelector_->setToolTip(tr("The run the timeline shows: the last one, or any kept run"));
     connect(runSelector_, &QComboBox::activated, this,
             [this](int index) { showRun(runSelector_->itemData(index).toInt()); });
@@ -159,8 +171,10 @@ void TimelineView::rebuildSelector() {
     runSelector_->clear();
     runSelector_->addItem(
         runs_.empty() ? tr("Last run (none yet)") : tr("Last run (#%1)").arg(runs_.back().number), 0);
-    for (auto run = runs_.rbegin(); run != runs_.rend(); ++run)
+    for (auto run = runs_.rbegin(); run != runs_.rend(); ++run) {
         runSelector_->addItem(runText(*run), run->number);
+        runSelector_->setItemData(runSelector_->count() - 1, runText(*run), Qt::ToolTipRole);
+    }
 }
 
 void TimelineView::rebuildPlot() {

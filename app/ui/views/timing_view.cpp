@@ -2,8 +2,10 @@
 
 #include <qcustomplot.h>
 #include <QBoxLayout>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -34,14 +36,31 @@ QColor stageColor(Stage stage) {
     return seriesColor(static_cast<int>(stage));
 }
 
-// Runs of one device and strategy: their times are comparable with each other, not with another group's.
+// Runs that measured the same thing: the same image at the same size through the same stages and parameters,
+// on the same device with the same strategies. Their times are comparable with each other, not with another
+// group's (a 768 × 512 image and a 4000 × 3000 one, a 3 × 3 box and a 15 × 15 Gaussian).
 struct RunGroup {
     QString device;
     QString strategy;
+    QString image;
+    QSize size;
+    QString spec;
 
     bool operator==(const RunGroup&) const = default;
+    static RunGroup of(const TimingView::RunInfo& run) {
+        return {run.device, run.strategy, run.image, run.size, run.spec};
+    }
+    // Device and strategy, then the image (its file name) and size, then the spec: what is empty is left out.
     QString label() const {
-        return device.isEmpty() ? strategy : QStringLiteral("%1 · %2").arg(device, strategy);
+        QStringList parts;
+        for (const QString& part : {device, strategy})
+            if (!part.isEmpty()) parts << part;
+        QString what = QFileInfo(image).fileName();
+        if (!size.isEmpty())
+            what = QStringLiteral("%1 %2×%3").arg(what).arg(size.width()).arg(size.height()).trimmed();
+        if (!what.isEmpty()) parts << what;
+        if (!spec.isEmpty()) parts << spec;
+        return parts.join(QStringLiteral(" · "));
     }
 };
 
@@ -50,7 +69,7 @@ std::vector<RunGroup> groupsOf(const std::vector<TimingView::RunInfo>& runs, std
     std::vector<RunGroup> groups;
     groupOfRun.clear();
     for (const auto& run : runs) {
-        const RunGroup group{run.device, run.strategy};
+        const RunGroup group = RunGroup::of(run);
         auto it = std::find(groups.begin(), groups.end(), group);
         if (it == groups.end()) it = groups.insert(groups.end(), group);
         groupOfRun.push_back(static_cast<int>(it - groups.begin()));
@@ -101,6 +120,23 @@ QCPScatterStyle::ScatterShape groupShape(int group) {
                                         QCPScatterStyle::ssCross,    QCPScatterStyle::ssTriangleInverted,
                                         QCPScatterStyle::ssStar,     QCPScatterStyle::ssPlus};
     return kShapes[static_cast<std::size_t>(group) % kShapes.size()];
+}
+
+// A legend entry's picture: the kernel's line or the group's marker, as the plot draws them.
+QIcon legendIcon(const QPen& pen, const QCPScatterStyle& marker) {
+    QPixmap pixmap(22, 14);
+    pixmap.fill(Qt::transparent);
+    QCPPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    if (pen.style() != Qt::NoPen) {
+        painter.setPen(pen);
+        painter.drawLine(QLineF(1, 7, 21, 7));
+    }
+    if (!marker.isNone()) {
+        marker.applyTo(&painter, pen);
+        marker.drawShape(&painter, 11, 7);
+    }
+    return QIcon(pixmap);
 }
 
 constexpr Qt::Alignment kTextAlignment = Qt::AlignLeft | Qt::AlignVCenter;
@@ -171,15 +207,31 @@ TimingView::TimingView(RunModel& model, QWidget* parent)
     controls->addWidget(progress_, 1);
     controls->addWidget(cancel_);
 
-    plot_->setMinimumHeight(170);
+    // A fixed minimum: QCustomPlot's own grows with its layout, and a dock's minimum becomes the window's.
+    plot_->setMinimumSize(160, 120);
     plot_->yAxis->ticker()->setTickCount(4);  // few enough to read on a plot sharing its dock with two tables
     plot_->xAxis->setLabel(tr("run"));
-    // The legend sits in its own row under the axes, so it never hides the newest points and leaves the axes
-    // the plot's whole width.
-    plot_->plotLayout()->addElement(1, 0, plot_->legend);
-    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
-    plot_->legend->setMargins(QMargins(6, 2, 6, 2));
-    plot_->legend->setVisible(true);
+    plot_->legend->setVisible(false);
+    // The legend is a list under the plot, a few rows high, that flows its entries into rows and scrolls:
+    // one more strategy, device or pipeline adds an entry, never height to the plot or width to the window.
+    legend_ = new QListWidget(this);
+    legend_->setObjectName("timingLegend");
+    legend_->setFlow(QListView::LeftToRight);
+    legend_->setWrapping(true);
+    legend_->setResizeMode(QListView::Adjust);
+    legend_->setTextElideMode(Qt::ElideMiddle);
+    legend_->setSelectionMode(QAbstractItemView::NoSelection);
+    legend_->setFocusPolicy(Qt::NoFocus);
+    legend_->setFrameShape(QFrame::NoFrame);
+    legend_->setIconSize(QSize(22, 14));
+    legend_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    legend_->setFixedHeight(legend_->fontMetrics().height() * 3 + 12);
+    auto* chart = new QWidget(this);
+    auto* chartLayout = new QVBoxLayout(chart);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->setSpacing(0);
+    chartLayout->addWidget(plot_, 1);
+    chartLayout->addWidget(legend_);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerFixed>::create());
     plot_->xAxis->ticker()->setTickCount(8);
     qSharedPointerCast<QCPAxisTickerFixed>(plot_->xAxis->ticker())
@@ -188,11 +240,18 @@ TimingView::TimingView(RunModel& model, QWidget* parent)
     auto* lastRun = new QWidget(this);
     lastRunTitle_ = new QLabel(lastRun);
     lastRunTitle_->setObjectName("lastRunTitle");
+    lastRunTitle_->setWordWrap(
+        true);  // a long pipeline on two devices: its own lines, not the window's width
     lastRunTable_ =
         commandTable({tr("Stage"), tr("Command"), tr("Queued µs"), tr("Submit µs"), tr("Start µs"),
                       tr("End µs"), tr("Wait µs"), tr("Duration µs"), tr("Device")},
                      lastRun);
     lastRunTable_->setObjectName("lastRunTable");
+    // The device's long name, as wide as its contents, left the command "…" once it appeared: it gets a
+    // width of its own (elided; the title above names the devices in full) and the command the rest.
+    constexpr int kDeviceColumn = 8;
+    lastRunTable_->horizontalHeader()->setSectionResizeMode(kDeviceColumn, QHeaderView::Interactive);
+    lastRunTable_->horizontalHeader()->resizeSection(kDeviceColumn, 120);
     lastRunTable_->setToolTip(
         tr("Times relative to the first command queued in the run, every device's clock mapped onto the "
            "host's; wait = start − queued"));
@@ -216,7 +275,7 @@ TimingView::TimingView(RunModel& model, QWidget* parent)
     tables->setObjectName("timingTables");
     tables->addTab(lastRun, tr("Last run"));
     tables->addTab(summaryTable_, tr("Over the kept runs"));
-    auto* body = stretchedSplitter(Qt::Horizontal, {{plot_, 2}, {tables, 3}}, this);
+    auto* body = stretchedSplitter(Qt::Horizontal, {{chart, 2}, {tables, 3}}, this);
     body->setSizes({2000, 3000});  // 2 : 3 from the start; the tables' wide size hint would squeeze the plot
 
     auto* layout = new QVBoxLayout(this);
@@ -243,8 +302,9 @@ std::vector<TimingView::CommandSummary> TimingView::summaries() const {
     for (const CommandSeries& series : seriesOf(runs_, runInfo_, groupOfRun)) {
         const auto ms = measure::Summary::of(series.durationsMs);
         const RunGroup& group = groups[static_cast<std::size_t>(series.group)];
-        result.push_back({group.device, group.strategy, series.stage, QString::fromStdString(series.name),
-                          static_cast<int>(series.durationsMs.size()), ms.min, ms.median, ms.max});
+        result.push_back({group.device, group.strategy, group.label(), series.stage,
+                          QString::fromStdString(series.name), static_cast<int>(series.durationsMs.size()),
+                          ms.min, ms.median, ms.max});
     }
     return result;
 }
@@ -272,7 +332,10 @@ void TimingView::refresh() {
     runInfo_.clear();
     for (const io::RunTimings& run : model_.keptRuns()) {
         std::vector<Timing> records;
-        RunInfo info{run.number, run.strategy, {}, run.buildOptions, {}, run.mode, run.overlapNs};
+        RunInfo info{run.number,       run.strategy, {},
+                     run.buildOptions, {},           run.mode,
+                     run.overlapNs,    run.image,    QSize(run.width, run.height),
+                     run.spec};
         for (const io::DeviceTimings& device : run.devices) {
             records.insert(records.end(), device.timings.begin(), device.timings.end());
             info.lanes.emplace_back(device.device, device.timings.size());
@@ -303,29 +366,31 @@ void TimingView::refreshPlot() {
     // points of two devices or strategies. Once several groups are kept, the legend lists the kernels by
     // colour and the groups (device · strategy) by marker, through graphs without data.
     const bool grouped = groups.size() > 1;
-    std::vector<std::string> kernelNames;
-    const auto legendEntry = [this](const QString& name, const QPen& pen, const QCPScatterStyle& marker) {
-        QCPGraph* entry = plot_->addGraph();
-        entry->setName(name);
-        entry->setPen(pen);
-        entry->setScatterStyle(marker);
-        return entry;
+    legend_->clear();
+    const auto legendEntry = [this](const QString& name, const QString& toolTip, const QPen& pen,
+                                    const QCPScatterStyle& marker) {
+        auto* item = new QListWidgetItem(legendIcon(pen, marker), name, legend_);
+        item->setToolTip(toolTip);
+        item->setData(kLegendColorRole, pen.style() == Qt::NoPen ? marker.pen().color() : pen.color());
+        item->setData(kLegendShapeRole, static_cast<int>(marker.shape()));
     };
+    std::vector<std::string> kernelNames;
     for (const auto& series : kernels) {
         auto it = std::find(kernelNames.begin(), kernelNames.end(), series.name);
         const bool newKernel = it == kernelNames.end();
         if (newKernel) it = kernelNames.insert(kernelNames.end(), series.name);
         const QColor color = seriesColor(static_cast<int>(it - kernelNames.begin()));
         const QString name = QString::fromStdString(series.name);
-        if (grouped && newKernel)
-            legendEntry(name, QPen(color, 1.5), QCPScatterStyle(QCPScatterStyle::ssNone));
+        const QCPScatterStyle marker(groupShape(series.group), color, color, 6);
+        if (newKernel)
+            legendEntry(name, name, QPen(color, 1.5),
+                        grouped ? QCPScatterStyle(QCPScatterStyle::ssNone) : marker);
         QCPGraph* graph = plot_->addGraph();
         graph->setName(grouped ? QStringLiteral("%1 — %2").arg(
                                      name, groups[static_cast<std::size_t>(series.group)].label())
                                : name);
-        if (grouped) graph->removeFromLegend();
         graph->setPen(QPen(color, 1.5));
-        graph->setScatterStyle(QCPScatterStyle(groupShape(series.group), color, color, 6));
+        graph->setScatterStyle(marker);
         QVector<double> keys;
         QVector<double> values;
         for (std::size_t k = 0; k < series.runNumbers.size(); ++k) {
@@ -337,11 +402,10 @@ void TimingView::refreshPlot() {
     if (grouped) {
         const QColor text = palette().color(QPalette::WindowText);
         for (std::size_t group = 0; group < groups.size(); ++group)
-            legendEntry(groups[group].label(), Qt::NoPen,
-                        QCPScatterStyle(groupShape(static_cast<int>(group)), text, text, 6))
-                ->setLineStyle(QCPGraph::lsNone);
+            legendEntry(groups[group].label(), groups[group].label(), Qt::NoPen,
+                        QCPScatterStyle(groupShape(static_cast<int>(group)), text, text, 6));
     }
-    plot_->legend->setVisible(!kernels.empty());
+    legend_->setVisible(!kernels.empty());
     plot_->yAxis->setLabel(inMicroseconds ? tr("kernel time (µs)") : tr("kernel time (ms)"));
     const double firstRun = runInfo_.empty() ? 1 : runInfo_.front().number;
     const double lastRun =
@@ -422,9 +486,9 @@ void TimingView::refreshSummaryTable() {
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const CommandSummary& summary = rows[i];
         // A heading row spanning the table starts each group: which device and strategy the times are from.
-        if (i == 0 || summary.device != rows[i - 1].device || summary.strategy != rows[i - 1].strategy) {
+        if (i == 0 || summary.group != rows[i - 1].group) {
             const int row = appendRow();
-            const QString group = RunGroup{summary.device, summary.strategy}.label();
+            const QString& group = summary.group;
             auto* heading = tableCell(group, kTextAlignment);
             QFont bold = heading->font();
             bold.setBold(true);
@@ -440,9 +504,7 @@ void TimingView::refreshSummaryTable() {
         summaryTable_->setItem(row, 3, tableCell(milliseconds(summary.minMs)));
         summaryTable_->setItem(row, 4, tableCell(milliseconds(summary.medianMs)));
         summaryTable_->setItem(row, 5, tableCell(milliseconds(summary.maxMs)));
-        setRowToolTip(
-            summaryTable_, row,
-            QStringLiteral("%1\n%2").arg(summary.name, RunGroup{summary.device, summary.strategy}.label()));
+        setRowToolTip(summaryTable_, row, QStringLiteral("%1\n%2").arg(summary.name, summary.group));
     }
 }
 

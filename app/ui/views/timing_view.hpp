@@ -3,6 +3,7 @@
 // run (queued → submit → start → end, upload / kernel / readback apart), min / median / max per command
 // over the kept runs grouped by device and strategy, and the "Run ×N" control with progress and cancel.
 
+#include <QSize>
 #include <QString>
 #include <QWidget>
 #include <map>
@@ -15,6 +16,7 @@
 
 class QCustomPlot;
 class QLabel;
+class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -39,14 +41,19 @@ class TimingView : public QWidget {
         std::vector<std::pair<QString, std::size_t>> lanes{};
         QString mode{};                            // a produce-consume run's (io::RunTimings::mode)
         std::optional<std::uint64_t> overlapNs{};  // a produce-consume run's, on the host clock
+        // What it measured (io::RunTimings): the image's path and size, the stages with their parameters.
+        QString image{};
+        QSize size{};
+        QString spec{};
     };
 
-    // The durations of one command (same device, strategy, stage and name) over the kept runs. Where a run
-    // issues the command more than once, its durations are summed for that run. The median of an even number
-    // of runs is the mean of the middle two.
+    // The durations of one command (same device, strategy, image, size and spec, stage and name) over the
+    // kept runs. Where a run issues the command more than once, its durations are summed for that run. The
+    // median of an even number of runs is the mean of the middle two.
     struct CommandSummary {
         QString device;
         QString strategy;
+        QString group;  // everything the runs agree on, as the table's heading row says it
         Stage stage = Stage::Other;
         QString name;
         int runs = 0;
@@ -67,6 +74,10 @@ class TimingView : public QWidget {
     // appearance.
     std::vector<CommandSummary> summaries() const;
     QCustomPlot* plot() const { return plot_; }
+    // The legend's entries (the list "timingLegend" under the plot) carry the colour of their kernel's line
+    // or group's marker and the marker's QCPScatterStyle::ScatterShape in these roles.
+    static constexpr int kLegendColorRole = Qt::UserRole;
+    static constexpr int kLegendShapeRole = Qt::UserRole + 1;
 
     // For Run ×N: `done` of `total` runs finished; total 0 hides the progress bar and the cancel button.
     void setProgress(int done, int total);
@@ -94,6 +105,7 @@ class TimingView : public QWidget {
     RunModel& model_;
 
     QCustomPlot* plot_ = nullptr;
+    QListWidget* legend_ = nullptr;
     QSpinBox* maxRuns_ = nullptr;
     QLabel* lastRunTitle_ = nullptr;
     QTableWidget* lastRunTable_ = nullptr;

@@ -97,7 +97,12 @@ quint64 Controller::runCompare(const RunRequest& request, int repetitions) {
 }
 
 void Controller::cancel() {
-    cancelledId_.store(latestId_.load());
+    const quint64 id = latestId_.load();
+    if (!busy() || cancelledId_.load() >= id) return;
+    // Every request up to the latest is abandoned: one waiting never starts, Run ×N and Compare stop before
+    // their next repetition, and a result still to come is discarded (discarded()), never shown.
+    cancelledId_.store(id);
+    emit cancelled(id);
 }
 
 quint64 Controller::submit(JobKind kind, const RunRequest& request, int count) {
@@ -125,31 +130,40 @@ void Controller::drain() {
             job.swap(waiting_);
         }
         if (!job) return;
-        ++startedRequests_;
-        probe();
-        execute(*job);
+        if (job->id > cancelledId_.load()) {
+            ++startedRequests_;
+            probe();
+            execute(*job);
+        }
         onOwner([this, id = job->id] { finished(id); });
     }
 }
 
 bool Controller::stillWanted(const Job& job) const {
-    return latestId_.load() == job.id && cancelledId_.load() != job.id;
+    return latestId_.load() == job.id && cancelledId_.load() < job.id;
 }
 
 template <typename Deliver>
 void Controller::post(quint64 id, Deliver&& deliver) {
     onOwner([this, id, deliver = std::forward<Deliver>(deliver)]() mutable {
-        if (id == latestId_.load()) deliver();
+        if (id == latestId_.load() && id > cancelledId_.load()) deliver();
     });
 }
 
-void Controller::postResult(RunOutcome outcome) {
-    onOwner([this, outcome = std::move(outcome)] {
+void Controller::postResult(RunOutcome outcome, std::function<void()> shown) {
+    // Judged on the owner's thread, where cancel() runs: a result that arrives after its request was
+    // cancelled is discarded, whenever the worker finished it.
+    onOwner([this, outcome = std::move(outcome), shown = std::move(shown)] {
         const quint64 id = outcome.requestId;
+        if (id <= cancelledId_.load()) {
+            emit discarded(outcome);
+            return;
+        }
         const bool refines = outcome.request.image == latestImage_ && outcome.request.device == latestDevice_;
         if (id != latestId_.load() && (id < shownId_ || !refines)) return;
         shownId_ = id;
         emit histogramReady(outcome);
+        if (shown) shown();
     });
 }
 
@@ -290,9 +304,8 @@ void Controller::runRepeatedly(const Job& job) {
             RunOutcome shown = outcome;
             complete(shown, report);
             shown.workerNs = nanosecondsSince(start);
-            post(job.id, [this, shown = std::move(shown), done = ++done, total = job.count] {
-                emit histogramReady(shown);
-                emit progress(done, total);
+            postResult(std::move(shown), [this, id = job.id, done = ++done, total = job.count] {
+                if (id == latestId_.load()) emit progress(done, total);
             });
             start = std::chrono::steady_clock::now();
         });
@@ -319,8 +332,10 @@ void Controller::executeCompare(const Job& job) {
                                       }};
     auto comparison = measure::compareHistogramStrategies(device, *processed, job.request.histogramParams(),
                                                           job.count, hooks);
-    if (!comparison) return;  // superseded or cancelled
-    post(job.id, [this, comparison = std::move(*comparison)] { emit compareReady(comparison); });
+    // A cancelled comparison keeps the strategies it measured; a superseded one is dropped.
+    onOwner([this, id = job.id, comparison = std::move(comparison)] {
+        if (id == latestId_.load()) emit compareReady(comparison);
+    });
 }
 
 }  // namespace hs::ui

@@ -30,7 +30,9 @@ namespace hs::ui {
 // Latest request wins: a new request replaces the one waiting (at most one waits), so a dragged slider never
 // builds a backlog. A run in flight finishes; its result is still shown when the newer request is for the
 // same image and device (the view follows a drag instead of waiting for it to stop), and dropped otherwise.
-// Run ×N and Compare stop between repetitions once superseded or cancelled. Results arrive as signals on the
+// Run ×N and Compare stop between repetitions once superseded or cancelled. Cancel abandons every request
+// made so far: a run on the device cannot be interrupted, so its result, when it comes, is discarded
+// (discarded()), never shown; Compare delivers the strategies it measured. Results arrive as signals on the
 // thread that owns the controller.
 class Controller : public Worker {
     Q_OBJECT
@@ -55,7 +57,7 @@ class Controller : public Worker {
     // Every strategy of the registry on the request's image and device (measure::compareHistogramStrategies:
     // the pixels uploaded once, one untimed warm-up, then `repetitions` measured runs each).
     quint64 runCompare(const RunRequest& request, int repetitions);
-    // Stops the current Run ×N or Compare at the next repetition.
+    // Abandons the requests made so far (see above); cancelled() says so. Nothing when idle.
     void cancel();
 
     // A request is waiting or running.
@@ -80,6 +82,10 @@ class Controller : public Worker {
     void compareReady(const hs::measure::Comparison& comparison);
     void failed(const hs::ui::RunFailure& failure);
     void busyChanged(bool busy);
+    // cancel() abandoned the requests up to `id`; the worker may still be finishing a run on the device.
+    void cancelled(quint64 id);
+    // The result of a cancelled request, which the worker could not interrupt: for the record, not to show.
+    void discarded(const hs::ui::RunOutcome& outcome);
 
   private:
     enum class JobKind { Histogram, Repeated, Compare };
@@ -112,9 +118,9 @@ class Controller : public Worker {
     // Queues `deliver` onto the controller's thread, where it runs only while `id` is still the latest.
     template <typename Deliver>
     void post(quint64 id, Deliver&& deliver);
-    // Queues a single run's result: shown if it is the latest, or newer than the last shown and for the image
-    // and device of the latest request.
-    void postResult(RunOutcome outcome);
+    // Queues a run's result: discarded if its request was cancelled, else shown if it is the latest, or newer
+    // than the last shown and for the image and device of the latest request; `shown` runs after it is shown.
+    void postResult(RunOutcome outcome, std::function<void()> shown = {});
     void finished(quint64 id);
     // Worker thread: calls the test probe, if one is set.
     void probe();
