@@ -1,5 +1,6 @@
-// histoscope-cli batch PATH... : pipeline's stages over many images with one device set-up and one program load
-// for the whole batch (one session per device, reused for every image), one JSON line per image and device.
+// histoscope-cli batch PATH... : pipeline's stages over many images with one device set-up and one program
+// load for the whole batch (one session per device, reused for every image), one JSON line per image and
+// device.
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <unistd.h>
@@ -46,8 +47,8 @@ using transform::addPipelineStageOptions;
 using transform::pipelineStagesFrom;
 using transform::writeStagesRunMembers;
 
-// The exit codes of a batch that ran to its end with a failed image, and of one stopped by SIGINT (the shell's
-// 128 + signal). A usage, input or OpenCL error before the first image keeps its own code (2, 3, 4).
+// The exit codes of a batch that ran to its end with a failed image, and of one stopped by SIGINT (the
+// shell's 128 + signal). A usage, input or OpenCL error before the first image keeps its own code (2, 3, 4).
 constexpr int kSomeImageFailed = 6;
 constexpr int kInterrupted = 130;
 
@@ -71,7 +72,8 @@ bool taken(const fs::path& name, const std::optional<std::string>& glob) {
     std::string suffix = name.extension().native();
     if (suffix.empty()) return false;
     suffix.erase(0, 1);
-    std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     const auto& readable = io::readableSuffixesList();
     return std::find(readable.begin(), readable.end(), suffix) != readable.end();
 }
@@ -106,8 +108,10 @@ std::vector<InputFile> collectFiles(const QStringList& arguments, bool recursive
         if (error)
             throw InputError(argument.toStdString() + ": cannot list the folder (" + error.message() + ")");
     }
-    std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.path.native() < b.path.native(); });
-    files.erase(std::unique(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.path == b.path; }),
+    std::sort(files.begin(), files.end(),
+              [](const auto& a, const auto& b) { return a.path.native() < b.path.native(); });
+    files.erase(std::unique(files.begin(), files.end(),
+                            [](const auto& a, const auto& b) { return a.path == b.path; }),
                 files.end());
     return files;
 }
@@ -121,9 +125,11 @@ void keepShard(const ArgumentParser& parser, std::vector<InputFile>& files) {
     const int index = parts.size() == 2 ? parts[0].toInt(&okIndex) : -1;
     const int count = parts.size() == 2 ? parts[1].toInt(&okCount) : 0;
     if (!okIndex || !okCount || count < 1 || index < 0 || index >= count)
-        throw parser.usageError("--shard takes I/N with 0 <= I < N (0/4 is the first of four), got '" + value + "'");
+        throw parser.usageError("--shard takes I/N with 0 <= I < N (0/4 is the first of four), got '" +
+                                value + "'");
     std::vector<InputFile> kept;
-    for (std::size_t i = static_cast<std::size_t>(index); i < files.size(); i += static_cast<std::size_t>(count))
+    for (std::size_t i = static_cast<std::size_t>(index); i < files.size();
+         i += static_cast<std::size_t>(count))
         kept.push_back(std::move(files[i]));
     files = std::move(kept);
 }
@@ -196,13 +202,15 @@ std::vector<fs::path> outputsFor(const ArgumentParser& parser, const std::vector
 // ---- The JSONL --------------------------------------------------------------------------------------------
 
 // The lines of an earlier --jsonl that --resume keeps: (file, content hash, device) of each "ok" line. A last
-// line without its newline (a process killed while writing it) is cut off, so that the next line starts whole.
+// line without its newline (a process killed while writing it) is cut off, so that the next line starts
+// whole.
 std::set<std::string> finishedLines(const fs::path& path) {
     std::set<std::string> finished;
     QFile file(shown(path));
     if (!file.exists()) return finished;
     if (!file.open(QIODevice::ReadOnly))
-        throw InputError(path.native() + ": cannot read the JSONL (" + file.errorString().toStdString() + ")");
+        throw InputError(path.native() + ": cannot read the JSONL (" + file.errorString().toStdString() +
+                         ")");
     qint64 whole = 0;
     while (!file.atEnd()) {
         const QByteArray line = file.readLine();
@@ -220,7 +228,9 @@ std::set<std::string> finishedLines(const fs::path& path) {
         file.close();
         std::error_code error;
         fs::resize_file(path, static_cast<std::uintmax_t>(whole), error);
-        if (error) throw InputError(path.native() + ": cannot cut its unfinished last line (" + error.message() + ")");
+        if (error)
+            throw InputError(path.native() + ": cannot cut its unfinished last line (" + error.message() +
+                             ")");
     }
     return finished;
 }
@@ -263,7 +273,8 @@ class LineSink {
     int fd_ = STDOUT_FILENO;
 };
 
-// ---- SIGINT -------------------------------------------------------------------------------------------------
+// ---- SIGINT
+// -------------------------------------------------------------------------------------------------
 
 std::atomic<bool> interrupted{false};
 struct sigaction beforeBatch;
@@ -275,22 +286,32 @@ extern "C" void stopBatch(int) {
     ::sigaction(SIGINT, &beforeBatch, nullptr);
 }
 
+// While alive, SIGINT stops the batch as stopBatch says, unless the process was started with SIGINT ignored
+// (`nohup`, a background job of a script), which it then keeps ignoring.
 class HandleInterrupt {
   public:
     HandleInterrupt() {
         interrupted = false;
         removeTemporariesOnInterrupt();
+        struct sigaction current {};
+        if (::sigaction(SIGINT, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) return;
         struct sigaction action {};
         action.sa_handler = stopBatch;
         sigemptyset(&action.sa_mask);
-        ::sigaction(SIGINT, &action, &beforeBatch);
+        installed_ = ::sigaction(SIGINT, &action, &beforeBatch) == 0;
     }
-    ~HandleInterrupt() { ::sigaction(SIGINT, &beforeBatch, nullptr); }
+    ~HandleInterrupt() {
+        if (installed_) ::sigaction(SIGINT, &beforeBatch, nullptr);
+    }
     HandleInterrupt(const HandleInterrupt&) = delete;
     HandleInterrupt& operator=(const HandleInterrupt&) = delete;
+
+  private:
+    bool installed_ = false;
 };
 
-// ---- The batch ----------------------------------------------------------------------------------------------
+// ---- The batch
+// ----------------------------------------------------------------------------------------------
 
 // One image of the batch as it moves through: read and decoded by a decoder thread, run by each device's
 // thread, its lines written in order by the main thread.
@@ -305,9 +326,9 @@ struct Item {
     std::string hash;    // empty when the file could not be read
     std::string error;   // why it could not be read or decoded
     std::shared_ptr<ImageRGBA8> image;
-    std::vector<bool> wanted;                      // per device: not already in the JSONL (--resume)
-    std::vector<std::optional<Line>> lines;        // per device, once run
-    std::size_t devicesPassed = 0;                 // device threads done with it (run, skipped or stopped)
+    std::vector<bool> wanted;                // per device: not already in the JSONL (--resume)
+    std::vector<std::optional<Line>> lines;  // per device, once run
+    std::size_t devicesPassed = 0;           // device threads done with it (run, skipped or stopped)
 };
 
 struct Device {
@@ -318,8 +339,8 @@ struct Device {
 
 class Batch {
   public:
-    Batch(std::vector<InputFile> files, std::vector<Device> devices, const stages::StageList& stages, int jobs,
-          std::set<std::string> finished)
+    Batch(std::vector<InputFile> files, std::vector<Device> devices, const stages::StageList& stages,
+          int jobs, std::set<std::string> finished)
         : files_(std::move(files)),
           devices_(std::move(devices)),
           stages_(stages),
@@ -399,8 +420,8 @@ class Batch {
         stopped_ = true;
         cv_.notify_all();
     }
-    // Waits until `done` or the batch stops; SIGINT cannot wake a condition variable, so the flag is looked at
-    // every 100 ms as well.
+    // Waits until `done` or the batch stops; SIGINT cannot wake a condition variable, so the flag is looked
+    // at every 100 ms as well.
     template <typename Done>
     void waitFor(std::unique_lock<std::mutex>& lock, Done done) {
         while (!done() && !stopping()) cv_.wait_for(lock, std::chrono::milliseconds(100));
@@ -483,21 +504,24 @@ class Batch {
         Device& device = devices_[d];
         const QString path = shown(files_[i].path);
         const auto failed = [&](const std::string& error) {
-            return Line{jsonDocument(
-                [&](JsonWriter& json) {
-                    json.beginObject().field("file", path.toStdString()).field("status", "failed");
-                    json.field("error", error);
-                    if (!item.hash.empty()) json.field("content_hash", item.hash);
-                    json.key("device");
-                    writeDeviceJson(json, device.context->info());
-                    json.endObject();
-                },
-                JsonWriter::Layout::Compact), true};
+            return Line{
+                jsonDocument(
+                    [&](JsonWriter& json) {
+                        json.beginObject().field("file", path.toStdString()).field("status", "failed");
+                        json.field("error", error);
+                        if (!item.hash.empty()) json.field("content_hash", item.hash);
+                        json.key("device");
+                        writeDeviceJson(json, device.context->info());
+                        json.endObject();
+                    },
+                    JsonWriter::Layout::Compact),
+                true};
         };
         if (!image) return failed(item.error);
         try {
             // One device takes the pixels (the run consumes them, as pipeline's does); several copy them.
-            std::vector<std::uint8_t> pixels = devices_.size() == 1 ? std::move(image->pixels) : image->pixels;
+            std::vector<std::uint8_t> pixels =
+                devices_.size() == 1 ? std::move(image->pixels) : image->pixels;
             const std::size_t builtBefore = device.context->sourceBuilds();
             session::RunReport ran = device.session->run(
                 *device.context, PixelSource(std::move(pixels), image->width, image->height), stages_);
@@ -535,7 +559,8 @@ class Batch {
     void showProgress(std::size_t written, std::chrono::steady_clock::time_point start) const {
         if (!terminal::isTerminal()) return;
         const std::size_t total = items_.size();
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const double rate = seconds > 0 ? static_cast<double>(written) / seconds : 0;
         constexpr std::size_t kBar = 24;
         const std::size_t filled = total == 0 ? kBar : kBar * written / total;
@@ -566,43 +591,50 @@ class Batch {
 
     std::mutex mutex_;
     std::condition_variable cv_;
-    std::vector<Item> items_;    // under mutex_, but a device thread reads its item's pixels outside it
-    std::size_t next_ = 0;       // the next file a decoder takes
-    std::size_t written_ = 0;    // images whose lines are written
-    bool stopped_ = false;       // an error or the end: the threads return
+    std::vector<Item> items_;  // under mutex_, but a device thread reads its item's pixels outside it
+    std::size_t next_ = 0;     // the next file a decoder takes
+    std::size_t written_ = 0;  // images whose lines are written
+    bool stopped_ = false;     // an error or the end: the threads return
     std::exception_ptr internalError_;
 };
 
 void declare(ArgumentParser& parser, const QStringList&) {
     parser.addRepeatedPositional(
-        "PATH", "Image files and folders. A folder gives its files with an image suffix (png, jpg, jpeg, bmp, "
-                "gif, tif, tiff, webp; names starting with '.' skipped), or those --glob matches.");
-    parser.addFlag("recursive", "Take the files of subfolders too (not of folders starting with '.', nor of "
-                                "links to folders).");
-    parser.addOption("glob", "PATTERN",
-                     "Take the files of folders whose name matches PATTERN (shell wildcards * ? [...], quoted; a "
-                     "leading '.' only when the pattern starts with one) instead of the image suffixes.");
+        "PATH",
+        "Image files and folders. A folder gives its files with an image suffix (png, jpg, jpeg, bmp, "
+        "gif, tif, tiff, webp; names starting with '.' skipped), or those --glob matches.");
+    parser.addFlag("recursive",
+                   "Take the files of subfolders too (not of folders starting with '.', nor of "
+                   "links to folders).");
+    parser.addOption(
+        "glob", "PATTERN",
+        "Take the files of folders whose name matches PATTERN (shell wildcards * ? [...], quoted; a "
+        "leading '.' only when the pattern starts with one) instead of the image suffixes.");
     addPipelineStageOptions(parser);
-    parser.addOption("devices", "SEL,SEL|all",
-                     "Run every image on each of these devices (P:D or part of a name each, as --device), or on "
-                     "all of them: one line per image and device. Default: the device --device would choose.");
+    parser.addOption(
+        "devices", "SEL,SEL",
+        "Run every image on each of these devices (P:D or part of a name each, as --device), or on "
+        "every device with 'all': one line per image and device. Default: the device --device would choose.");
     parser.addOption("jobs", "N",
                      "Threads that read and decode images while the devices run the images before them; each "
                      "device runs one image at a time.",
                      "2");
-    parser.addOption("jsonl", "OUT",
-                     "Write the JSON lines to OUT (replaced; appended to with --resume) instead of stdout. The "
-                     "lines come in the order of the files (sorted by path), and of --devices within one image; "
-                     "each is whole and names its file and device.");
+    parser.addOption(
+        "jsonl", "OUT",
+        "Write the JSON lines to OUT (replaced; appended to with --resume) instead of stdout. The "
+        "lines come in the order of the files (sorted by path), and of --devices within one image; "
+        "each is whole and names its file and device.");
     parser.addOption("out-dir", "DIR",
                      "Write each processed image to DIR/<its path below its PATH argument>.png (atomically; "
                      "with several devices DIR/<P-D>/...).");
-    parser.addOption("shard", "I/N",
-                     "Take only the files whose place in the sorted list, counted from 0, is I modulo N: shards "
-                     "0/N .. N-1/N together take every file once.");
-    parser.addFlag("resume",
-                   "Skip the images that --jsonl already has an ok line for, on the same device, with the same "
-                   "content hash (a changed file is run again, and so is a failed one).");
+    parser.addOption(
+        "shard", "I/N",
+        "Take only the files whose place in the sorted list, counted from 0, is I modulo N: shards "
+        "0/N .. N-1/N together take every file once.");
+    parser.addFlag(
+        "resume",
+        "Skip the images that --jsonl already has an ok line for, on the same device, with the same "
+        "content hash (a changed file is run again, and so is a failed one).");
 }
 
 int run(const ArgumentParser& parser) {
@@ -610,7 +642,8 @@ int run(const ArgumentParser& parser) {
     const int jobs = parser.integer("jobs", 1, 64);
     const fs::path jsonl = parser.isSet("jsonl") ? io::nativePath(parser.value("jsonl")) : fs::path();
     const bool resume = parser.isSet("resume");
-    if (resume && jsonl.empty()) throw parser.usageError("--resume needs --jsonl OUT: the lines to resume from");
+    if (resume && jsonl.empty())
+        throw parser.usageError("--resume needs --jsonl OUT: the lines to resume from");
     const std::optional<std::string> glob =
         parser.isSet("glob") ? std::optional(io::nativePath(parser.value("glob")).native()) : std::nullopt;
     std::vector<InputFile> files = collectFiles(parser.positionals(), parser.isSet("recursive"), glob);
@@ -639,7 +672,8 @@ int run(const ArgumentParser& parser) {
      "Runs pipeline's stages (the image stages in the order their options are written, then the histogram) "
      "over image files and folders, opening each device and loading its programs once for the whole batch. "
      "Prints one JSON line per image and device: pipeline --json's object plus file, status (ok or failed), "
-     "error, content_hash (FNV-1a 64 of the file's bytes) and programs_built. A file that fails is a line with "
+     "error, content_hash (FNV-1a 64 of the file's bytes) and programs_built. A file that fails is a line "
+     "with "
      "its error and the batch goes on; exit 6 when any failed. Ctrl-C finishes the images in hand, writes "
      "their lines and exits 130; a second Ctrl-C ends it at once.",
      declare, run});

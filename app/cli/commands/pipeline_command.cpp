@@ -96,7 +96,10 @@ void writeStagesRunMembers(JsonWriter& json, const StagesRun& run) {
     writeImageJson(json, run.path, run.width, run.height);
     json.key("output");
     if (run.out.isEmpty())
-        json.beginObject().field("width", result.image.width()).field("height", result.image.height()).endObject();
+        json.beginObject()
+            .field("width", result.image.width())
+            .field("height", result.image.height())
+            .endObject();
     else
         writeImageJson(json, run.out, result.image.width(), result.image.height());
     json.key("device");
@@ -109,7 +112,8 @@ void writeStagesRunMembers(JsonWriter& json, const StagesRun& run) {
         return report.configured && !report.configured->kind().producesImage();
     });
     if (result.histogram && counted != result.stages.end()) {
-        const bool ignoreTransparent = counted->configured->values().contains(options::kIgnoreTransparent.name);
+        const bool ignoreTransparent =
+            counted->configured->values().contains(options::kIgnoreTransparent.name);
         json.field("bins", result.histogram->bins);
         json.field("ignore_transparent", ignoreTransparent);
         json.key("histograms");

@@ -38,7 +38,8 @@ void showBuild(const ProgramBuildEvent& event) {
     }
     std::string what = candidate.name.empty() ? std::string(event.label) : candidate.name;
     std::string line = "building " + what + " for " + event.device.name;
-    if (candidate.of > 0) line += " (" + std::to_string(candidate.number) + " of " + std::to_string(candidate.of) + ")";
+    if (candidate.of > 0)
+        line += " (" + std::to_string(candidate.number) + " of " + std::to_string(candidate.of) + ")";
     show(line);
 }
 
@@ -76,7 +77,9 @@ void clear() {
 }
 
 ShowBuilds::ShowBuilds()
-    : trial_([](int number, int of, std::string_view name) { candidate = {std::string(name), number, of}; }) {
+    : trial_([](int number, int of, std::string_view name) {
+          candidate = {std::string(name), number, of};
+      }) {
     // Only a terminal is told: a redirected stream gets nothing, and the builds pay no call.
     if (isTerminal()) setProgramBuildObserver(showBuild);
 }
