@@ -376,7 +376,7 @@ class Batch {
                 }
             } catch (...) {  // the JSONL cannot be written: stop, and say so once the threads are back
                 sinkError = std::current_exception();
-                stop();
+                break;
             }
             lock.lock();
             written_ = ++written;
