@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "cli/commands/command.hpp"
+#include "cli/commands/terminal_line.hpp"
 #include "engine/runtime/error.hpp"
 #include "histoscope_version.hpp"
 #include "io/native_path.hpp"
@@ -130,7 +131,9 @@ QString overview() {
         text += QString("      %1\n").arg(command.summary);
     }
     text +=
-        "\nExit codes: 0 ok, 2 usage, 3 input file, 4 OpenCL; on failure one line on stderr says why.\n"
+        "\nExit codes: 0 ok, 2 usage, 3 input file, 4 OpenCL, 6 batch: an image failed, 130 batch: "
+        "interrupted;\n"
+        "on failure one line on stderr says why.\n"
         "HISTOSCOPE_VERBOSE=1 also shows the diagnostics of the image decoders and the OpenCL driver.\n"
         "'histoscope-cli --version' prints the version and the commit it was built from.\n";
     return text;
@@ -152,6 +155,7 @@ QString printable(const QString& message) {
 }
 
 int failWith(const QString& message, int exitCode) {
+    hs::cli::terminal::clear();  // a progress line gives way to the message
     const QString line = printable(message);
     std::fprintf(errorStream, "histoscope-cli: %s\n", line.toLocal8Bit().constData());
     std::fflush(errorStream);
@@ -167,6 +171,7 @@ void warnUser(std::string_view line) {
 
 int main(int argc, char** argv) {
     errorStream = captureLibraryDiagnostics();
+    hs::cli::terminal::setUserStream(errorStream);
     hs::setWarningSink(warnUser);
     QCoreApplication application(argc, argv);  // image-format plugins load through the application
     QCoreApplication::setApplicationName("histoscope-cli");
@@ -190,6 +195,7 @@ int main(int argc, char** argv) {
             continue;
         }
         try {
+            const hs::cli::terminal::ShowBuilds builds;
             return hs::withClErrors("histoscope-cli " + name.toStdString(), [&] {
                 const QStringList given = arguments.mid(1);
                 hs::cli::ArgumentParser parser(command.name, command.description);

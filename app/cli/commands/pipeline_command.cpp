@@ -90,34 +90,8 @@ int runStages(const ArgumentParser& parser, const stages::StageList& stages) {
     });
 
     const auto writeJson = [&](JsonWriter& json) {
-        json.beginObject().key("image");
-        writeImageJson(json, path, image.width, image.height);
-        json.key("output");
-        writeImageJson(json, out, result.image.width(), result.image.height());
-        json.key("device");
-        writeDeviceJson(json, device.info());
-        json.key("stages").beginArray();
-        for (const auto& report : result.stages) writeStageJson(json, report);
-        json.endArray().key("timings");
-        io::writeTimingsJson(json, result.timings());
-        const auto counted = std::find_if(result.stages.begin(), result.stages.end(), [](const auto& report) {
-            return report.configured && !report.configured->kind().producesImage();
-        });
-        if (result.histogram && counted != result.stages.end()) {
-            const bool ignoreTransparent =
-                counted->configured->values().contains(options::kIgnoreTransparent.name);
-            json.field("bins", result.histogram->bins);
-            json.field("ignore_transparent", ignoreTransparent);
-            json.key("histograms");
-            io::writeHistogramJson(json, *result.histogram);
-            json.key("context");
-            io::writeHistogramContextJson(
-                json,
-                io::histogramContext(
-                    path, image.width, image.height, &device.info(), counted->strategy->name(),
-                    counted->configured->requestedStrategy()->name(), stages, ignoreTransparent),
-                result.histogram->bins);
-        }
+        json.beginObject();
+        writeStagesRunMembers(json, {path, image.width, image.height, out, device.info(), result, stages});
         json.endObject();
     };
     wanted.publish(writeJson, [&] { return summary(path, image, out, device.info(), result); });
@@ -125,6 +99,44 @@ int runStages(const ArgumentParser& parser, const stages::StageList& stages) {
         recordRun(*recordIn, archive::recordOf("histoscope-cli " + parser.command().toStdString(), identity,
                                                stages, ran, outputHash));
     return 0;
+}
+
+void writeStagesRunMembers(JsonWriter& json, const StagesRun& run) {
+    const pipeline::Result& result = run.result;
+    json.key("image");
+    writeImageJson(json, run.path, run.width, run.height);
+    json.key("output");
+    if (run.out.isEmpty())
+        json.beginObject()
+            .field("width", result.image.width())
+            .field("height", result.image.height())
+            .endObject();
+    else
+        writeImageJson(json, run.out, result.image.width(), result.image.height());
+    json.key("device");
+    writeDeviceJson(json, run.device);
+    json.key("stages").beginArray();
+    for (const auto& report : result.stages) writeStageJson(json, report);
+    json.endArray().key("timings");
+    io::writeTimingsJson(json, result.timings());
+    const auto counted = std::find_if(result.stages.begin(), result.stages.end(), [](const auto& report) {
+        return report.configured && !report.configured->kind().producesImage();
+    });
+    if (result.histogram && counted != result.stages.end()) {
+        const bool ignoreTransparent =
+            counted->configured->values().contains(options::kIgnoreTransparent.name);
+        json.field("bins", result.histogram->bins);
+        json.field("ignore_transparent", ignoreTransparent);
+        json.key("histograms");
+        io::writeHistogramJson(json, *result.histogram);
+        json.key("context");
+        io::writeHistogramContextJson(
+            json,
+            io::histogramContext(run.path, run.width, run.height, &run.device, counted->strategy->name(),
+                                 counted->configured->requestedStrategy()->name(), run.stages,
+                                 ignoreTransparent),
+            result.histogram->bins);
+    }
 }
 
 Command imageStageCommand(std::string_view kindName, QString summary, QString description) {
@@ -164,17 +176,17 @@ QString strategyOptionOf(const stages::StageKind& kind) {
     return text(kind.name()) + "-strategy";
 }
 
-void declare(ArgumentParser& parser, const QStringList&) {
-    addImageInOut(parser);
+}  // namespace
+
+void addPipelineStageOptions(ArgumentParser& parser) {
     for (const auto* kind : stages::kinds())
         if (kind->producesImage()) addStageOptions(parser, *kind, strategyOptionOf(*kind));
     const stages::StageKind& measurement = stages::findKind("histogram");
     addStageOptions(parser, measurement, strategyOptionOf(measurement));
-    addStagesReport(parser);
 }
 
 // The image kinds the command line asks for, in the order their options are written, then the measurement.
-int run(const ArgumentParser& parser) {
+stages::StageList pipelineStagesFrom(const ArgumentParser& parser) {
     std::vector<const stages::StageKind*> imageKinds;
     for (const auto* kind : stages::kinds())
         if (kind->producesImage() && asksFor(parser, *kind)) imageKinds.push_back(kind);
@@ -185,7 +197,19 @@ int run(const ArgumentParser& parser) {
     stages::StageList list;
     for (const auto* kind : imageKinds) list.push_back(stageFrom(parser, *kind, strategyOptionOf(*kind)));
     list.push_back(stageFrom(parser, measurement, strategyOptionOf(measurement)));
-    return runStages(parser, list);
+    return list;
+}
+
+namespace {
+
+void declare(ArgumentParser& parser, const QStringList&) {
+    addImageInOut(parser);
+    addPipelineStageOptions(parser);
+    addStagesReport(parser);
+}
+
+int run(const ArgumentParser& parser) {
+    return runStages(parser, pipelineStagesFrom(parser));
 }
 
 [[maybe_unused]] const bool registered = registerCommand(

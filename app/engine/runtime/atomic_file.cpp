@@ -82,9 +82,11 @@ extern "C" void removeTemporariesThenDie(int signal) {
     ::raise(signal);
 }
 
+}  // namespace
+
 // Once per process, for the signals whose action is still the default (ending the process): one the program
 // ignores or handles itself is left to it.
-void handleInterruptions() {
+void removeTemporariesOnInterrupt() {
     static std::once_flag installed;
     std::call_once(installed, [] {
         for (const int signal : kInterruptSignals) {
@@ -100,13 +102,15 @@ void handleInterruptions() {
     });
 }
 
+namespace {
+
 // Holds a slot for `temporary` from before it is created until it is renamed or removed.
 class RegisteredTemporary {
   public:
     explicit RegisteredTemporary(const fs::path& temporary) {
         const std::string& text = temporary.native();
         if (text.size() >= kSlotPathBytes) return;
-        handleInterruptions();
+        removeTemporariesOnInterrupt();
         for (auto& slot : temporarySlots) {
             bool expected = false;
             if (!slot.taken.compare_exchange_strong(expected, true)) continue;

@@ -23,6 +23,10 @@ namespace hs {
 // replaces, else what the umask leaves of 0666.
 void writeFileAtomically(const std::filesystem::path& path, std::string_view data,
                          std::optional<std::filesystem::perms> permissions = std::nullopt);
+// Installs, once per process, the handlers of SIGINT, SIGTERM and SIGHUP that remove a write's temporary (the
+// first write does it too, for the signals whose action is still the default): a program that then handles
+// SIGINT itself finds them installed and can hand the signal on to them.
+void removeTemporariesOnInterrupt();
 // Throws hs::InputError when something other than a regular file (a folder, FIFO, socket, device) is at
 // `path`, which writeFileAtomically() would refuse to replace: for checking outputs before work starts.
 void checkReplaceable(const std::filesystem::path& path);

@@ -1,6 +1,7 @@
 #include "engine/runtime/runtime.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include "engine/runtime/device_clock.hpp"
 #include "engine/runtime/error.hpp"
@@ -33,7 +34,30 @@ std::vector<unsigned char> binaryFor(const cl::Program& program, const cl::Devic
     return {};
 }
 
+std::atomic<ProgramBuildObserver> buildObserver{nullptr};
+
+// Tells the observer that a build started, and that it ended however it ends.
+class ToldBuild {
+  public:
+    ToldBuild(const DeviceInfo& device, std::string_view label) : device_(device), label_(label) {
+        if (const auto observer = buildObserver.load()) observer({device_, label_, false});
+    }
+    ~ToldBuild() {
+        if (const auto observer = buildObserver.load()) observer({device_, label_, true});
+    }
+    ToldBuild(const ToldBuild&) = delete;
+    ToldBuild& operator=(const ToldBuild&) = delete;
+
+  private:
+    const DeviceInfo& device_;
+    std::string_view label_;
+};
+
 }  // namespace
+
+void setProgramBuildObserver(ProgramBuildObserver observer) {
+    buildObserver = observer;
+}
 
 std::string_view kernelSource(std::string_view name) {
     for (const auto& source : kernelSources()) {
@@ -86,6 +110,7 @@ cl::Program DeviceContext::build(std::string_view label, std::string_view text, 
             cache_.countMiss();
         }
     }
+    const ToldBuild told(info_, label);
     return withClErrors(where, [&] {
         cl::Program program(context_, std::string(text));
         // Called directly rather than through Program::build, which fetches the log before it looks at the

@@ -15,6 +15,18 @@ namespace hs {
 
 class Runtime;
 
+// A program built from source, which takes seconds on PoCL: told when it starts and when it ends (built or
+// failed), on the building thread, so that a front end can show that something is happening. Loads from the
+// binary cache and memoized programs are quick and not told.
+struct ProgramBuildEvent {
+    const DeviceInfo& device;
+    std::string_view label;  // "histogram.cl"
+    bool finished = false;
+};
+using ProgramBuildObserver = void (*)(const ProgramBuildEvent& event);
+// One observer per process (none by default); it may be called from several threads at once.
+void setProgramBuildObserver(ProgramBuildObserver observer);
+
 // One device in use: its context (shared with the other devices of its platform, so buffers can pass
 // between them without a host round trip), an in-order profiling queue, and its built programs.
 class DeviceContext {
