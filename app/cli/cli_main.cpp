@@ -196,6 +196,14 @@ int main(int argc, char** argv) {
                 command.declare(parser, given);
                 return parser.parse(given) ? command.run(parser) : 0;
             });
+        } catch (const hs::OpenClError& error) {
+            // The whole build log after the one line, where the user asked for the driver's words.
+            const int code = failWith(QString::fromStdString(error.what()), hs::exitCodeFor(error.kind()));
+            if (!error.buildLog().empty() && qEnvironmentVariableIntValue("HISTOSCOPE_VERBOSE") != 0) {
+                std::fprintf(errorStream, "%s\n", error.buildLog().c_str());
+                std::fflush(errorStream);
+            }
+            return code;
         } catch (const hs::Error& error) {
             return failWith(QString::fromStdString(error.what()), hs::exitCodeFor(error.kind()));
         } catch (const std::bad_alloc&) {

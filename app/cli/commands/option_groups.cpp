@@ -118,7 +118,9 @@ std::shared_ptr<const stages::Stage> stageFrom(const ArgumentParser& parser, con
         if (!parser.isSet(name)) continue;
         // Text may name a file: its bytes as given, whatever the locale (io::nativePath).
         std::string value;
-        if (parameter.type == stages::Parameter::Type::Text)
+        if (parameter.repeated)
+            value = parser.values(name).join('\n').toStdString();
+        else if (parameter.type == stages::Parameter::Type::Text)
             value = io::nativePath(parser.value(name)).native();
         else if (parameter.type != stages::Parameter::Type::Flag)
             value = parser.value(name).toStdString();
