@@ -9,12 +9,11 @@
 
 namespace hs::cli {
 
-namespace {
-
-// What the stages read from files (a filter file), through io's bounded reader.
 std::string readStageFile(const std::string& path, std::uint64_t maxBytes, std::string_view what) {
     return io::readWholeFile(path, static_cast<std::size_t>(maxBytes), what);
 }
+
+namespace {
 
 // The flag that adds a kind whose parameters do not: --equalize.
 bool hasOwnFlag(const stages::StageKind& kind) {
