@@ -77,22 +77,23 @@ TEST_F(KernelLabCli, PipelineRunsTheInvertTemplateWithItsParam) {
     for (int y = 0; y < kHeight; ++y) {
         for (int x = 0; x < kWidth; ++x) {
             const QColor in = inputColor(x, y);
-            ASSERT_EQ(out.pixelColor(x, y), QColor(blend(in.red()), blend(in.green()), blend(in.blue()), in.alpha()))
+            ASSERT_EQ(out.pixelColor(x, y),
+                      QColor(blend(in.red()), blend(in.green()), blend(in.blue()), in.alpha()))
                 << x << ", " << y;
         }
     }
 }
 
 TEST_F(KernelLabCli, TheKernelStageRunsWhereItsOptionIsWritten) {
-    const Outcome before = run({"pipeline", path("in.png"), "--kernel", kInvert, "--grayscale", "--out",
-                                path("a.png"), "--json"});
+    const Outcome before = run(
+        {"pipeline", path("in.png"), "--kernel", kInvert, "--grayscale", "--out", path("a.png"), "--json"});
     ASSERT_EQ(before.exitCode, 0) << before.err.toStdString();
     EXPECT_EQ(stageNames(before.json()), (QStringList{"kernel", "grayscale", "histogram"}));
     const QJsonObject kernel = stageNamed(before.json(), "kernel");
     EXPECT_EQ(kernel["kernel"].toString(), "invert");
     EXPECT_EQ(kernel["params"].toObject()["amount"].toDouble(), 255);
-    const Outcome after = run({"pipeline", path("in.png"), "--grayscale", "--kernel", kInvert, "--out",
-                               path("b.png"), "--json"});
+    const Outcome after = run(
+        {"pipeline", path("in.png"), "--grayscale", "--kernel", kInvert, "--out", path("b.png"), "--json"});
     ASSERT_EQ(after.exitCode, 0) << after.err.toStdString();
     EXPECT_EQ(stageNames(after.json()), (QStringList{"grayscale", "kernel", "histogram"}));
 }
@@ -104,8 +105,8 @@ TEST_F(KernelLabCli, ABuildFailureExits4WithFileLineAndColumnOfTheError) {
         << outcome.err.toStdString();
     EXPECT_FALSE(QFile::exists(path("out.png")));
     // HISTOSCOPE_VERBOSE=1: the driver's whole log after the line.
-    const Outcome verbose =
-        run({"pipeline", path("in.png"), "--kernel", kBroken, "--out", path("out.png")}, {{"HISTOSCOPE_VERBOSE", "1"}});
+    const Outcome verbose = run({"pipeline", path("in.png"), "--kernel", kBroken, "--out", path("out.png")},
+                                {{"HISTOSCOPE_VERBOSE", "1"}});
     EXPECT_EQ(verbose.exitCode, 4);
     EXPECT_GT(verbose.err.count("undeclared"), 1) << verbose.err.toStdString();
 }
@@ -119,15 +120,19 @@ TEST_F(KernelLabCli, BadParamsAndAnnotationsAreOneLine) {
                        2, "declares no @param radius (it declares: amount)");
     QFile bad(path("bad.cl"));
     ASSERT_TRUE(bad.open(QIODevice::WriteOnly));
-    bad.write("kernel void k(global const uchar4* s, global uchar4* d, int w, int h, int n) {}\n// @param int n 0\n");
+    bad.write(
+        "kernel void k(global const uchar4* s, global uchar4* d, int w, int h, int n) {}\n// @param int n "
+        "0\n");
     bad.close();
-    expectOneErrorLine(run({"pipeline", path("in.png"), "--kernel", path("bad.cl"), "--out", path("out.png")}), 3,
-                       path("bad.cl") + ":2: @param: needs 5 fields");
+    expectOneErrorLine(
+        run({"pipeline", path("in.png"), "--kernel", path("bad.cl"), "--out", path("out.png")}), 3,
+        path("bad.cl") + ":2: @param: needs 5 fields");
 }
 
 TEST_F(KernelLabCli, SweepRunsEveryPointOfTheGridAndTheStoredBestIsWhatTheStrategyBuildsWith) {
-    const Outcome sweep = run({"sweep", path("in.png"), "--stage", "histogram", "--strategy", "local-atomic",
-                               "--tune", "WG=8,16", "--tune", "COPIES=1,2,4", "--repeat", "2", "--store", "--json"});
+    const Outcome sweep =
+        run({"sweep", path("in.png"), "--stage", "histogram", "--strategy", "local-atomic", "--tune",
+             "WG=8,16", "--tune", "COPIES=1,2,4", "--repeat", "2", "--store", "--json"});
     ASSERT_EQ(sweep.exitCode, 0) << sweep.err.toStdString();
     const QJsonObject report = sweep.json();
     EXPECT_EQ(report["tunables"].toArray(), (QJsonArray{"WG", "COPIES"}));
@@ -141,7 +146,8 @@ TEST_F(KernelLabCli, SweepRunsEveryPointOfTheGridAndTheStoredBestIsWhatTheStrate
             const QJsonObject point = points[index++].toObject();
             EXPECT_EQ(point["values"].toObject(), (QJsonObject{{"WG", wg}, {"COPIES", copies}}));
             // The point ran with its values: its build says so.
-            EXPECT_TRUE(point["builds"].toString().contains(QString("-D WG=%1 -D COPIES=%2 ").arg(wg).arg(copies)))
+            EXPECT_TRUE(
+                point["builds"].toString().contains(QString("-D WG=%1 -D COPIES=%2 ").arg(wg).arg(copies)))
                 << point["builds"].toString().toStdString();
             const double median = point["median_ns"].toDouble();
             EXPECT_LE(point["min_ns"].toDouble(), median);
@@ -166,7 +172,8 @@ TEST_F(KernelLabCli, SweepRunsEveryPointOfTheGridAndTheStoredBestIsWhatTheStrate
     const QJsonArray builds = stageNamed(later.json(), "histogram")["builds"].toArray();
     ASSERT_EQ(builds.size(), 1);
     const QString options = builds[0].toObject()["options"].toString();
-    EXPECT_TRUE(options.contains(QString("-D WG=%1 -D COPIES=%2 ").arg(best["WG"].toInt()).arg(best["COPIES"].toInt())))
+    EXPECT_TRUE(options.contains(
+        QString("-D WG=%1 -D COPIES=%2 ").arg(best["WG"].toInt()).arg(best["COPIES"].toInt())))
         << options.toStdString();
 }
 
@@ -201,7 +208,8 @@ TEST_F(KernelCheckCli, AWriteOnePixelPastTheEndIsAFindingOnItsLine) {
     EXPECT_EQ(outcome.exitCode, 5) << outcome.err.toStdString();
     const QStringList lines = QString::fromUtf8(outcome.out).trimmed().split('\n');
     ASSERT_EQ(lines.size(), 1) << outcome.out.toStdString();
-    EXPECT_TRUE(lines[0].startsWith(kPastTheEnd + ":9: Invalid write of size 4 in global memory")) << lines[0].toStdString();
+    EXPECT_TRUE(lines[0].startsWith(kPastTheEnd + ":9: Invalid write of size 4 in global memory"))
+        << lines[0].toStdString();
     EXPECT_TRUE(outcome.err.isEmpty()) << outcome.err.toStdString();
 }
 

@@ -64,7 +64,8 @@ TEST(KernelAnnotations, AMalformedParamLineIsAnInputErrorNamingFileAndLine) {
         {"// @param int x 0 1 0\n// @param float x 0 1 0", "'x' is declared twice (first on line 2)"},
     };
     for (const auto& [lines, expected] : cases) {
-        const std::string source = "kernel void k(global const uchar4* s, global uchar4* d, int w, int h) {}\n" + lines + "\n";
+        const std::string source =
+            "kernel void k(global const uchar4* s, global uchar4* d, int w, int h) {}\n" + lines + "\n";
         const int badLine = lines.find('\n') == std::string::npos ? 2 : 3;
         try {
             lab::parseKernelSource(source, "dir/k.cl");
@@ -112,9 +113,12 @@ TEST(BuildLogs, PoclsRealLogPutsTheErrorOnLine12) {
 TEST(BuildLogs, PoclsRealLogKeepsEveryErrorInOrder) {
     const auto parsed = parseKept("pocl-3.1_warn_and_errors.log");
     ASSERT_EQ(parsed.diagnostics.size(), 3u);
-    EXPECT_EQ(parsed.diagnostics[0], (lab::Diagnostic{4, 29, Severity::Error, "expected ';' at end of declaration"}));
-    EXPECT_EQ(parsed.diagnostics[1], (lab::Diagnostic{6, 23, Severity::Error, "use of undeclared identifier 'nothing'"}));
-    EXPECT_EQ(parsed.diagnostics[2], (lab::Diagnostic{8, 5, Severity::Error, "void function 'k' should not return a value"}));
+    EXPECT_EQ(parsed.diagnostics[0],
+              (lab::Diagnostic{4, 29, Severity::Error, "expected ';' at end of declaration"}));
+    EXPECT_EQ(parsed.diagnostics[1],
+              (lab::Diagnostic{6, 23, Severity::Error, "use of undeclared identifier 'nothing'"}));
+    EXPECT_EQ(parsed.diagnostics[2],
+              (lab::Diagnostic{8, 5, Severity::Error, "void function 'k' should not return a value"}));
     EXPECT_EQ(parsed.firstError(), &parsed.diagnostics[0]);
     EXPECT_EQ(parseKept("pocl-3.1_preprocessor.log").diagnostics.at(0),
               (lab::Diagnostic{1, 10, Severity::Error, "'missing_header.h' file not found"}));
@@ -159,7 +163,8 @@ TEST(BuildLogs, ClangFormsWithFileNamesAndSeveritiesAndAnUnknownFormatKeptRaw) {
 
 std::string readStage(const std::string& path, std::uint64_t maxBytes, std::string_view what) {
     const std::string text = readText(path);
-    if (text.empty() || text.size() > maxBytes) throw InputError(path + ": cannot read the " + std::string(what));
+    if (text.empty() || text.size() > maxBytes)
+        throw InputError(path + ": cannot read the " + std::string(what));
     return text;
 }
 
@@ -184,18 +189,20 @@ TEST(UserKernelStage, TheInvertTemplateWithAParamMatchesItsCpuReferenceAtAnyWork
     const ImageRGBA8 image = testing::noiseImage(37, 11, 5);  // 37: no work-group size divides it
     for (const std::string group : {"0", "1", "16", "64"}) {
         for (const int amount : {255, 100, 0}) {
-            const auto stage =
-                kernelStage({{"kernel", invert}, {"param", "amount=" + std::to_string(amount)}, {"kernel-group", group}});
+            const auto stage = kernelStage(
+                {{"kernel", invert}, {"param", "amount=" + std::to_string(amount)}, {"kernel-group", group}});
             PixelSource pixels(image);
-            pipeline::Result result = pipeline::runPipeline(testing::testDevice(), pixels, stages::StageList{stage});
+            pipeline::Result result =
+                pipeline::runPipeline(testing::testDevice(), pixels, stages::StageList{stage});
             const auto difference = testing::compare(result.readBack(), referenceInvert(image, amount));
-            EXPECT_EQ(difference.differing, 0u) << "group " << group << " amount " << amount << ": " << difference.first;
+            EXPECT_EQ(difference.differing, 0u)
+                << "group " << group << " amount " << amount << ": " << difference.first;
         }
     }
     // Without --param, the @param's default (255: the full inverse).
     PixelSource pixels(image);
-    pipeline::Result result =
-        pipeline::runPipeline(testing::testDevice(), pixels, stages::StageList{kernelStage({{"kernel", invert}})});
+    pipeline::Result result = pipeline::runPipeline(testing::testDevice(), pixels,
+                                                    stages::StageList{kernelStage({{"kernel", invert}})});
     EXPECT_EQ(testing::compare(result.readBack(), referenceInvert(image, 255)).differing, 0u);
 }
 
@@ -208,8 +215,10 @@ TEST(UserKernelStage, ABuildFailureIsOneLineStartingWithFileLineColumnOfTheFirst
         FAIL() << "the broken kernel built";
     } catch (const OpenClError& error) {
         const std::string message = error.what();
-        EXPECT_EQ(message.rfind(path + ":12:5: error: use of undeclared identifier 'undeclared'", 0), 0u) << message;
-        EXPECT_NE(message.find("(device " + testing::testDevice().info().name + ")"), std::string::npos) << message;
+        EXPECT_EQ(message.rfind(path + ":12:5: error: use of undeclared identifier 'undeclared'", 0), 0u)
+            << message;
+        EXPECT_NE(message.find("(device " + testing::testDevice().info().name + ")"), std::string::npos)
+            << message;
         EXPECT_EQ(message.find('\n'), std::string::npos) << message;
         EXPECT_NE(error.buildLog().find("undeclared"), std::string::npos);
     }
@@ -233,7 +242,8 @@ TEST(UserKernelStage, RefusesUnknownOrBadParamsAndAKernelWhoseArgumentsDisagreeW
                             "kernel void copy(global const uchar4* s, global uchar4* d, int w, int h) {}\n";
     PixelSource pixels(testing::noiseImage(4, 4, 1));
     try {
-        pipeline::runPipeline(testing::testDevice(), pixels, stages::StageList{kernelStage({{"kernel", extra}})});
+        pipeline::runPipeline(testing::testDevice(), pixels,
+                              stages::StageList{kernelStage({{"kernel", extra}})});
         ADD_FAILURE() << "ran with an argument too many";
     } catch (const InputError& error) {
         EXPECT_NE(std::string(error.what()).find("takes 4 arguments"), std::string::npos) << error.what();
@@ -253,7 +263,8 @@ TEST(Tunables, TheSubHistogramStrategiesDeclareTheirDefines) {
 }
 
 TEST(Tunables, AScopedValueBuildsTheKernelWithItAndStillCountsRight) {
-    const ImageRGBA8 image = histogram::test_images::makeImage(300, 70, histogram::test_images::Pattern::Uniform);
+    const ImageRGBA8 image =
+        histogram::test_images::makeImage(300, 70, histogram::test_images::Pattern::Uniform);
     const auto reference = histogram::referenceHistogram(image.pixels.data(), image.pixelCount(), 256);
     const auto& strategy = histogram::findStrategy("local-atomic");
     const auto count = [&] {
@@ -280,16 +291,19 @@ TEST(Tunables, TheStoredBestIsWhatAutoRunsWith) {
     {
         Runtime runtime(ProgramCacheSettings{true, directory});
         DeviceContext& device = runtime.open("0:0");
-        const ImageRGBA8 image = histogram::test_images::makeImage(100, 100, histogram::test_images::Pattern::Gradient);
+        const ImageRGBA8 image =
+            histogram::test_images::makeImage(100, 100, histogram::test_images::Pattern::Gradient);
         const auto runAuto = [&] {
             PixelSource pixels(image);
-            return histogram::computeHistogram(&device, pixels, histogram::Params{}, histogram::findStrategy("auto"));
+            return histogram::computeHistogram(&device, pixels, histogram::Params{},
+                                               histogram::findStrategy("auto"));
         };
         runAuto();  // its choice goes into the file, which is then made local-atomic, as if measured so
         std::string choices = readText(directory / histogram::kAutoChoicesFile);
         const auto tab = choices.rfind('\t');
         ASSERT_NE(tab, std::string::npos);
-        std::ofstream(directory / histogram::kAutoChoicesFile) << choices.substr(0, tab + 1) + "local-atomic\n";
+        std::ofstream(directory / histogram::kAutoChoicesFile)
+            << choices.substr(0, tab + 1) + "local-atomic\n";
 
         tuning::store(device.programCache(), device.info(), "local-atomic", {{"WG", 8}, {"COPIES", 2}});
         EXPECT_EQ(readText(directory / tuning::kTuningFile),
@@ -300,8 +314,10 @@ TEST(Tunables, TheStoredBestIsWhatAutoRunsWith) {
         const auto result = runAuto();
         EXPECT_EQ(result.strategyName(), "local-atomic");
         ASSERT_EQ(result.builds.size(), 1u);
-        EXPECT_NE(result.builds[0].options.find("-D WG=8 -D COPIES=2 "), std::string::npos) << result.builds[0].options;
-        EXPECT_EQ(result.histogram, histogram::referenceHistogram(image.pixels.data(), image.pixelCount(), 256));
+        EXPECT_NE(result.builds[0].options.find("-D WG=8 -D COPIES=2 "), std::string::npos)
+            << result.builds[0].options;
+        EXPECT_EQ(result.histogram,
+                  histogram::referenceHistogram(image.pixels.data(), image.pixelCount(), 256));
     }
     histogram::forgetAutoChoices();
     tuning::forgetStored();
@@ -335,7 +351,8 @@ TEST(SweepGrid, AxesAreCheckedAgainstTheStrategysTunables) {
         lab::checkAxis(lab::parseAxis("BINS=1"), tunables, "local-atomic");
         ADD_FAILURE();
     } catch (const UsageError& error) {
-        EXPECT_NE(std::string(error.what()).find("(it has: WG, COPIES, CHUNK_QUADS)"), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find("(it has: WG, COPIES, CHUNK_QUADS)"), std::string::npos)
+            << error.what();
     }
 }
 

@@ -30,7 +30,8 @@ void declare(ArgumentParser& parser, const QStringList&) {
     addStageOptions(parser, stages::findKind("kernel"), {});
     parser.require("kernel");
     parser.addOption("timeout", "SECONDS",
-                     "Abandon the simulated run after this long: a kernel that never ends is a finding.", "300");
+                     "Abandon the simulated run after this long: a kernel that never ends is a finding.",
+                     "300");
 }
 
 ImageRGBA8 topLeft(const ImageRGBA8& image, int side) {
@@ -48,9 +49,11 @@ int run(const ArgumentParser& parser) {
     const int timeout = parser.integer("timeout", 1, 24 * 3600);
     const QString oclgrind = QStandardPaths::findExecutable("oclgrind");
     if (oclgrind.isEmpty())
-        throw OpenClError("check", 0, "oclgrind is not installed (Debian package oclgrind): nothing to check with");
+        throw OpenClError("check", 0,
+                          "oclgrind is not installed (Debian package oclgrind): nothing to check with");
     QTemporaryDir scratch;
-    if (!scratch.isValid()) throw InputError("check: cannot make a temporary folder: " + scratch.errorString().toStdString());
+    if (!scratch.isValid())
+        throw InputError("check: cannot make a temporary folder: " + scratch.errorString().toStdString());
     const QString small = scratch.filePath("small.png");
     io::saveImage(small, topLeft(io::loadImage(imageFrom(parser)), kCheckSide));
     const QString kernel = parser.value("kernel");
@@ -89,7 +92,8 @@ int run(const ArgumentParser& parser) {
         QString last = lines.isEmpty() ? QString() : lines.last();
         last.remove(QRegularExpression("^histoscope-cli: "));
         if (child.exitStatus() != QProcess::NormalExit)
-            throw OpenClError("check", 0, file + ": the kernel crashed the run under Oclgrind: " + last.toStdString());
+            throw OpenClError("check", 0,
+                              file + ": the kernel crashed the run under Oclgrind: " + last.toStdString());
         const int code = child.exitCode();
         const std::string what = last.toStdString();
         if (code == 2) throw UsageError(what);

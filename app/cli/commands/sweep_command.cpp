@@ -33,7 +33,8 @@ struct Row {
 void declare(ArgumentParser& parser, const QStringList&) {
     addImageInput(parser);
     addDeviceOption(parser);
-    parser.addOption("stage", "KIND", "What to sweep: histogram, or kernel (implied by --kernel).", "histogram");
+    parser.addOption("stage", "KIND", "What to sweep: histogram, or kernel (implied by --kernel).",
+                     "histogram");
     parser.addOption("strategy", "NAME", "The histogram strategy whose tunables are swept.", "local-atomic");
     addStageOptions(parser, stages::findKind("kernel"), {});
     parser.addOption("tune", "NAME=V1,V2,...",
@@ -41,7 +42,8 @@ void declare(ArgumentParser& parser, const QStringList&) {
                      "(histoscope-cli strategies names them), or a user kernel's group and @params.");
     parser.require("tune");
     parser.addOption("repeat", "N", "Timed runs per point, after one untimed.", "5");
-    parser.addFlag("store", "Keep the best point for this device: the strategy (and auto) then runs with it.");
+    parser.addFlag("store",
+                   "Keep the best point for this device: the strategy (and auto) then runs with it.");
     addReportOptions(parser, "image, device, the grid's points and the best");
     parser.addFlag("csv", "Print the grid as CSV, a row per point.");
     parser.addExclusive({"json", "csv"});
@@ -57,20 +59,24 @@ int run(const ArgumentParser& parser) {
     const Report wanted = reportFrom(parser);
     const bool userKernel = parser.isSet("kernel") || parser.value("stage") == "kernel";
     if (!userKernel && parser.value("stage") != "histogram")
-        throw parser.usageError("--stage: only histogram strategies and user kernels (--kernel) have tunables");
+        throw parser.usageError(
+            "--stage: only histogram strategies and user kernels (--kernel) have tunables");
     if (userKernel && parser.isSet("store"))
         throw parser.usageError("--store keeps a histogram strategy's best; a user kernel's is printed only");
     const std::string strategy =
-        userKernel ? std::string() : std::string(histogram::findStrategy(parser.value("strategy").toStdString()).name());
+        userKernel ? std::string()
+                   : std::string(histogram::findStrategy(parser.value("strategy").toStdString()).name());
 
     std::vector<lab::Axis> axes;
-    for (const QString& tune : parser.values("tune")) axes.push_back(parser.withCommand([&] { return lab::parseAxis(tune.toStdString()); }));
+    for (const QString& tune : parser.values("tune"))
+        axes.push_back(parser.withCommand([&] { return lab::parseAxis(tune.toStdString()); }));
     const auto points = parser.withCommand([&] { return lab::grid(axes); });
     // Each point's stage: the strategy's with the point's values in force, or the user kernel configured
     // with them (its configure() checks names and ranges).
     const stages::StageKind& kind = stages::findKind(userKernel ? "kernel" : "histogram");
     const auto stageFor = [&](const lab::Point& point) {
-        if (!userKernel) return parser.withCommand([&] { return kind.configure({}, strategy, readStageFile); });
+        if (!userKernel)
+            return parser.withCommand([&] { return kind.configure({}, strategy, readStageFile); });
         auto configured = stageFrom(parser, kind, {});
         stages::Values values = configured->values();
         std::string params = values.contains("param") ? values["param"] : std::string();
@@ -95,7 +101,8 @@ int run(const ArgumentParser& parser) {
     auto image = std::make_shared<const ImageRGBA8>(io::loadImage(path));
     session::Session session;
     DeviceContext& device = session.device(deviceFrom(parser));
-    const measure::Plan plan{measure::Clock::Kernel, 1, repeat, static_cast<std::uint64_t>(image->pixelCount()) * 4};
+    const measure::Plan plan{measure::Clock::Kernel, 1, repeat,
+                             static_cast<std::uint64_t>(image->pixelCount()) * 4};
 
     std::vector<Row> rows;
     std::optional<std::size_t> best;
@@ -107,11 +114,14 @@ int run(const ArgumentParser& parser) {
         const tuning::ScopedTuning tuned(strategy, scoped);
         session::RunSpec spec{image, deviceFrom(parser), {stageFor(point)}, std::nullopt, false, &device};
         try {
-            const auto measurement = session.measure(spec, plan, [] { return true; }, [&](session::RunReport& report) {
-                row.builds.clear();
-                for (const auto& stage : report.result.stages)
-                    for (const auto& build : stage.builds) row.builds += (row.builds.empty() ? "" : "; ") + build.options;
-            });
+            const auto measurement = session.measure(
+                spec, plan, [] { return true; },
+                [&](session::RunReport& report) {
+                    row.builds.clear();
+                    for (const auto& stage : report.result.stages)
+                        for (const auto& build : stage.builds)
+                            row.builds += (row.builds.empty() ? "" : "; ") + build.options;
+                });
             row.ns = measurement->summary;
             row.gbps = measurement->gbps();
         } catch (const OpenClError& error) {
@@ -147,7 +157,9 @@ int run(const ArgumentParser& parser) {
             for (const auto& [name, value] : row.point) json.field(name, std::stod(value));
             json.endObject();
             if (row.ns) {
-                json.field("min_ns", row.ns->min).field("median_ns", row.ns->median).field("max_ns", row.ns->max);
+                json.field("min_ns", row.ns->min)
+                    .field("median_ns", row.ns->median)
+                    .field("max_ns", row.ns->max);
                 json.field("gbps", row.gbps).field("builds", row.builds);
             } else {
                 json.field("error", row.builds);
@@ -161,7 +173,13 @@ int run(const ArgumentParser& parser) {
     const auto table = [&] {
         QString out = imageAndDeviceLines(path, *image, device.info());
         out += QString("sweep     %1, %2 timed run(s) a point, kernel time\n\n").arg(what).arg(repeat);
-        out += QString("%1 %2 %3 %4 %5  %6\n").arg("point", -28).arg("min", 11).arg("median", 11).arg("max", 11).arg("GB/s", 8).arg("build");
+        out += QString("%1 %2 %3 %4 %5  %6\n")
+                   .arg("point", -28)
+                   .arg("min", 11)
+                   .arg("median", 11)
+                   .arg("max", 11)
+                   .arg("GB/s", 8)
+                   .arg("build");
         for (const auto& row : rows) {
             if (!row.ns) {
                 out += QString("%1 %2\n").arg(valueText(row.point), -28).arg(text(row.builds));
@@ -175,7 +193,8 @@ int run(const ArgumentParser& parser) {
                        .arg(row.gbps, 8, 'f', 2)
                        .arg(text(row.builds));
         }
-        out += "\nbest      " + valueText(rows[*best].point) + " (median " + milliseconds(rows[*best].ns->median) + ")";
+        out += "\nbest      " + valueText(rows[*best].point) + " (median " +
+               milliseconds(rows[*best].ns->median) + ")";
         out += parser.isSet("store") ? ", stored for this device\n" : "\n";
         return out;
     };
@@ -190,7 +209,10 @@ int run(const ArgumentParser& parser) {
                 cells << QString::number(row.ns->min, 'f', 0) << QString::number(row.ns->median, 'f', 0)
                       << QString::number(row.ns->max, 'f', 0) << QString::number(row.gbps, 'f', 3);
             else
-                cells << "" << "" << "" << "";
+                cells << ""
+                      << ""
+                      << ""
+                      << "";
             out += cells.join(',') + '\n';
         }
         return out;

@@ -1,9 +1,9 @@
 #include "engine/lab/annotations.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <optional>
-#include <cmath>
 #include <regex>
 #include <sstream>
 
@@ -29,7 +29,8 @@ std::optional<double> number(KernelParam::Type type, std::string_view text) {
     }
     float value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
+    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+        return std::nullopt;
     return static_cast<double>(value);
 }
 
@@ -42,7 +43,8 @@ std::string typeName(KernelParam::Type type) {
 KernelSource parseKernelSource(std::string_view text, std::string_view file) {
     // `// @param` at the start of a line (after blanks); the fields follow, separated by blanks.
     static const std::regex annotation(R"(^\s*//\s*@param\b(.*)$)");
-    static const std::regex kernel(R"((?:^|[^A-Za-z0-9_])(?:__)?kernel\s+void\s+([A-Za-z_][A-Za-z0-9_]*)\s*\()");
+    static const std::regex kernel(
+        R"((?:^|[^A-Za-z0-9_])(?:__)?kernel\s+void\s+([A-Za-z_][A-Za-z0-9_]*)\s*\()");
     KernelSource source;
     std::istringstream lines{std::string(text)};
     std::string line;
@@ -72,7 +74,8 @@ KernelSource parseKernelSource(std::string_view text, std::string_view file) {
         if (!isIdentifier(param.name)) fail("name '" + param.name + "' is not an identifier");
         for (const auto& earlier : source.params)
             if (earlier.name == param.name)
-                fail("'" + param.name + "' is declared twice (first on line " + std::to_string(earlier.line) + ")");
+                fail("'" + param.name + "' is declared twice (first on line " + std::to_string(earlier.line) +
+                     ")");
         const char* what[] = {"MIN", "MAX", "DEFAULT"};
         double* into[] = {&param.min, &param.max, &param.defaultValue};
         for (int i = 0; i < 3; ++i) {

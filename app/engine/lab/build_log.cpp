@@ -23,9 +23,12 @@ const Diagnostic* ParsedLog::firstError() const {
 
 std::string_view severityName(Diagnostic::Severity severity) {
     switch (severity) {
-        case Diagnostic::Severity::Error: return "error";
-        case Diagnostic::Severity::Warning: return "warning";
-        case Diagnostic::Severity::Note: return "note";
+        case Diagnostic::Severity::Error:
+            return "error";
+        case Diagnostic::Severity::Warning:
+            return "warning";
+        case Diagnostic::Severity::Note:
+            return "note";
     }
     return "error";
 }
@@ -33,14 +36,18 @@ std::string_view severityName(Diagnostic::Severity severity) {
 ParsedLog parseBuildLog(std::string_view log) {
     // clang: FILE:LINE:COL: SEVERITY: MESSAGE, FILE being "<source>" (PoCL), "<kernel>" (NVIDIA), a path, or
     // anything without a colon-digit sequence; the lines after it (the source line, the caret) are context.
-    static const std::regex clang(R"(^(.*?):(\d{1,9}):(\d{1,9}): (fatal error|error|warning|note|remark): (.*?)\r?$)");
+    static const std::regex clang(
+        R"(^(.*?):(\d{1,9}):(\d{1,9}): (fatal error|error|warning|note|remark): (.*?)\r?$)");
     // PoCL's own form: SEVERITY: FILE:LINE:COL: MESSAGE, FILE its temporary copy of the source.
-    static const std::regex pocl(R"(^(fatal error|error|warning|note|remark): (.*?):(\d{1,9}):(\d{1,9}): (.*?)\r?$)");
+    static const std::regex pocl(
+        R"(^(fatal error|error|warning|note|remark): (.*?):(\d{1,9}):(\d{1,9}): (.*?)\r?$)");
     // clang without a column (some drivers' preprocessor errors): FILE:LINE: SEVERITY: MESSAGE.
-    static const std::regex noColumn(R"(^(.*?):(\d{1,9}): (fatal error|error|warning|note|remark): (.*?)\r?$)");
+    static const std::regex noColumn(
+        R"(^(.*?):(\d{1,9}): (fatal error|error|warning|note|remark): (.*?)\r?$)");
     // NVIDIA's assembler: "ptxas error   : Entry function 'k' uses too much shared data (...)", or with the
     // PTX line, which is not a source line: "ptxas application ptx input, line 12; error   : ...".
-    static const std::regex ptxas(R"(^ptxas\s*(?:(application ptx input, line \d+);\s*)?(fatal|error|warning|info)\s*:\s*(.*?)\r?$)");
+    static const std::regex ptxas(
+        R"(^ptxas\s*(?:(application ptx input, line \d+);\s*)?(fatal|error|warning|info)\s*:\s*(.*?)\r?$)");
     ParsedLog parsed;
     parsed.raw = std::string(log);
     std::istringstream lines(parsed.raw);
@@ -48,9 +55,11 @@ ParsedLog parseBuildLog(std::string_view log) {
     while (std::getline(lines, line)) {
         std::smatch match;
         if (std::regex_match(line, match, clang)) {
-            parsed.diagnostics.push_back({std::stoi(match[2]), std::stoi(match[3]), severityOf(match[4]), match[5]});
+            parsed.diagnostics.push_back(
+                {std::stoi(match[2]), std::stoi(match[3]), severityOf(match[4]), match[5]});
         } else if (std::regex_match(line, match, pocl)) {
-            parsed.diagnostics.push_back({std::stoi(match[3]), std::stoi(match[4]), severityOf(match[1]), match[5]});
+            parsed.diagnostics.push_back(
+                {std::stoi(match[3]), std::stoi(match[4]), severityOf(match[1]), match[5]});
         } else if (std::regex_match(line, match, noColumn)) {
             parsed.diagnostics.push_back({std::stoi(match[2]), 0, severityOf(match[3]), match[4]});
         } else if (std::regex_match(line, match, ptxas)) {

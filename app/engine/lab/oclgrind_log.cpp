@@ -29,7 +29,8 @@ std::vector<Finding> parseOclgrindLog(std::string_view log) {
             // A paragraph's first line, unindented: the finding itself.
             if (line.front() == '\t' || line.front() == ' ') continue;
             // The simulator's address means nothing to the user, and would keep the same fault of many
-            // work-items apart: "Invalid write of size 4 at global memory address 0x10" -> "... in global memory".
+            // work-items apart: "Invalid write of size 4 at global memory address 0x10" -> "... in global
+            // memory".
             static const std::regex address(R"( at (\w+) memory address 0x[0-9A-Fa-f]+)");
             current = Finding{0, std::regex_replace(line, address, " in $1 memory"), {}};
             continue;

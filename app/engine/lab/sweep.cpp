@@ -17,7 +17,8 @@ Axis parseAxis(std::string_view text) {
     while (true) {
         const auto comma = rest.find(',');
         const std::string value(rest.substr(0, comma));
-        if (value.empty()) throw UsageError("--tune " + axis.name + ": an empty value in '" + std::string(text) + "'");
+        if (value.empty())
+            throw UsageError("--tune " + axis.name + ": an empty value in '" + std::string(text) + "'");
         if (std::find(axis.values.begin(), axis.values.end(), value) != axis.values.end())
             throw UsageError("--tune " + axis.name + ": " + value + " is given twice");
         axis.values.push_back(value);
@@ -53,13 +54,13 @@ std::vector<Point> grid(const std::vector<Axis>& axes, std::size_t maxPoints) {
 }
 
 void checkAxis(const Axis& axis, const std::vector<Tunable>& tunables, std::string_view strategy) {
-    const auto tunable = std::find_if(tunables.begin(), tunables.end(),
-                                      [&](const Tunable& t) { return t.name == axis.name; });
+    const auto tunable =
+        std::find_if(tunables.begin(), tunables.end(), [&](const Tunable& t) { return t.name == axis.name; });
     if (tunable == tunables.end()) {
         std::string known;
         for (const auto& t : tunables) known += (known.empty() ? "" : ", ") + t.name;
-        throw UsageError("--tune " + axis.name + ": " + std::string(strategy) + " has no tunable " + axis.name +
-                         " (it has: " + (known.empty() ? "none" : known) + ")");
+        throw UsageError("--tune " + axis.name + ": " + std::string(strategy) + " has no tunable " +
+                         axis.name + " (it has: " + (known.empty() ? "none" : known) + ")");
     }
     for (const auto& text : axis.values) {
         int value = 0;

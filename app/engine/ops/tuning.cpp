@@ -14,9 +14,9 @@ namespace {
 
 struct State {
     std::mutex mutex;
-    std::map<std::string, Values, std::less<>> scoped;                 // by strategy
-    std::map<std::pair<std::string, std::string>, Values> stored;      // by device key, strategy
-    std::set<std::string> loadedFrom;                                  // state folders read
+    std::map<std::string, Values, std::less<>> scoped;             // by strategy
+    std::map<std::pair<std::string, std::string>, Values> stored;  // by device key, strategy
+    std::set<std::string> loadedFrom;                              // state folders read
 };
 
 State& state() {
@@ -24,7 +24,8 @@ State& state() {
     return instance;
 }
 
-// "WG=64,COPIES=2"; nothing for a field that is not NAME=INTEGER (a damaged line is ignored, as a cache's is).
+// "WG=64,COPIES=2"; nothing for a field that is not NAME=INTEGER (a damaged line is ignored, as a cache's
+// is).
 std::optional<Values> parseValues(const std::string& text) {
     Values values;
     std::istringstream fields(text);
@@ -46,7 +47,8 @@ std::optional<Values> parseValues(const std::string& text) {
 
 std::string formatValues(const Values& values) {
     std::string text;
-    for (const auto& [name, value] : values) text += (text.empty() ? "" : ",") + name + '=' + std::to_string(value);
+    for (const auto& [name, value] : values)
+        text += (text.empty() ? "" : ",") + name + '=' + std::to_string(value);
     return text;
 }
 
@@ -114,7 +116,8 @@ void store(ProgramCache& cache, const DeviceInfo& device, std::string_view strat
     auto lines = readFile(cache);
     lines[key] = values;
     std::string text;
-    for (const auto& [where, stored] : lines) text += where.first + '\t' + where.second + '\t' + formatValues(stored) + '\n';
+    for (const auto& [where, stored] : lines)
+        text += where.first + '\t' + where.second + '\t' + formatValues(stored) + '\n';
     // A cache, not a store of record: a failed write leaves the previous file (ProgramCache::writeState).
     cache.writeState(kTuningFile, text);
 }

@@ -54,8 +54,8 @@ class UserKernelStage final : public Stage {
             const auto expected = 4 + source_.params.size();
             const auto declared = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
             if (declared != expected)
-                throw InputError(path_ + ": kernel " + source_.kernelName + " takes " + std::to_string(declared) +
-                                 " arguments; (src, dst, width, height) and its " +
+                throw InputError(path_ + ": kernel " + source_.kernelName + " takes " +
+                                 std::to_string(declared) + " arguments; (src, dst, width, height) and its " +
                                  std::to_string(source_.params.size()) + " @param lines make " +
                                  std::to_string(expected));
             const cl::Buffer& pixels = input.device(device, log);
@@ -89,7 +89,8 @@ class UserKernelStage final : public Stage {
     void writeJson(JsonWriter& json) const override {
         json.field("file", path_).field("kernel", source_.kernelName).field("work_group", group_);
         json.key("params").beginObject();
-        for (std::size_t i = 0; i < source_.params.size(); ++i) json.field(source_.params[i].name, arguments_[i]);
+        for (std::size_t i = 0; i < source_.params.size(); ++i)
+            json.field(source_.params[i].name, arguments_[i]);
         json.endObject();
     }
 
@@ -121,7 +122,8 @@ class UserKernelStage final : public Stage {
                 }
                 line = path_ + ": build failed: " + text;
             }
-            throw OpenClError(error.call(), 0, line + " (device " + device.info().name + ")", error.buildLog());
+            throw OpenClError(error.call(), 0, line + " (device " + device.info().name + ")",
+                              error.buildLog());
         }
     }
 
@@ -137,7 +139,8 @@ class UserKernelKind final : public StageKind {
     std::string_view name() const override { return "kernel"; }
     std::string_view label() const override { return "Kernel"; }
     std::string_view help() const override {
-        return "Runs a user's OpenCL C image kernel from a file (docs/kernel-lab.md), one work-item per pixel.";
+        return "Runs a user's OpenCL C image kernel from a file (docs/kernel-lab.md), one work-item per "
+               "pixel.";
     }
     int order() const override { return 50; }
     bool producesImage() const override { return true; }
@@ -146,8 +149,9 @@ class UserKernelKind final : public StageKind {
             {.name = "kernel",
              .placeholder = "FILE.cl",
              .label = "Kernel file",
-             .help = "A user kernel: kernel void NAME(global const uchar4* src, global uchar4* dst, int width, "
-                     "int height, ...) and its // @param lines (docs/kernel-lab.md).",
+             .help =
+                 "A user kernel: kernel void NAME(global const uchar4* src, global uchar4* dst, int width, "
+                 "int height, ...) and its // @param lines (docs/kernel-lab.md).",
              .type = Parameter::Type::Text},
             {.name = "param",
              .placeholder = "NAME=VALUE",
@@ -175,7 +179,8 @@ class UserKernelKind final : public StageKind {
         requireKnownValues(*this, values);
         if (!strategy.empty()) throw UsageError("kernel: has no strategies to choose from");
         const auto file = values.find("kernel");
-        if (file == values.end() || file->second.empty()) throw UsageError("kernel: --kernel FILE.cl is required");
+        if (file == values.end() || file->second.empty())
+            throw UsageError("kernel: --kernel FILE.cl is required");
         const std::string& path = file->second;
         std::string text = readFile(path, kMaxKernelBytes, "kernel");
         lab::KernelSource source = lab::parseKernelSource(text, path);

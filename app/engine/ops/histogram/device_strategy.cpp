@@ -272,8 +272,10 @@ std::size_t chosenCopies(const DeviceInfo& device, const Params& params) {
 
 std::vector<Tunable> SubHistogramStrategy::tunables() const {
     auto list = SizedGroupStrategy::tunables();
-    list.push_back({.name = "COPIES", .help = "sub-histograms per work-group", .min = 1, .max = 64, .powerOfTwo = true});
-    list.push_back({.name = "CHUNK_QUADS", .help = "uint4 loads per work-item in one chunk", .min = 1, .max = 256});
+    list.push_back(
+        {.name = "COPIES", .help = "sub-histograms per work-group", .min = 1, .max = 64, .powerOfTwo = true});
+    list.push_back(
+        {.name = "CHUNK_QUADS", .help = "uint4 loads per work-item in one chunk", .min = 1, .max = 256});
     return list;
 }
 
