@@ -130,7 +130,8 @@ QString overview() {
         text += QString("      %1\n").arg(command.summary);
     }
     text +=
-        "\nExit codes: 0 ok, 2 usage, 3 input file, 4 OpenCL; on failure one line on stderr says why.\n"
+        "\nExit codes: 0 ok, 2 usage, 3 input file, 4 OpenCL, 5 check found problems; on failure one line on "
+        "stderr says why.\n"
         "HISTOSCOPE_VERBOSE=1 also shows the diagnostics of the image decoders and the OpenCL driver.\n"
         "'histoscope-cli --version' prints the version and the commit it was built from.\n";
     return text;
