@@ -204,6 +204,8 @@ TEST(UserKernelStage, TheInvertTemplateWithAParamMatchesItsCpuReferenceAtAnyWork
     pipeline::Result result = pipeline::runPipeline(testing::testDevice(), pixels,
                                                     stages::StageList{kernelStage({{"kernel", invert}})});
     EXPECT_EQ(testing::compare(result.readBack(), referenceInvert(image, 255)).differing, 0u);
+    // It has no CPU reference of ours, and says so rather than passing the input off as one.
+    EXPECT_THROW(kernelStage({{"kernel", invert}})->reference(image), UsageError);
 }
 
 TEST(UserKernelStage, ABuildFailureIsOneLineStartingWithFileLineColumnOfTheFirstError) {

@@ -74,11 +74,11 @@ int run(const ArgumentParser& parser) {
     // Each point's stage: the strategy's with the point's values in force, or the user kernel configured
     // with them (its configure() checks names and ranges).
     const stages::StageKind& kind = stages::findKind(userKernel ? "kernel" : "histogram");
+    const auto given = userKernel ? stageFrom(parser, kind, {}) : nullptr;
     const auto stageFor = [&](const lab::Point& point) {
         if (!userKernel)
             return parser.withCommand([&] { return kind.configure({}, strategy, readStageFile); });
-        auto configured = stageFrom(parser, kind, {});
-        stages::Values values = configured->values();
+        stages::Values values = given->values();
         std::string params = values.contains("param") ? values["param"] : std::string();
         for (const auto& [name, value] : point) {
             if (name == "group") {
@@ -94,7 +94,9 @@ int run(const ArgumentParser& parser) {
         const auto tunables = histogram::findStrategy(strategy).tunables();
         for (const auto& axis : axes) parser.withCommand([&] { lab::checkAxis(axis, tunables, strategy); });
     }
-    for (const auto& point : points) stageFor(point);  // every point's values checked before any runs
+    // Every point's stage, its values checked, before any runs.
+    stages::StageList pointStages;
+    for (const auto& point : points) pointStages.push_back(stageFor(point));
 
     const int repeat = parser.integer("repeat", 1, 1000);
     const QString path = imageFrom(parser);
@@ -106,13 +108,14 @@ int run(const ArgumentParser& parser) {
 
     std::vector<Row> rows;
     std::optional<std::size_t> best;
-    for (const auto& point : points) {
+    for (std::size_t p = 0; p < points.size(); ++p) {
+        const lab::Point& point = points[p];
         Row row{point, {}, 0, {}};
         tuning::Values scoped;
         if (!userKernel)
             for (const auto& [name, value] : point) scoped[name] = std::stoi(value);
         const tuning::ScopedTuning tuned(strategy, scoped);
-        session::RunSpec spec{image, deviceFrom(parser), {stageFor(point)}, std::nullopt, false, &device};
+        session::RunSpec spec{image, deviceFrom(parser), {pointStages[p]}, std::nullopt, false, &device};
         try {
             const auto measurement = session.measure(
                 spec, plan, [] { return true; },

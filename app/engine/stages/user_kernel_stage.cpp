@@ -82,9 +82,12 @@ class UserKernelStage final : public Stage {
         return out;
     }
 
-    // A user kernel has no reference of ours: the input unchanged stands for "not computed" (the lab
-    // compares a kernel with the reference of the stage it replaces instead).
-    ImageRGBA8 reference(const ImageRGBA8& input) const override { return input; }
+    // A user kernel has no CPU reference of ours: a caller that needs one (a reference pipeline) is told so
+    // instead of being handed an image that would pass for one. The lab checks an edited built-in against
+    // the reference of the stage it replaces.
+    ImageRGBA8 reference(const ImageRGBA8&) const override {
+        throw UsageError("kernel: " + path_ + " is a user kernel, which has no CPU reference");
+    }
 
     void writeJson(JsonWriter& json) const override {
         json.field("file", path_).field("kernel", source_.kernelName).field("work_group", group_);
