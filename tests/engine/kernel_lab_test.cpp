@@ -3,6 +3,7 @@
 // scoped values, the stored best that `auto` then uses) and the sweep's grid.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -223,6 +224,10 @@ TEST(UserKernelStage, ABuildFailureIsOneLineStartingWithFileLineColumnOfTheFirst
             << message;
         EXPECT_EQ(message.find('\n'), std::string::npos) << message;
         EXPECT_NE(error.buildLog().find("undeclared"), std::string::npos);
+        // On the GPU machine, where the device is NVIDIA's: HISTOSCOPE_CAPTURE_BUILD_LOG=FILE keeps the
+        // driver's log as test data for tests/data/build_logs/ (its README).
+        if (const char* capture = std::getenv("HISTOSCOPE_CAPTURE_BUILD_LOG"))
+            std::ofstream(capture, std::ios::binary) << error.buildLog();
     }
 }
 
