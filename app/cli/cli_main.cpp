@@ -131,9 +131,8 @@ QString overview() {
         text += QString("      %1\n").arg(command.summary);
     }
     text +=
-        "\nExit codes: 0 ok, 2 usage, 3 input file, 4 OpenCL, 6 batch: an image failed, 130 batch: "
-        "interrupted;\n"
-        "on failure one line on stderr says why.\n"
+        "\nExit codes: 0 ok, 2 usage, 3 input file, 4 OpenCL, 5 check found problems, 6 batch: an image "
+        "failed,\n130 batch: interrupted; on failure one line on stderr says why.\n"
         "HISTOSCOPE_VERBOSE=1 also shows the diagnostics of the image decoders and the OpenCL driver.\n"
         "'histoscope-cli --version' prints the version and the commit it was built from.\n";
     return text;
@@ -202,6 +201,14 @@ int main(int argc, char** argv) {
                 command.declare(parser, given);
                 return parser.parse(given) ? command.run(parser) : 0;
             });
+        } catch (const hs::OpenClError& error) {
+            // The whole build log after the one line, where the user asked for the driver's words.
+            const int code = failWith(QString::fromStdString(error.what()), hs::exitCodeFor(error.kind()));
+            if (!error.buildLog().empty() && qEnvironmentVariableIntValue("HISTOSCOPE_VERBOSE") != 0) {
+                std::fprintf(errorStream, "%s\n", error.buildLog().c_str());
+                std::fflush(errorStream);
+            }
+            return code;
         } catch (const hs::Error& error) {
             return failWith(QString::fromStdString(error.what()), hs::exitCodeFor(error.kind()));
         } catch (const std::bad_alloc&) {

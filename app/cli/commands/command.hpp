@@ -90,6 +90,8 @@ class ArgumentParser {
     bool declares(const QString& name) const;
     bool isSet(const QString& name) const { return parser_.isSet(name); }
     QString value(const QString& name) const { return parser_.value(name); }
+    // Every value of an option given more than once, in order.
+    QStringList values(const QString& name) const { return parser_.values(name); }
     // A shared option by its spec, so the name is spelled once (stages/shared_options.hpp).
     bool isSet(const options::Spec& spec) const { return parser_.isSet(specName(spec)); }
     QString value(const options::Spec& spec) const { return parser_.value(specName(spec)); }

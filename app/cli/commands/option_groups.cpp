@@ -9,12 +9,11 @@
 
 namespace hs::cli {
 
-namespace {
-
-// What the stages read from files (a filter file), through io's bounded reader.
 std::string readStageFile(const std::string& path, std::uint64_t maxBytes, std::string_view what) {
     return io::readWholeFile(path, static_cast<std::size_t>(maxBytes), what);
 }
+
+namespace {
 
 // The flag that adds a kind whose parameters do not: --equalize.
 bool hasOwnFlag(const stages::StageKind& kind) {
@@ -118,7 +117,9 @@ std::shared_ptr<const stages::Stage> stageFrom(const ArgumentParser& parser, con
         if (!parser.isSet(name)) continue;
         // Text may name a file: its bytes as given, whatever the locale (io::nativePath).
         std::string value;
-        if (parameter.type == stages::Parameter::Type::Text)
+        if (parameter.repeated)
+            value = parser.values(name).join('\n').toStdString();
+        else if (parameter.type == stages::Parameter::Type::Text)
             value = io::nativePath(parser.value(name)).native();
         else if (parameter.type != stages::Parameter::Type::Flag)
             value = parser.value(name).toStdString();

@@ -54,6 +54,9 @@ void addReportOptions(ArgumentParser& parser, const QString& what, bool withCsv 
 // The report asked for; a --json-out that cannot be written is refused now, before any work.
 Report reportFrom(const ArgumentParser& parser);
 
+// What the stages read from files (a filter file, a user kernel), through io's bounded reader.
+std::string readStageFile(const std::string& path, std::uint64_t maxBytes, std::string_view what);
+
 // The group of a stage kind: one option per parameter (--angle, --filter, --bins, ...), its strategy option
 // `strategyOption` (default: the kind's defaultStrategy(), as in every front end) where it has strategies,
 // and --<kind> itself where no parameter adds the stage (--equalize).

@@ -19,6 +19,15 @@ QString tableRows(const std::vector<StrategySupport>& rows) {
                 .arg(strategy->runsOnDevice() ? "device" : "host", -7)
                 .arg(support.ok ? "yes" : "no", -4)
                 .arg(support.ok ? text(strategy->description()) : "unsupported: " + text(support.reason));
+        // What histoscope-cli sweep --tune may set.
+        for (const auto& tunable : strategy->tunables())
+            table += QString("  %1 tunable %2 %3..%4%5: %6\n")
+                         .arg("", -27)
+                         .arg(text(tunable.name))
+                         .arg(tunable.min)
+                         .arg(tunable.max)
+                         .arg(tunable.powerOfTwo ? ", a power of two" : "")
+                         .arg(text(tunable.help));
     }
     return table;
 }
@@ -29,7 +38,16 @@ void writeRows(JsonWriter& json, const std::vector<StrategySupport>& rows) {
         json.beginObject().field("name", strategy->name());
         json.field("description", strategy->description());
         json.field("runs_on", strategy->runsOnDevice() ? "device" : "host");
-        json.field("supported", support.ok).field("reason", support.reason).endObject();
+        json.field("supported", support.ok).field("reason", support.reason);
+        json.key("tunables").beginArray();
+        for (const auto& tunable : strategy->tunables()) {
+            json.beginObject().field("name", tunable.name).field("help", tunable.help);
+            json.field("min", tunable.min)
+                .field("max", tunable.max)
+                .field("power_of_two", tunable.powerOfTwo);
+            json.endObject();
+        }
+        json.endArray().endObject();
     }
     json.endArray();
 }

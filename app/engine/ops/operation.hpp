@@ -65,6 +65,8 @@ class StrategyInfo {
     virtual std::string_view description() const = 0;
     // False for strategies that compute on the host (they take a null DeviceContext).
     virtual bool runsOnDevice() const = 0;
+    // The -D values it lets a sweep choose (ops/tuning.hpp); none by default.
+    virtual std::vector<Tunable> tunables() const { return {}; }
 };
 
 // What a run says beside its output. Every operation's Result derives from it.

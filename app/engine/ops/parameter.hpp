@@ -23,6 +23,8 @@ struct Parameter {
     std::string automaticText{};
     std::vector<std::string> choices{};  // Choice: the accepted values, the first the default
     std::string defaultText{};           // Text and Choice: the default as text; empty: none
+    // Text: may be given more than once (--param A=1 --param B=2); its values reach the kind joined by '\n'.
+    bool repeated = false;
 };
 
 }  // namespace hs::stages

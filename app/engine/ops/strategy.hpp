@@ -25,10 +25,22 @@ struct Support {
 
 // The OpenCL source and build options a strategy uses on a device, for display.
 struct KernelBuild {
-    std::string source;  // name of kernels/<source>.cl
+    std::string source;  // name of kernels/<source>.cl; a user kernel's file as the user named it
     std::string options;
+    std::string text{};  // a user kernel's source (kernels/ sources are embedded; this is empty for them)
 
     bool operator==(const KernelBuild&) const = default;
+};
+
+// A value a strategy accepts as a `-D` option of its kernel and chooses itself unless told (engine/ops/
+// tuning.hpp): what `histoscope-cli sweep` varies. The strategy still keeps its kernel within the device's
+// limits (a work-group size above the kernel's maximum is lowered, as its own choice would be).
+struct Tunable {
+    std::string name;  // the -D name: "WG", "COPIES"
+    std::string help;  // one sentence
+    int min = 1;
+    int max = 1;
+    bool powerOfTwo = false;
 };
 
 // Whether `a` and `b` are the same name in any case: names are matched like device names.

@@ -114,7 +114,11 @@ TransformPanel::TransformPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(buildRotation());
     layout->addWidget(buildConvolution());
     for (const auto* kind : stages::kinds()) {
-        if (!kind->producesImage() || kind->name() == "rotate" || kind->name() == "convolve") continue;
+        // A user kernel (the kind `kernel`) belongs in the Kernel tab, which opens its file; a generated page
+        // reads no files.
+        if (!kind->producesImage() || kind->name() == "rotate" || kind->name() == "convolve" ||
+            kind->name() == "kernel")
+            continue;
         auto* page = new StagePage(*kind);
         connect(page, &StagePage::changed, this, &TransformPanel::transformChanged);
         layout->addWidget(page);

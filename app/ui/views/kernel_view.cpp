@@ -86,7 +86,8 @@ QVector<KernelView::Kernel> KernelView::kernelsOf(const RunOutcome& outcome) {
         if (!stage.builds.empty()) {
             const KernelBuild& build = stage.builds.front();
             kernel.sourceName = QString::fromStdString(build.source);
-            kernel.source = QString::fromUtf8(kernelSource(build.source));
+            // A user kernel's text rides along; the built-ins' are embedded.
+            kernel.source = QString::fromUtf8(build.text.empty() ? kernelSource(build.source) : build.text);
             kernel.buildOptions = QString::fromStdString(build.options);
         }
         kernels << kernel;

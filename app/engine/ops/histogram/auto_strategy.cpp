@@ -16,6 +16,7 @@
 
 #include "engine/ops/histogram/device_strategy.hpp"
 #include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/tuning.hpp"
 #include "engine/runtime/error.hpp"
 #include "engine/runtime/runtime.hpp"
 
@@ -42,13 +43,6 @@ struct ChoiceKey {
 
     std::string line() const { return device + '\t' + std::to_string(sizeClass); }
 };
-
-std::string deviceKey(const DeviceInfo& info) {
-    std::string key = info.platformName + " | " + info.name + " | " + info.driverVersion;
-    std::replace_if(
-        key.begin(), key.end(), [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
-    return key;
-}
 
 // log2 of the pixel count, rounded down: images within a factor of two share a choice.
 int sizeClass(std::size_t pixelCount) {
@@ -185,7 +179,7 @@ class AutoStrategy final : public Strategy {
         // Uploaded once here (unless counted in bands): the trial's sample is copied from it on the device,
         // and the chosen run uses it.
         if (!device::bandsFor(*device, pixels)) pixels.device(*device, log);
-        const ChoiceKey key{deviceKey(device->info()), sizeClass(pixels.pixelCount())};
+        const ChoiceKey key{tuning::deviceKey(device->info()), sizeClass(pixels.pixelCount())};
         const ImageShape shape{pixels.width(), pixels.height()};
         const auto list = candidates(device->info(), shape, params, *this);
         const Strategy* chosen = remembered(list, device->programCache(), key);

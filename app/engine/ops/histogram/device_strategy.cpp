@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "engine/ops/device_launch.hpp"
+#include "engine/ops/tuning.hpp"
 #include "engine/runtime/error.hpp"
 #include "engine/runtime/runtime.hpp"
 
@@ -204,9 +205,15 @@ std::optional<KernelBuild> SizedGroupStrategy::kernelBuild(const DeviceInfo& dev
     return KernelBuild{std::string(kSource), options(device, params, workGroupSize(device, params))};
 }
 
+std::vector<Tunable> SizedGroupStrategy::tunables() const {
+    return {{.name = "WG", .help = "work-items per work-group", .min = 1, .max = 4096}};
+}
+
 std::size_t SizedGroupStrategy::workGroupSize(const DeviceInfo& device, const Params& params) const {
-    std::size_t size = std::min(
-        {preferredWorkGroup(device), device.maxWorkGroupSize, rememberedLimit(device, kernelName(), params)});
+    const auto preferred = static_cast<std::size_t>(
+        tuning::valueOr(device, name(), "WG", static_cast<int>(preferredWorkGroup(device))));
+    std::size_t size =
+        std::min({preferred, device.maxWorkGroupSize, rememberedLimit(device, kernelName(), params)});
     while (size > 1 && localBytes(device, params, size) > device.localMemBytes) size /= 2;
     return std::max<std::size_t>(size, 1);
 }
@@ -214,6 +221,7 @@ std::size_t SizedGroupStrategy::workGroupSize(const DeviceInfo& device, const Pa
 void SizedGroupStrategy::count(DeviceContext& device, const cl::Buffer& pixels, cl_uint pixelCount,
                                const Params& params, cl::Buffer& hist, TimingLog& log,
                                std::vector<KernelBuild>& builds) const {
+    tuning::loadStored(device.programCache());
     // The kernel built for this device, and the work-group size it was built for: rebuilt smaller while the
     // compiled kernel accepts less than planned.
     cl::Kernel kernel;
@@ -253,7 +261,7 @@ namespace {
 // another: one histogram, no contention to spread.
 constexpr std::uint64_t kLocalMemoryShare = 2;
 
-std::size_t copies(const DeviceInfo& device, const Params& params) {
+std::size_t chosenCopies(const DeviceInfo& device, const Params& params) {
     if (device.type == DeviceType::Cpu) return 1;
     const std::uint64_t budget = device.localMemBytes / kLocalMemoryShare;
     const std::size_t fit = (std::max(budget, kTicketBytes) - kTicketBytes) / histogramBytes(params);
@@ -261,6 +269,24 @@ std::size_t copies(const DeviceInfo& device, const Params& params) {
 }
 
 }  // namespace
+
+std::vector<Tunable> SubHistogramStrategy::tunables() const {
+    auto list = SizedGroupStrategy::tunables();
+    list.push_back(
+        {.name = "COPIES", .help = "sub-histograms per work-group", .min = 1, .max = 64, .powerOfTwo = true});
+    list.push_back(
+        {.name = "CHUNK_QUADS", .help = "uint4 loads per work-item in one chunk", .min = 1, .max = 256});
+    return list;
+}
+
+std::size_t SubHistogramStrategy::copies(const DeviceInfo& device, const Params& params) const {
+    return static_cast<std::size_t>(
+        tuning::valueOr(device, name(), "COPIES", static_cast<int>(chosenCopies(device, params))));
+}
+
+std::size_t SubHistogramStrategy::quadsPerItem(const DeviceInfo& device) const {
+    return static_cast<std::size_t>(tuning::valueOr(device, name(), "CHUNK_QUADS", 16));
+}
 
 std::uint64_t SubHistogramStrategy::localBytes(const DeviceInfo& device, const Params& params,
                                                std::size_t) const {

@@ -92,6 +92,8 @@ class DeviceStrategy : public Strategy {
 class SizedGroupStrategy : public DeviceStrategy {
   public:
     Support supported(const DeviceInfo* device, ImageShape shape, const Params& params) const override;
+    // WG: the work-group size, which a sweep (ops/tuning.hpp) may set in place of preferredWorkGroup().
+    std::vector<Tunable> tunables() const override;
     std::optional<KernelBuild> kernelBuild(const DeviceInfo& device, const Params& params,
                                            ImageShape shape) const override;
 
@@ -116,11 +118,18 @@ class SizedGroupStrategy : public DeviceStrategy {
 // local_atomic and partial_reduce: COPIES interleaved sub-histograms per work-group counted with local
 // atomics (count_chunks in the kernel); they differ in how a group's counts reach the histogram.
 class SubHistogramStrategy : public SizedGroupStrategy {
+  public:
+    // WG, COPIES and CHUNK_QUADS.
+    std::vector<Tunable> tunables() const override;
+
   protected:
     std::uint64_t localBytes(const DeviceInfo& device, const Params& params, std::size_t) const override;
     std::size_t preferredWorkGroup(const DeviceInfo&) const override { return 256; }
-    std::size_t quadsPerItem(const DeviceInfo&) const override { return 16; }
+    std::size_t quadsPerItem(const DeviceInfo& device) const override;
     std::string options(const DeviceInfo& device, const Params& params, std::size_t workGroup) const override;
+
+  private:
+    std::size_t copies(const DeviceInfo& device, const Params& params) const;
 };
 
 }  // namespace hs::histogram::device
