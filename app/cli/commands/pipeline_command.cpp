@@ -9,6 +9,7 @@
 #include "engine/runtime/device_properties.hpp"
 #include "engine/runtime/error.hpp"
 #include "engine/runtime/runtime.hpp"
+#include "engine/stages/builtin.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
 #include "session/session.hpp"
@@ -103,12 +104,11 @@ int runStages(const ArgumentParser& parser, const stages::StageList& stages) {
             json.key("histograms");
             io::writeHistogramJson(json, *result.histogram);
             json.key("context");
-            io::writeHistogramContextJson(
-                json,
-                io::histogramContext(
-                    path, image.width, image.height, &device.info(), counted->strategy->name(),
-                    counted->configured->requestedStrategy()->name(), stages, ignoreTransparent),
-                result.histogram->bins);
+            io::HistogramContext context = io::histogramContext(
+                path, image.width, image.height, &device.info(), counted->strategy->name(),
+                counted->configured->requestedStrategy()->name(), stages, ignoreTransparent);
+            context.roi = hs::stages::histogramParamsOf(*counted->configured)->roi;
+            io::writeHistogramContextJson(json, context, result.histogram->bins);
         }
         json.endObject();
     };

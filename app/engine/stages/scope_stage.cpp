@@ -4,8 +4,8 @@
 #include <charconv>
 
 #include "engine/runtime/error.hpp"
+#include "engine/stages/builtin.hpp"
 #include "engine/stages/shared_options.hpp"
-#include "engine/stages/stage.hpp"
 
 namespace hs::stages {
 
@@ -156,5 +156,20 @@ const StageKind& ScopeStage::kind() const {
 [[maybe_unused]] const bool registered = registerKind(scopeKind());
 
 }  // namespace
+
+std::shared_ptr<const Stage> scopeStage(const scope::Params& params, const scope::Strategy& strategy) {
+    Values values{{std::string(kKind), std::string(scope::kindName(params.kind))}};
+    if (params.kind == scope::Kind::Waveform) values.emplace(kChannel, scope::channelName(params.channel));
+    if (params.kind != scope::Kind::Vectorscope && params.columns > 0)
+        values.emplace(kColumns, std::to_string(params.columns));
+    if (params.roi) values.emplace(options::kRoi.name, params.roi->text());
+    if (params.ignoreTransparent) values.emplace(options::kIgnoreTransparent.name, "");
+    return std::make_shared<ScopeStage>(std::move(values), params, strategy);
+}
+
+const scope::Params* scopeParamsOf(const Stage& stage) {
+    const auto* counting = dynamic_cast<const ScopeStage*>(&stage);
+    return counting ? &counting->params() : nullptr;
+}
 
 }  // namespace hs::stages
