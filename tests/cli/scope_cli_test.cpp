@@ -171,6 +171,21 @@ TEST_F(ScopeCli, AHistogramOfARegionIsTheHistogramOfTheCroppedImage) {
     }
 }
 
+TEST_F(ScopeCli, ADeviceStrategyThatCannotHoldTheImageFallsBackToTheHostSayingWhy) {
+    const QString file = write(noise(64, 48), "noise.png");
+    const QStringList command{"scope", file, "--kind", "vectorscope", "--strategy", "local-atomic", "--json"};
+    const Outcome onDevice = runCli(command);
+    ASSERT_EQ(onDevice.exitCode, 0) << onDevice.err.toStdString();
+    // 64 x 48 x 4 bytes do not fit a largest allocation of 4096 bytes.
+    const Outcome fellBack = runCli(command, {{"HISTOSCOPE_MAX_ALLOC_BYTES", "4096"}});
+    ASSERT_EQ(fellBack.exitCode, 0) << fellBack.err.toStdString();
+    const QJsonObject json = fellBack.json();
+    EXPECT_EQ(json["strategy"].toString(), "serial");
+    EXPECT_EQ(json["requested_strategy"].toString(), "local-atomic");
+    EXPECT_TRUE(json["note"].toString().contains("used serial")) << json["note"].toString().toStdString();
+    EXPECT_EQ(json["counts"], onDevice.json()["counts"]);
+}
+
 TEST(ScopeStrategiesCli, StrategiesListsTheScopesWithTheirSupport) {
     const Outcome outcome = runCli({"strategies", "--json", "--device", "0:0"});
     ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
