@@ -17,6 +17,8 @@ histoscope_packages=(
     # The image codecs io/decode decodes and encodes with, for the command line and the app alike (Qt's image
     # plugins remain for the tests, which write some fixtures with Qt's encoders).
     libpng-dev libjpeg62-turbo-dev libtiff-dev libwebp-dev libgif-dev zlib1g-dev
+    # The archive (app/archive): every recorded run in one SQLite database; saved sessions read with nlohmann/json.
+    libsqlite3-dev nlohmann-json3-dev
     # Installed without recommends, Qt may find no fonts at all: DejaVu gives the sans font of the widgets and
     # the fixed-pitch font of the kernel view (fontconfig's "monospace"), also under Xvfb.
     fontconfig fonts-dejavu-core

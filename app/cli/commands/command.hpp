@@ -83,6 +83,8 @@ class ArgumentParser {
     QString synopsis() const;
     // The command line parse() was given.
     const QStringList& arguments() const { return arguments_; }
+    // The subcommand's name ("pipeline").
+    const QString& command() const { return command_; }
 
     // Whether the command has the option `name` (an option group read by commands with and without it).
     bool declares(const QString& name) const;

@@ -1,11 +1,11 @@
-// histoscope-cli histogram IMAGE [--device SEL] [--bins N] [--ignore-transparent] [--roi X,Y,W,H] [--strategy
-// NAME]
-//                           [--repeat K] [--json|--csv] [--json-out PATH]
+// histoscope-cli histogram IMAGE [--device SEL] [--bins N] [--ignore-transparent] [--roi X,Y,W,H]
+//                           [--strategy NAME] [--repeat K] [--json|--csv] [--json-out PATH] [--record]
 
 #include <iostream>
 #include <sstream>
 
 #include "cli/commands/option_groups.hpp"
+#include "cli/commands/record_option.hpp"
 #include "engine/image/pixel_source.hpp"
 #include "engine/measure/measure.hpp"
 #include "engine/ops/histogram/histogram.hpp"
@@ -116,6 +116,7 @@ void declare(ArgumentParser& parser, const QStringList&) {
     addStageOptions(parser, kind(), text(options::kStrategy.name));
     parser.addOption("repeat", "K", "Run K times and summarize the kernel times.", "1");
     addReportOptions(parser, "histograms, every run's timings, context", /*withCsv=*/true);
+    addRecordOption(parser);
 }
 
 int run(const ArgumentParser& parser) {
@@ -123,8 +124,11 @@ int run(const ArgumentParser& parser) {
     const int repeat = parser.integer("repeat", 1, 1'000'000);
     const Report report = reportFrom(parser);
     const QString path = imageFrom(parser);
+    const auto recordIn = recordFrom(parser);
 
     ImageRGBA8 image = io::loadImage(path);
+    const archive::ImageIdentity identity =
+        recordIn ? archive::identify(path.toStdString(), image) : archive::ImageIdentity{};
     Runtime runtime;
     DeviceContext& device = runtime.open(deviceFrom(parser));
     // The decoded pixels move into the source, which gives them up once uploaded: a big image is held once
@@ -134,6 +138,10 @@ int run(const ArgumentParser& parser) {
     const stages::StageRun first = parser.withCommand([&] { return stage->run(&device, pixels); });
     const Counted counted{path, image.width, image.height, device.info(), *stage, first};
     std::vector<double> kernelNs{measure::kernelNs(first.timings)};
+    std::optional<archive::Record> recorded;
+    if (recordIn)
+        recorded = archive::recordOf("histoscope-cli histogram", identity, {stage},
+                                     archive::reportOfStage(device.info(), stage, first));
 
     // Each run's timings go into the JSON as the run ends and are then dropped, so that many repetitions hold
     // one figure each (measure::kernelNs), not their logs; on stdout the JSON streams out as it is written.
@@ -146,9 +154,11 @@ int run(const ArgumentParser& parser) {
         io::writeRunTimings(writer, first.timings, 1);
     }
     for (int number = 2; number <= repeat; ++number) {
-        const auto timings = stage->run(&device, pixels).timings;
-        kernelNs.push_back(measure::kernelNs(timings));
-        if (json) io::writeRunTimings(writer, timings, number);
+        stages::StageRun again = stage->run(&device, pixels);
+        kernelNs.push_back(measure::kernelNs(again.timings));
+        if (json) io::writeRunTimings(writer, again.timings, number);
+        if (recorded)
+            archive::addRepetition(*recorded, archive::reportOfStage(device.info(), stage, std::move(again)));
     }
     const auto cache = runtime.programCache().stats();
     if (json) {
@@ -164,6 +174,7 @@ int run(const ArgumentParser& parser) {
         printText(QString::fromUtf8(io::histogramCsv(counted.histogram(), counted.context())));
     else if (!report.jsonOnStdout)
         printText(table(counted, image, kernelNs, cache));
+    if (recorded) recordRun(*recordIn, *recorded);
     return 0;
 }
 

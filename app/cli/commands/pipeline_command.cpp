@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "cli/commands/record_option.hpp"
+
 #include "engine/image/pixel_source.hpp"
 #include "engine/ops/pipeline/pipeline.hpp"
 #include "engine/runtime/device_properties.hpp"
@@ -62,13 +64,17 @@ void addImageInOut(ArgumentParser& parser) {
 
 void addStagesReport(ArgumentParser& parser) {
     addReportOptions(parser, "stages, device, timings");
+    addRecordOption(parser);
 }
 
 int runStages(const ArgumentParser& parser, const stages::StageList& stages) {
     const QString out = imageOutputFrom(parser);
     const Report wanted = reportFrom(parser);
     const QString path = imageFrom(parser);
+    const auto recordIn = recordFrom(parser);
     ImageRGBA8 image = io::loadImage(path);
+    const archive::ImageIdentity identity =
+        recordIn ? archive::identify(path.toStdString(), image) : archive::ImageIdentity{};
     session::Session session;
     DeviceContext& device = session.device(deviceFrom(parser));
     // Big images: the host holds as few copies as it can. The decoded pixels move into the input, which gives
@@ -78,8 +84,10 @@ int runStages(const ArgumentParser& parser, const stages::StageList& stages) {
     session::RunReport ran =
         session.run(device, PixelSource(std::move(image.pixels), image.width, image.height), stages);
     pipeline::Result& result = ran.result;
+    std::string outputHash;
     result.withPixels([&](const std::uint8_t* pixels) {
         io::saveImage(out, pixels, result.image.width(), result.image.height());
+        if (recordIn) outputHash = archive::contentHash(result.image.width(), result.image.height(), pixels);
     });
 
     const auto writeJson = [&](JsonWriter& json) {
@@ -113,6 +121,9 @@ int runStages(const ArgumentParser& parser, const stages::StageList& stages) {
         json.endObject();
     };
     wanted.publish(writeJson, [&] { return summary(path, image, out, device.info(), result); });
+    if (recordIn)
+        recordRun(*recordIn, archive::recordOf("histoscope-cli " + parser.command().toStdString(), identity,
+                                               stages, ran, outputHash));
     return 0;
 }
 
