@@ -7,7 +7,9 @@
 #   source .gpu/env.sh; bench/gpu_run.sh [STEPS]
 # STEPS (default "tests ptx bench"): any of tests, ptx, bench (histogram and frame suites), all-suites (every
 # suite at 256 MiB), transforms (the visual-words figure of issue 9, 65536 descriptors, as bow.json/bow.txt,
-# and the rotate and convolve suites at 256 MiB, median of 20, as transforms.json/transforms.txt).
+# and the rotate and convolve suites at 256 MiB, median of 20, as transforms.json/transforms.txt), scopes
+# (issue 25: every scope strategy on the 3840x2160 frame of each pattern beside the streaming read of the same
+# buffer, median of 20, as scope.json/scope.txt).
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
@@ -61,4 +63,9 @@ if has transforms; then
     $bench --suites rotate,convolve --sizes 256 --repetitions 20 --json "$out/transforms.json" \
         >"$out/transforms.txt" 2>&1
     grep -E "^(bow +bow-(tiled|tensor|gpu1)|rotate|convolve|baseline)" "$out/bow.txt" "$out/transforms.txt"
+fi
+if has scopes; then
+    # --sizes 1: the other inputs are not measured; the scope suite makes its frame at --frame's size.
+    $bench --suites scope --sizes 1 --repetitions 20 --json "$out/scope.json" >"$out/scope.txt" 2>&1
+    grep -E "^(scope|baseline stream_read)" "$out/scope.txt"
 fi

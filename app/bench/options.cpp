@@ -77,7 +77,8 @@ std::string usage() {
            sharedLine(options::kSampling, "both") +
            helpLine("--repetitions N", "Timed repetitions after one untimed warm-up. Default: 10.") +
            helpLine("--quick", "Sizes 1,16 MiB and 5 repetitions, unless given explicitly.") +
-           helpLine("--frame WxH", "The frame and live suites' frame of a pattern. Default: 3840x2160.") +
+           helpLine("--frame WxH",
+                    "The frame, live and scope suites' frame of a pattern. Default: 3840x2160.") +
            helpLine("--json", std::string(options::kJson.help) + " The table then goes to stderr.") +
            sharedLine(options::kJsonOut, "") +
            helpLine("--json PATH|-",

@@ -108,7 +108,10 @@ QString histogramTitle(const HistogramContext& context, int bins) {
     return parts.join(QStringLiteral(" — "));
 }
 
-void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context, int bins) {
+namespace {
+
+// The context object; `bins` null: a scope's, which has no bins.
+void writeContextJson(JsonWriter& json, const HistogramContext& context, const int* bins) {
     const auto textOrNull = [&](std::string_view key, const QString& value) {
         json.key(key);
         if (value.isEmpty())
@@ -135,13 +138,15 @@ void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context
     }
     json.field("strategy", context.strategy.toStdString());
     json.field("requested_strategy", context.requestedStrategy.toStdString());
-    json.field("bins", bins);
-    json.key("bin_ranges").beginArray();
-    for (int bin = 0; bin < bins; ++bin) {
-        const auto [lower, upper] = histogram::binValues(bin, bins);
-        json.beginArray().value(lower).value(upper).endArray();
+    if (bins) {
+        json.field("bins", *bins);
+        json.key("bin_ranges").beginArray();
+        for (int bin = 0; bin < *bins; ++bin) {
+            const auto [lower, upper] = histogram::binValues(bin, *bins);
+            json.beginArray().value(lower).value(upper).endArray();
+        }
+        json.endArray();
     }
-    json.endArray();
     json.key("transform").beginObject();
     json.key("angle");
     if (context.angle)
@@ -156,7 +161,18 @@ void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context
     json.endArray();
     json.endObject();
     json.field("ignore_transparent", context.ignoreTransparent);
+    if (context.roi) json.field("roi", context.roi->text());
     json.endObject();
+}
+
+}  // namespace
+
+void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context, int bins) {
+    writeContextJson(json, context, &bins);
+}
+
+void writeScopeContextJson(JsonWriter& json, const HistogramContext& context) {
+    writeContextJson(json, context, nullptr);
 }
 
 QByteArray histogramJson(const histogram::Histogram& histogram, const HistogramContext& context) {
@@ -209,6 +225,7 @@ QByteArray histogramCsv(const histogram::Histogram& histogram, const HistogramCo
         single.replace(QLatin1Char('\n'), QLatin1Char(' ')).replace(QLatin1Char('\r'), QLatin1Char(' '));
         csv += "# " + QByteArray(key) + ": " + single.toUtf8() + '\n';
     }
+    if (context.roi) csv += "# roi: " + QByteArray::fromStdString(context.roi->text()) + '\n';
     return csv + histogramCsv(histogram);
 }
 

@@ -43,6 +43,9 @@ struct HistogramContext {
     QStringList stages;
     // Whether fully transparent pixels were left out of R, G, B and luma.
     bool ignoreTransparent = false;
+    // The rectangle counted ("roi": "X,Y,W,H" in the JSON and the CSV, present only with one); none: the
+    // whole image.
+    std::optional<Region> roi = std::nullopt;
 };
 
 // The context of a histogram of `path` (width x height) after the image stages of `stages` ran, the histogram
@@ -62,8 +65,10 @@ void writeHistogramJson(JsonWriter& json, const histogram::Histogram& histogram)
 // {"image": {path, width, height}, "device": {name, selector, platform} or null, "strategy",
 //  "requested_strategy", "bins", "bin_ranges": [[lower, upper], ...], "transform": {"angle" (null: no
 //  rotation), "sampling", "filter" (null: none), "fit_canvas", "stages": the image stages in order},
-//  "ignore_transparent"}
+//  "ignore_transparent", "roi" (only with a region)}
 void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context, int bins);
+// A scope's context: the same without "bins" and "bin_ranges".
+void writeScopeContextJson(JsonWriter& json, const HistogramContext& context);
 // The histogram export, a whole document: "histograms" (writeHistogramJson, where histoscope-cli's reports
 // have it), "context", and writeHistogramJson's members at the top level too (the export's first form, an
 // alias).

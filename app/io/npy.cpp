@@ -162,11 +162,18 @@ bow::Matrix readVocabulary(const QString& path) {
     return centroids;
 }
 
-QByteArray descriptorArrayBytes(const bow::Matrix& matrix) {
-    QByteArray header = QString("{'descr': '<f4', 'fortran_order': False, 'shape': (%1, %2), }")
-                            .arg(matrix.rows())
-                            .arg(bow::kDimensions)
-                            .toLatin1();
+namespace {
+
+// Version 1.0 with `descr` (little-endian, as the host writes it), C order, `shape`, then `dataBytes` of
+// data.
+QByteArray arrayBytes(const char* descr, const std::vector<std::size_t>& shape, const void* data,
+                      std::size_t dataBytes) {
+    QStringList dimensions;
+    for (const std::size_t dimension : shape) dimensions << QString::number(dimension);
+    // A 1-D shape is written (n,) as numpy does.
+    const QString shapeText = dimensions.join(", ") + (shape.size() == 1 ? "," : "");
+    QByteArray header =
+        QString("{'descr': '%1', 'fortran_order': False, 'shape': (%2), }").arg(descr, shapeText).toLatin1();
     // numpy pads with spaces so that the data starts at a multiple of 64 bytes, and ends the header with
     // '\n'.
     const qsizetype unpadded = kPreamble + 2 + header.size() + 1;
@@ -175,9 +182,24 @@ QByteArray descriptorArrayBytes(const bow::Matrix& matrix) {
     bytes.append(char{1}).append(char{0});
     bytes.append(static_cast<char>(header.size() & 0xff)).append(static_cast<char>(header.size() >> 8));
     bytes.append(header);
-    bytes.append(reinterpret_cast<const char*>(matrix.values.data()),
-                 static_cast<qsizetype>(matrix.values.size() * sizeof(float)));
+    bytes.append(static_cast<const char*>(data), static_cast<qsizetype>(dataBytes));
     return bytes;
+}
+
+}  // namespace
+
+QByteArray descriptorArrayBytes(const bow::Matrix& matrix) {
+    return arrayBytes("<f4", {matrix.rows(), bow::kDimensions}, matrix.values.data(),
+                      matrix.values.size() * sizeof(float));
+}
+
+QByteArray uint32ArrayBytes(const std::vector<std::size_t>& shape, const std::vector<std::uint32_t>& values) {
+    return arrayBytes("<u4", shape, values.data(), values.size() * sizeof(std::uint32_t));
+}
+
+void writeUint32Array(const QString& path, const std::vector<std::size_t>& shape,
+                      const std::vector<std::uint32_t>& values) {
+    writeFileAtomically(path, uint32ArrayBytes(shape, values));
 }
 
 void writeDescriptorArray(const QString& path, const bow::Matrix& matrix) {

@@ -1,6 +1,7 @@
 #pragma once
-// Descriptor and vocabulary files: NumPy .npy arrays of float32 with 64 columns (numpy.load() reads what
-// writeDescriptorArray() writes, numpy.save() writes what readDescriptorArray() reads).
+// NumPy .npy arrays. Descriptor and vocabulary files: float32 with 64 columns (numpy.load() reads what
+// writeDescriptorArray() writes, numpy.save() writes what readDescriptorArray() reads). Counts (a scope's):
+// uint32 of any shape, written only.
 //
 // Accepted: format version 1.0, 2.0 or 3.0; dtype '<f4' (little-endian float32); C order; shape (rows, 64);
 // exactly rows * 64 * 4 bytes of data after the header; every value finite; a key the header gives twice has
@@ -10,6 +11,9 @@
 
 #include <QByteArray>
 #include <QString>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "engine/ops/bow/bow.hpp"
 
@@ -24,5 +28,10 @@ bow::Matrix parseDescriptorArray(const QByteArray& bytes, const QString& path);
 // Version 1.0, '<f4', C order, shape (rows, 64); header padded to 64 bytes as numpy does. Written atomically.
 void writeDescriptorArray(const QString& path, const bow::Matrix& matrix);
 QByteArray descriptorArrayBytes(const bow::Matrix& matrix);
+
+// Version 1.0, '<u4', C order, `shape` (whose product is values.size()); written atomically.
+void writeUint32Array(const QString& path, const std::vector<std::size_t>& shape,
+                      const std::vector<std::uint32_t>& values);
+QByteArray uint32ArrayBytes(const std::vector<std::size_t>& shape, const std::vector<std::uint32_t>& values);
 
 }  // namespace hs::io

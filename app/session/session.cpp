@@ -81,11 +81,12 @@ RunReport Session::runOnDevice(const RunSpec& spec, DeviceContext& device) {
 RunReport Session::runOnHost(const RunSpec& spec) {
     stages::validateOrder(spec.stages);
     PixelSource input(*spec.image);
-    pipeline::Result result{PixelSource(*spec.image), {}, std::nullopt, std::nullopt, {}};
+    pipeline::Result result{PixelSource(*spec.image), {}, std::nullopt, std::nullopt, {}, std::nullopt};
     for (const auto& stage : spec.stages) {
         stages::StageRun ran = stage->run(nullptr, input);  // an image stage refuses: it needs a device
         if (ran.histogram) result.histogram = std::move(ran.histogram);
         if (ran.values) result.values = std::move(ran.values);
+        if (ran.scope) result.scope = std::move(ran.scope);
         pipeline::StageReport report;
         static_cast<RunRecord&>(report) = std::move(ran);
         report.stage = std::string(stage->kind().name());
@@ -101,6 +102,8 @@ RunReport Session::runTwoDevices(const RunSpec& spec) {
     const histogram::Params* counting = list.size() == 2 ? stages::histogramParamsOf(*list[1]) : nullptr;
     if (!filter || !counting)
         throw UsageError("two devices run a convolution, then a histogram, and no other stage");
+    // The consumer counts the producer's chunks as they come; a region would need its rows picked from them.
+    if (counting->roi) throw UsageError("two devices count the whole image: --roi runs on one device");
     DeviceContext& producer = device(spec.device);
     DeviceContext& consumer = device(spec.twoDevices->consumer);
     produce_consume::Params params;
@@ -112,7 +115,8 @@ RunReport Session::runTwoDevices(const RunSpec& spec) {
     params.chunks = spec.twoDevices->chunks;
     produce_consume::Result ran = produce_consume::run(producer, consumer, *spec.image, params);
 
-    pipeline::Result result{PixelSource(ImageRGBA8()), producer.info().name, ran.histogram, ran.values, {}};
+    pipeline::Result result{
+        PixelSource(ImageRGBA8()), producer.info().name, ran.histogram, ran.values, {}, std::nullopt};
     result.stages.push_back(stageOnDevice(
         list[0], ranOr(convolve::strategies(), ran.convolutionStrategy, params.convolution), ran.devices[0]));
     result.stages.push_back(stageOnDevice(

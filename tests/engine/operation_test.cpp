@@ -16,6 +16,7 @@
 #include "engine/ops/histogram/histogram.hpp"
 #include "engine/ops/operation.hpp"
 #include "engine/ops/rotate/rotate.hpp"
+#include "engine/ops/scope/scope.hpp"
 #include "expect_error.hpp"
 
 namespace hs {
@@ -67,8 +68,9 @@ TEST(Registry, ListsEveryRegisteredStrategyInTheDocumentedOrder) {
                              {"bow-serial", "bow-cpu-parallel", "bow-gpu1-baseline", "bow-gpu2-coalesced",
                               "bow-gpu3-vectorized", "bow-gpu4-local", "bow-gpu5-constant", "bow-tiled"}));
     // Every strategy file's registration is listed, each name once.
+    EXPECT_TRUE(holdsInOrder(namesOf<scope::Operation>(), {"serial", "global-atomic", "local-atomic"}));
     for (auto names : {histogramNames, namesOf<rotate::Operation>(), namesOf<convolve::Operation>(),
-                       namesOf<bow::Operation>()}) {
+                       namesOf<bow::Operation>(), namesOf<scope::Operation>()}) {
         std::sort(names.begin(), names.end());
         EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end());
     }
@@ -76,6 +78,7 @@ TEST(Registry, ListsEveryRegisteredStrategyInTheDocumentedOrder) {
     EXPECT_EQ(rotate::strategies().size(), registrationsIn("ops/rotate"));
     EXPECT_EQ(convolve::strategies().size(), registrationsIn("ops/convolve"));
     EXPECT_EQ(bow::strategies().size(), registrationsIn("ops/bow"));
+    EXPECT_EQ(scope::strategies().size(), registrationsIn("ops/scope"));
 }
 
 TEST(Registry, EveryStrategyNamesItsOperation) {
@@ -87,6 +90,9 @@ TEST(Registry, EveryStrategyNamesItsOperation) {
         EXPECT_EQ(strategy->operation(), OperationKind::Convolve) << strategy->name();
     for (const auto* strategy : bow::strategies())
         EXPECT_EQ(strategy->operation(), OperationKind::Bow) << strategy->name();
+    for (const auto* strategy : scope::strategies())
+        EXPECT_EQ(strategy->operation(), OperationKind::Scope) << strategy->name();
+    EXPECT_EQ(operationName(OperationKind::Scope), "scope");
     EXPECT_EQ(operationName(OperationKind::Convolve), "convolve");
     EXPECT_EQ(operationName(OperationKind::Bow), "bow");
 }

@@ -1,5 +1,5 @@
-// histoscope-cli histogram IMAGE [--device SEL] [--bins N] [--ignore-transparent] [--strategy NAME]
-//                           [--repeat K] [--json|--csv] [--json-out PATH] [--record]
+// histoscope-cli histogram IMAGE [--device SEL] [--bins N] [--ignore-transparent] [--roi X,Y,W,H]
+//                           [--strategy NAME] [--repeat K] [--json|--csv] [--json-out PATH] [--record]
 
 #include <iostream>
 #include <sstream>
@@ -12,6 +12,7 @@
 #include "engine/ops/histogram/statistics.hpp"
 #include "engine/runtime/device_properties.hpp"
 #include "engine/runtime/runtime.hpp"
+#include "engine/stages/builtin.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
 
@@ -35,9 +36,13 @@ struct Counted {
 
     bool ignoreTransparent() const { return stage.values().contains(options::kIgnoreTransparent.name); }
     const histogram::Histogram& histogram() const { return *first.histogram; }
+    const std::optional<Region>& roi() const { return stages::histogramParamsOf(stage)->roi; }
     io::HistogramContext context() const {
-        return io::histogramContext(path, width, height, &device, first.strategyName(),
-                                    stage.requestedStrategy()->name(), {}, ignoreTransparent());
+        io::HistogramContext context =
+            io::histogramContext(path, width, height, &device, first.strategyName(),
+                                 stage.requestedStrategy()->name(), {}, ignoreTransparent());
+        context.roi = roi();
+        return context;
     }
 };
 
@@ -49,6 +54,7 @@ QString table(const Counted& counted, const ImageRGBA8& image, const std::vector
     const int bins = counted.histogram().bins;
     out += QString("bins      %1\n").arg(bins);
     if (counted.ignoreTransparent()) out += "pixels of alpha 0 left out of r, g, b and luma\n";
+    if (counted.roi()) out += "region    " + text(counted.roi()->text()) + "\n";
     out += '\n';
     out += QString("%1 %2").arg("bin", 5).arg("values", -9);
     for (const auto channel : histogram::kChannels)
@@ -82,6 +88,7 @@ void beginJson(JsonWriter& json, const Counted& counted) {
         .field("requested_strategy", counted.stage.requestedStrategy()->name());
     if (!counted.first.note.empty()) json.field("note", counted.first.note);
     json.field("bins", counted.histogram().bins).field("ignore_transparent", counted.ignoreTransparent());
+    if (counted.roi()) json.field("roi", counted.roi()->text());
     json.key("histograms");
     io::writeHistogramJson(json, counted.histogram());
     json.key("timings").beginArray();
@@ -128,7 +135,7 @@ int run(const ArgumentParser& parser) {
     // (`image` keeps the size for the report).
     PixelSource pixels(std::move(image.pixels), image.width, image.height);
     // No warm-up: every run is reported, the first one with its program build (or cache hit).
-    const stages::StageRun first = stage->run(&device, pixels);
+    const stages::StageRun first = parser.withCommand([&] { return stage->run(&device, pixels); });
     const Counted counted{path, image.width, image.height, device.info(), *stage, first};
     std::vector<double> kernelNs{measure::kernelNs(first.timings)};
     std::optional<archive::Record> recorded;

@@ -11,6 +11,7 @@
 #include "engine/runtime/device_properties.hpp"
 #include "engine/runtime/error.hpp"
 #include "engine/runtime/runtime.hpp"
+#include "engine/stages/builtin.hpp"
 #include "io/export.hpp"
 #include "io/image_io.hpp"
 #include "session/session.hpp"
@@ -130,12 +131,12 @@ void writeStagesRunMembers(JsonWriter& json, const StagesRun& run) {
         json.key("histograms");
         io::writeHistogramJson(json, *result.histogram);
         json.key("context");
-        io::writeHistogramContextJson(
-            json,
-            io::histogramContext(run.path, run.width, run.height, &run.device, counted->strategy->name(),
-                                 counted->configured->requestedStrategy()->name(), run.stages,
-                                 ignoreTransparent),
-            result.histogram->bins);
+        io::HistogramContext context = io::histogramContext(
+            run.path, run.width, run.height, &run.device, counted->strategy->name(),
+            counted->configured->requestedStrategy()->name(), run.stages, ignoreTransparent);
+        if (const auto params = hs::stages::histogramParamsOf(*counted->configured))
+            context.roi = params->roi;
+        io::writeHistogramContextJson(json, context, result.histogram->bins);
     }
 }
 

@@ -1,9 +1,10 @@
-// histoscope-cli strategies [--json] [--device SEL] [--bins N] [--centroids K]: the histogram and the
+// histoscope-cli strategies [--json] [--device SEL] [--bins N] [--centroids K]: the histogram, scope and
 // visual-words strategies and whether each runs on the device (the contract's supportOn, ops/operation.hpp).
 
 #include "cli/commands/option_groups.hpp"
 #include "engine/ops/bow/bow.hpp"
 #include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/scope/scope.hpp"
 #include "engine/runtime/device_properties.hpp"
 
 namespace hs::cli {
@@ -73,6 +74,7 @@ int run(const ArgumentParser& parser) {
                                    : &selectDevice(devices, deviceFrom(parser));
 
     const auto histogramRows = supportList<histogram::Operation>(device, {}, params);
+    const auto scopeRows = supportList<scope::Operation>(device, {}, scope::Params{});
     // Support depends on the vocabulary's size only, not on its values or on the number of descriptors.
     const bow::Matrix vocabulary(std::vector<float>(centroidCount * bow::kDimensions));
     const auto bowRows = supportList<bow::Operation>(device, {0, centroidCount}, vocabulary);
@@ -85,6 +87,9 @@ int run(const ArgumentParser& parser) {
                 json.null();
             json.field("bins", params.bins).key("strategies");
             writeRows(json, histogramRows);
+            json.key("scope").beginObject().key("strategies");
+            writeRows(json, scopeRows);
+            json.endObject();
             json.key("bow").beginObject().field("centroids", static_cast<std::uint64_t>(centroidCount));
             json.key("strategies");
             writeRows(json, bowRows);
@@ -94,14 +99,16 @@ int run(const ArgumentParser& parser) {
             return (device ? "device " + text(device->selector()) + "  " + text(device->name) + "\n"
                            : QString("no OpenCL device: only host strategies can run\n")) +
                    QString("histogram, %1 bins\n").arg(params.bins) + tableRows(histogramRows) +
+                   "scope (waveform, parade, vectorscope)\n" + tableRows(scopeRows) +
                    QString("visual words (bow), %1 centroids\n").arg(centroidCount) + tableRows(bowRows);
         });
     return 0;
 }
 
 [[maybe_unused]] const bool registered = registerCommand(
-    {"strategies", "list the histogram and visual-words strategies and their support",
-     "Lists the histogram and visual-words strategies and whether each runs on the device.", declare, run});
+    {"strategies", "list the histogram, scope and visual-words strategies and their support",
+     "Lists the histogram, scope and visual-words strategies and whether each runs on the device.", declare,
+     run});
 
 }  // namespace
 

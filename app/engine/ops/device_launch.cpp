@@ -72,6 +72,34 @@ cl::Image2D toImage2D(DeviceContext& device, PixelSource& pixels, const cl::Imag
     });
 }
 
+PixelSource cropped(DeviceContext* device, PixelSource& pixels, const Region& region, TimingLog& log) {
+    if (!device ||
+        !allocationProblem(device->info(), pixelBytes(region.width, region.height), "the region").empty()) {
+        PixelSource packed(hs::cropped(pixels.host(log), pixels.width(), region).pixels, region.width,
+                           region.height);
+        return packed;
+    }
+    const std::size_t rowBytes = static_cast<std::size_t>(region.width) * 4;
+    const std::size_t pitch = static_cast<std::size_t>(pixels.width()) * 4;
+    const std::array<cl::size_type, 3> origin{static_cast<std::size_t>(region.x) * 4,
+                                              static_cast<std::size_t>(region.y), 0};
+    const std::array<cl::size_type, 3> size{rowBytes, static_cast<std::size_t>(region.height), 1};
+    cl::Buffer packed = newPixelBuffer(*device, region.width, region.height);
+    withClErrors("device " + device->info().name + ": copying the region " + region.text(), [&] {
+        if (pixels.onDevice(*device)) {
+            device->queue().enqueueCopyBufferRect(pixels.device(*device, log), packed, origin, {0, 0, 0},
+                                                  size, pitch, 0, rowBytes, 0, nullptr,
+                                                  log.track(Stage::Other, "copy region"));
+        } else {
+            // Blocking: the host pixels need not outlive the call.
+            device->queue().enqueueWriteBufferRect(packed, CL_TRUE, {0, 0, 0}, origin, size, rowBytes, 0,
+                                                   pitch, 0, pixels.host(log), nullptr,
+                                                   log.track(Stage::Upload, "upload region"));
+        }
+    });
+    return PixelSource(*device, std::move(packed), region.width, region.height);
+}
+
 cl::NDRange localSize2d(DeviceContext& device, const cl::Kernel& kernel) {
     static constexpr std::array<std::pair<std::size_t, std::size_t>, 9> shapes{
         {{16, 16}, {16, 8}, {8, 8}, {8, 4}, {4, 4}, {4, 2}, {2, 2}, {2, 1}, {1, 1}}};

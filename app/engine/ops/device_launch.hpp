@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "engine/image/pixel_source.hpp"
+#include "engine/image/region.hpp"
 #include "engine/runtime/cl.hpp"
 #include "engine/runtime/device_info.hpp"
 #include "engine/runtime/timing.hpp"
@@ -40,6 +41,11 @@ inline constexpr std::string_view kCopyToImageName = "copy buffer to image";
 // go with it).
 cl::Image2D toImage2D(DeviceContext& device, PixelSource& pixels, const cl::ImageFormat& format,
                       TimingLog& log);
+
+// The pixels of `region` (inside `pixels`), packed into a source of their own: with a device, a buffer there
+// made by a rectangle copy (from the pixels' buffer when they live on it, else written from the host), unless
+// the device cannot hold it; without one (or then), a copy on the host. The transfer is recorded in `log`.
+PixelSource cropped(DeviceContext* device, PixelSource& pixels, const Region& region, TimingLog& log);
 
 // The largest of 16×16, 16×8, 8×8, ... that `kernel` accepts on `device`.
 cl::NDRange localSize2d(DeviceContext& device, const cl::Kernel& kernel);

@@ -10,6 +10,8 @@ std::string_view operationName(OperationKind kind) {
             return "convolve";
         case OperationKind::Bow:
             return "bow";
+        case OperationKind::Scope:
+            return "scope";
         case OperationKind::Histogram:
             break;
     }

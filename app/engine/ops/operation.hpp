@@ -31,9 +31,9 @@
 
 namespace hs {
 
-enum class OperationKind { Rotate, Convolve, Histogram, Bow };
+enum class OperationKind { Rotate, Convolve, Histogram, Bow, Scope };
 
-// "rotate", "convolve", "histogram", "bow": the names the JSON, the timings and the views use.
+// "rotate", "convolve", "histogram", "bow", "scope": the names the JSON, the timings and the views use.
 std::string_view operationName(OperationKind kind);
 
 // The size of the image a strategy is asked about.

@@ -8,6 +8,7 @@
 #include "engine/ops/convolve/convolve.hpp"
 #include "engine/ops/histogram/histogram.hpp"
 #include "engine/ops/rotate/rotate.hpp"
+#include "engine/ops/scope/scope.hpp"
 #include "engine/stages/stage.hpp"
 
 namespace hs::stages {
@@ -16,11 +17,14 @@ std::shared_ptr<const Stage> rotateStage(const rotate::Params& params, const rot
 std::shared_ptr<const Stage> convolveStage(convolve::Filter filter, const convolve::Strategy& strategy);
 std::shared_ptr<const Stage> histogramStage(const histogram::Params& params,
                                             const histogram::Strategy& strategy);
+std::shared_ptr<const Stage> scopeStage(const scope::Params& params, const scope::Strategy& strategy);
 
 // The typed parameters of a configured convolve or histogram stage, for an execution mode that runs them
 // itself (the two-device producer–consumer); null when `stage` is of another kind.
 const convolve::Filter* filterOf(const Stage& stage);
 const histogram::Params* histogramParamsOf(const Stage& stage);
+// The typed parameters of a configured scope stage (the CLI's report); null when `stage` is of another kind.
+const scope::Params* scopeParamsOf(const Stage& stage);
 
 // A stage's report of an image operation's result (rotate, convolve): what ran, and its output image.
 StageRun imageRun(pipeline::StageResult&& result);

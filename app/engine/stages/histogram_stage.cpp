@@ -1,5 +1,5 @@
 // The histogram stage kind: histogram::computeHistogram with its strategies, a measurement of the image the
-// stages before it made. Configured by --bins and --ignore-transparent.
+// stages before it made. Configured by --bins, --ignore-transparent and --roi.
 #include "engine/stages/builtin.hpp"
 #include "engine/stages/shared_options.hpp"
 
@@ -29,11 +29,13 @@ class HistogramStage final : public Stage {
     void writeJson(JsonWriter& json) const override {
         json.field("bins", params_.bins);
         json.field("ignore_transparent", params_.ignoreTransparent);
+        if (params_.roi) json.field("roi", params_.roi->text());
     }
     const histogram::Params& params() const { return params_; }
     std::string summary() const override {
         return std::to_string(params_.bins) + " bins" +
-               (params_.ignoreTransparent ? ", alpha 0 ignored" : "");
+               (params_.ignoreTransparent ? ", alpha 0 ignored" : "") +
+               (params_.roi ? ", region " + params_.roi->text() : "");
     }
 
   private:
@@ -63,6 +65,11 @@ class HistogramKind final : public StageKind {
              .label = "Ignore transparent",
              .help = std::string(options::kIgnoreTransparent.help),
              .type = Parameter::Type::Flag},
+            {.name = std::string(options::kRoi.name),
+             .placeholder = std::string(options::kRoi.valueName),
+             .label = "Region",
+             .help = std::string(options::kRoi.help),
+             .type = Parameter::Type::Text},
         };
         return list;
     }
@@ -77,6 +84,8 @@ class HistogramKind final : public StageKind {
         if (const auto bins = values.find(options::kBins.name); bins != values.end())
             params.bins = options::parseBins(bins->second);
         params.ignoreTransparent = values.contains(options::kIgnoreTransparent.name);
+        if (const auto roi = values.find(options::kRoi.name); roi != values.end())
+            params.roi = parseRegion(roi->second, "--" + std::string(options::kRoi.name));
         return histogramStage(params,
                               histogram::findStrategy(strategy.empty() ? defaultStrategy() : strategy));
     }
@@ -99,6 +108,7 @@ std::shared_ptr<const Stage> histogramStage(const histogram::Params& params,
                                             const histogram::Strategy& strategy) {
     Values values{{std::string(options::kBins.name), std::to_string(params.bins)}};
     if (params.ignoreTransparent) values.emplace(options::kIgnoreTransparent.name, "");
+    if (params.roi) values.emplace(options::kRoi.name, params.roi->text());
     return std::make_shared<HistogramStage>(std::move(values), params, strategy);
 }
 

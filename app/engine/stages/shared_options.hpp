@@ -39,6 +39,12 @@ inline constexpr Spec kStrategy{
 // A flag (no value); the default counts every pixel, as the channels contract says.
 inline constexpr Spec kIgnoreTransparent{
     "ignore-transparent", "", "Leave pixels of alpha 0 out of r, g, b and luma (a still counts them).", ""};
+// The region of interest of a measurement (engine/image/region.hpp); none: the whole image.
+inline constexpr Spec kRoi{
+    "roi", "X,Y,W,H",
+    "Count only the pixels of the rectangle at X,Y (from the top left) W wide and H high, "
+    "in pixels of the image the stages before made; it must lie inside the image.",
+    ""};
 // The default is a rule, not a value, so it is stated in the help.
 inline constexpr Spec kDevice{"device", "SEL",
                               "Device: P:D indices or part of its name, in any case. Default: "

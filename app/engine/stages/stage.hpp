@@ -25,6 +25,7 @@
 #include "engine/ops/histogram/histogram.hpp"
 #include "engine/ops/operation.hpp"
 #include "engine/ops/parameter.hpp"
+#include "engine/ops/scope/scope.hpp"
 #include "engine/util/json_writer.hpp"
 
 namespace hs {
@@ -47,6 +48,7 @@ struct StageRun : RunRecord {
     std::optional<PixelSource> image;
     std::optional<histogram::Histogram> histogram;  // the requested bins
     std::optional<histogram::Histogram> values;     // the 256 values
+    std::optional<scope::Counts> scope;             // a scope stage's counts
 };
 
 class StageKind;

@@ -1,5 +1,8 @@
 #include "engine/ops/histogram/histogram.hpp"
 
+#include <iterator>
+
+#include "engine/ops/device_launch.hpp"
 #include "engine/runtime/error.hpp"
 #include "engine/runtime/runtime.hpp"
 
@@ -68,7 +71,21 @@ void validate(const Params& params) {
 Result computeHistogram(DeviceContext* device, PixelSource& pixels, const Params& params,
                         const Strategy& strategy) {
     validate(params);
-    return runChosen<Operation>(device, pixels, {pixels.width(), pixels.height()}, params, strategy);
+    if (!params.roi || params.roi->covers(pixels.width(), pixels.height()))
+        return runChosen<Operation>(device, pixels, {pixels.width(), pixels.height()}, params, strategy);
+    const Region& region = *params.roi;
+    requireInside(region, pixels.width(), pixels.height(), "--roi");
+    // The strategies' kernels read whole uint4s of a packed buffer in persistent chunks, which a rectangle's
+    // rows would break; one rectangle copy on the device (the driver's, where the pixels already are) keeps
+    // every strategy as it is, at the cost of reading and writing the region once more.
+    TimingLog log;
+    PixelSource packed = launch::cropped(strategy.runsOnDevice() ? device : nullptr, pixels, region, log);
+    Result result = runChosen<Operation>(device, packed, {region.width, region.height}, params, strategy);
+    std::vector<Timing> timings = log.collect();
+    timings.insert(timings.end(), std::make_move_iterator(result.timings.begin()),
+                   std::make_move_iterator(result.timings.end()));
+    result.timings = std::move(timings);
+    return result;
 }
 
 Histogram referenceHistogram(const std::uint8_t* rgba, std::size_t pixelCount, int bins,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/image/pixel_source.hpp"
+#include "engine/image/region.hpp"
 #include "engine/ops/operation.hpp"
 #include "engine/runtime/device_info.hpp"
 #include "engine/runtime/timing.hpp"
@@ -60,6 +61,8 @@ struct Params {
     // Leaves pixels of alpha 0 out of R, G, B and luma (A still counts them): the transparent padding of a
     // rotation, say, is not black. Off by default: the contract counts every pixel.
     bool ignoreTransparent = false;
+    // Counts only this rectangle of the image (it must lie inside); none: every pixel.
+    std::optional<Region> roi = std::nullopt;
 };
 
 // Throws UsageError unless bins is within 1..256.
@@ -98,7 +101,9 @@ inline const Strategy& findStrategy(std::string_view name) {
 }
 
 // The single entry point: validates, checks support (throwing OpenClError with the reason if unsupported),
-// runs, and returns the result with every command's timing.
+// runs, and returns the result with every command's timing. With a region (UsageError naming the image's size
+// when it does not lie inside), the strategy counts a packed copy of it: made on the device for a device
+// strategy (launch::cropped), on the host for a host one.
 Result computeHistogram(DeviceContext* device, PixelSource& pixels, const Params& params,
                         const Strategy& strategy);
 

@@ -83,7 +83,8 @@ Result runStages(DeviceContext& device, PixelSource& input, const stages::StageL
                  std::optional<PixelSource>* owner) {
     stages::validateOrder(list);
     launch::requirePixels(input.width(), input.height(), "pipeline");
-    Result result{PixelSource(ImageRGBA8()), device.info().name, std::nullopt, std::nullopt, {}};
+    Result result{
+        PixelSource(ImageRGBA8()), device.info().name, std::nullopt, std::nullopt, {}, std::nullopt};
     std::optional<PixelSource> processed;
     const auto current = [&]() -> PixelSource& { return processed ? *processed : input; };
 
@@ -95,6 +96,7 @@ Result runStages(DeviceContext& device, PixelSource& input, const stages::StageL
         }
         if (ran.histogram) result.histogram = std::move(ran.histogram);
         if (ran.values) result.values = std::move(ran.values);
+        if (ran.scope) result.scope = std::move(ran.scope);
         StageReport report;
         static_cast<RunRecord&>(report) = std::move(ran);
         report.stage = std::string(stage->kind().name());

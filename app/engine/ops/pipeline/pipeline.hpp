@@ -69,6 +69,7 @@ struct Result {
     std::optional<histogram::Histogram> histogram;  // the requested bins (the last measurement's)
     std::optional<histogram::Histogram> values;     // the 256 values (histogram::Result::values)
     std::vector<StageReport> stages;
+    std::optional<scope::Counts> scope = std::nullopt;  // the last scope stage's counts
 
     // The report of the first stage called `name` (a kind's name or a transfer's), or null when none ran.
     const StageReport* stage(std::string_view name) const;
