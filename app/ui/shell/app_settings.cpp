@@ -24,6 +24,7 @@ const QString kStrategy = QStringLiteral("run/strategy");
 const QString kBins = QStringLiteral("run/bins");
 const QString kIgnoreTransparent = QStringLiteral("run/ignore_transparent");
 const QString kRepeatCount = QStringLiteral("run/repeatCount");
+const QString kRecordRuns = QStringLiteral("run/record");
 const QString kRotate = QStringLiteral("transform/rotate");
 const QString kAngle = QStringLiteral("transform/angle");
 const QString kFitCanvas = QStringLiteral("transform/fitCanvas");
@@ -91,6 +92,7 @@ void AppSettings::load() {
     strategy_ = settings.value(kStrategy).toString();
     setBins(settings.value(kBins, histogram::kMaxBins).toInt());
     ignoreTransparent_ = settings.value(kIgnoreTransparent, false).toBool();
+    recordRuns_ = settings.value(kRecordRuns, true).toBool();
     setRepeatCount(settings.value(kRepeatCount, kDefaultRepeatCount).toInt());
     // Values out of range are left to the panel's widgets, which clamp them like typed ones.
     const TransformSettings defaults;
@@ -133,6 +135,7 @@ bool AppSettings::save() const {
     settings.setValue(kBins, bins_);
     settings.setValue(kIgnoreTransparent, ignoreTransparent_);
     settings.setValue(kRepeatCount, repeatCount_);
+    settings.setValue(kRecordRuns, recordRuns_);
     settings.setValue(kRotate, transform_.rotate);
     settings.setValue(kAngle, transform_.angle);
     settings.setValue(kFitCanvas, transform_.fitCanvas);

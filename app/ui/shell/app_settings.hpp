@@ -107,6 +107,10 @@ class AppSettings {
     int repeatCount() const { return repeatCount_; }
     void setRepeatCount(int count);
 
+    // Run ×N records its runs in the run archive (archive/archive.hpp); on when unset.
+    bool recordRuns() const { return recordRuns_; }
+    void setRecordRuns(bool on) { recordRuns_ = on; }
+
     TransformSettings transform() const { return transform_; }
     void setTransform(const TransformSettings& transform) { transform_ = transform; }
 
@@ -134,6 +138,7 @@ class AppSettings {
     int bins_ = 256;
     bool ignoreTransparent_ = false;
     int repeatCount_ = kDefaultRepeatCount;
+    bool recordRuns_ = true;
     TransformSettings transform_;
     PlotExportSize plotExportSize_;
     QString lastFolder_;

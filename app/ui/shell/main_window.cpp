@@ -1,4 +1,5 @@
 #include "ui/shell/main_window.hpp"
+#include "ui/shell/run_history.hpp"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -105,6 +106,7 @@ MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
     connect(imageView_, &ImageView::imageDisplayed, this, &MainWindow::imageOnScreenChanged);
     buildActions();
     buildDocks();
+    history_ = new RunHistory(*this, settings_);
     buildToolBar();
     buildMenus();
     buildStatusBar();
@@ -347,12 +349,14 @@ void MainWindow::buildToolBar() {
 void MainWindow::buildMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(action(Command::Open));
+    file->addActions(history_->sessionActions());
     recentMenu_ = file->addMenu(themed("document-open-recent", QStyle::SP_DirIcon), tr("Open &Recent"));
     connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
     file->addSeparator();
     auto* exportMenu = file->addMenu(themed("document-save-as", QStyle::SP_DialogSaveButton), tr("&Export"));
     exportMenu->addActions(exportActions_->actions());
+    exportMenu->addActions(history_->exportActions());
     file->addSeparator();
     file->addAction(action(Command::Quit));
 
@@ -371,6 +375,7 @@ void MainWindow::buildMenus() {
     run->addAction(action(Command::Compare));
     run->addSeparator();
     run->addAction(action(Command::Cancel));
+    run->addAction(history_->recordAction());
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About HistoScope"), this, [this] {
@@ -660,7 +665,8 @@ RunRequest MainWindow::currentRequest() const {
                       transformPanel_->otherStages(),
                       ignoreTransparent_->isChecked(),
                       transformPanel_->twoDevices(),
-                      forceCopyDisplay_};
+                      forceCopyDisplay_,
+                      imagePath_};
 }
 
 bool MainWindow::switchStageOn(const QString& name) {
