@@ -173,7 +173,9 @@ void RunHistory::showDiff(const std::vector<std::int64_t>& a, const std::vector<
         };
         std::vector<archive::Record> runsA = load(a);
         std::vector<archive::Record> runsB = load(b);
-        diff_->showDiff(archive::diff(runsA, runsB), std::move(runsA), std::move(runsB));
+        // Before the runs move into the view (arguments are evaluated in no set order).
+        archive::Diff diff = archive::diff(runsA, runsB);
+        diff_->showDiff(std::move(diff), std::move(runsA), std::move(runsB));
         if (auto* dock = qobject_cast<QDockWidget*>(diff_->parentWidget())) {
             dock->show();
             dock->raise();
