@@ -1,5 +1,4 @@
 #include "ui/shell/main_window.hpp"
-#include "ui/shell/run_history.hpp"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -34,6 +33,7 @@
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/device_panel.hpp"
 #include "ui/shell/export_actions.hpp"
+#include "ui/shell/run_history.hpp"
 #include "ui/shell/strategy_box.hpp"
 #include "ui/shell/transform_panel.hpp"
 #include "ui/views/compare_view.hpp"

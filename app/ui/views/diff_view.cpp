@@ -53,7 +53,7 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
     heading_->setWordWrap(true);
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("diffPlot"));
-    plot_->yAxis->setLabel(tr("time per repetition (ms)"));
+    plot_->yAxis->setLabel(tr("ms per repetition"));
     plot_->legend->setVisible(true);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     verdicts_ = readOnlyTable({tr("Scope"), tr("Name"), tr("Median A"), tr("Median B"), tr("Ratio B/A"),
@@ -81,7 +81,10 @@ void DiffView::changeEvent(QEvent* event) {
 
 QString DiffView::sidesText() const {
     if (!diff_) return {};
-    return tr("A: run %1 vs B: run %2").arg(idsText(diff_->idsA), idsText(diff_->idsB));
+    const auto side = [this](const std::vector<std::int64_t>& ids) {
+        return (ids.size() == 1 ? tr("run %1") : tr("runs %1")).arg(idsText(ids));
+    };
+    return tr("A: %1 vs B: %2").arg(side(diff_->idsA), side(diff_->idsB));
 }
 
 void DiffView::showDiff(archive::Diff diff, std::vector<archive::Record> a, std::vector<archive::Record> b) {

@@ -1,7 +1,6 @@
 #include "ui/views/history_view.hpp"
 
 #include <QFileInfo>
-#include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -57,15 +56,14 @@ HistoryView::HistoryView(QWidget* parent) : QWidget(parent) {
     strategy_ = field("historyStrategy", tr("a strategy's name"));
     since_ = field("historySince", tr("2026-11-27"));
     until_ = field("historyUntil", tr("2026-11-28"));
-    auto* filters = new QFormLayout;
-    filters->addRow(tr("Image"), image_);
-    filters->addRow(tr("Device"), device_);
-    filters->addRow(tr("Strategy"), strategy_);
-    auto* dates = new QHBoxLayout;
-    dates->addWidget(since_);
-    dates->addWidget(new QLabel(tr("until"), this));
-    dates->addWidget(until_);
-    filters->addRow(tr("Since"), dates);
+    // One row of filters, as `histoscope-cli runs list` takes them: the table keeps the height.
+    auto* filters = new QHBoxLayout;
+    for (const auto& [label, edit] : {std::pair{tr("Image"), image_}, std::pair{tr("Device"), device_},
+                                      std::pair{tr("Strategy"), strategy_}, std::pair{tr("Since"), since_},
+                                      std::pair{tr("until"), until_}}) {
+        filters->addWidget(new QLabel(label, this));
+        filters->addWidget(edit, 1);
+    }
 
     table_ = readOnlyTable({tr("Run"), tr("Time (UTC)"), tr("Image"), tr("Device"), tr("Strategies"),
                             tr("Reps"), tr("Kernel median")},
