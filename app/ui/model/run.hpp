@@ -45,7 +45,7 @@ struct RunRequest {
     // compare the display paths, or to work around a driver).
     bool forceCopyDisplay = false;
     // The file the image came from, as the run archive records it; empty for pixels of no file.
-    QString imagePath;
+    QString imagePath{};
 
     histogram::Params histogramParams() const { return {bins, ignoreTransparent}; }
     bool processesImage() const { return rotation || convolution || !otherStages.empty(); }

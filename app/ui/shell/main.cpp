@@ -69,6 +69,11 @@ int run(int argc, char* argv[]) {
     hs::ui::MainWindow window(*settings);
     // `histoscope SESSION.histoscope` opens the session, which names its own image.
     const bool session = hs::ui::isSessionPath(options->image);
+    if (session && options->quit) {
+        std::cerr << "histoscope: " << options->image.toStdString()
+                  << ": a session opens in the window; the scripted mode (--quit) takes an image\n";
+        return hs::exitCodeFor(hs::ErrorKind::Usage);
+    }
     const QString image = options->image.isEmpty() ? hs::ui::startupImage(*settings, sampleCandidates())
                           : session                ? QString()
                                                    : options->image;

@@ -19,6 +19,8 @@ namespace hs::ui {
 
 namespace {
 
+constexpr std::size_t kMaxRows = 500;
+
 enum Column { Id, Time, Image, Device, Strategies, Repetitions, KernelMedian };
 
 // The median over the repetitions of each one's kernel time (every kernel record summed), in ms; the
@@ -109,6 +111,14 @@ void HistoryView::refresh(const archive::Settings& settings) {
         std::vector<archive::Listed> runs = archive.list(filter());
         // Newest first: what a user just ran is on top.
         std::reverse(runs.begin(), runs.end());
+        // Each row's kernel median reads the run's timings: the newest kMaxRows keep a refresh quick on the
+        // GUI thread however large the archive; the filters reach the older ones.
+        const std::size_t total = runs.size();
+        if (runs.size() > kMaxRows) runs.resize(kMaxRows);
+        shownNote_ = total > kMaxRows ? tr("Showing the newest %1 of %2 runs; the filters reach the others.")
+                                            .arg(kMaxRows)
+                                            .arg(total)
+                                      : QString();
         table_->setRowCount(static_cast<int>(runs.size()));
         for (int row = 0; row < static_cast<int>(runs.size()); ++row) {
             const archive::Listed& run = runs[static_cast<std::size_t>(row)];
@@ -179,7 +189,8 @@ void HistoryView::setSideB() {
 
 void HistoryView::showSides() {
     sides_->setText(tr("A: %1   B: %2   (select two runs and Diff, or set groups as A and B)")
-                        .arg(idsText(sideA_), idsText(sideB_)));
+                        .arg(idsText(sideA_), idsText(sideB_)) +
+                    (shownNote_.isEmpty() ? QString() : QStringLiteral("   ") + shownNote_));
 }
 
 bool HistoryView::requestDiff() {

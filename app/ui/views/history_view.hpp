@@ -1,8 +1,8 @@
 #pragma once
-// The History dock: the runs of the run archive (archive/archive.hpp), newest first, with their time, image,
-// device, strategies, repetitions and the median of their total kernel time; filters by image, device,
-// strategy and date, as `histoscope-cli runs list` has them; and the two sides of a diff: two selected runs,
-// or two groups of runs (select some, "Set as A", select others, "Set as B", "Diff").
+// The History dock: the runs of the run archive (archive/archive.hpp), newest first (at most 500), with their
+// time, image, device, strategies, repetitions and the median of their total kernel time; filters by image,
+// device, strategy and date, as `histoscope-cli runs list` has them; and the two sides of a diff: two
+// selected runs, or two groups of runs (select some, "Set as A", select others, "Set as B", "Diff").
 
 #include <QString>
 #include <QWidget>
@@ -56,6 +56,7 @@ class HistoryView : public QWidget {
     QLineEdit* until_;
     QTableWidget* table_;
     QLabel* sides_;
+    QString shownNote_;  // that only the newest runs are listed
     std::vector<std::int64_t> sideA_;
     std::vector<std::int64_t> sideB_;
 };
