@@ -44,6 +44,8 @@ struct RunRequest {
     // Processed images go through the host even where OpenCL could write the view's texture itself (to
     // compare the display paths, or to work around a driver).
     bool forceCopyDisplay = false;
+    // The file the image came from, as the run archive records it; empty for pixels of no file.
+    QString imagePath{};
 
     histogram::Params histogramParams() const { return {bins, ignoreTransparent}; }
     bool processesImage() const { return rotation || convolution || !otherStages.empty(); }

@@ -28,6 +28,7 @@ const QString kHistogramLog = QStringLiteral("histogram/log");
 const QString kHistogramCumulative = QStringLiteral("histogram/cumulative");
 const QString kHistogramClipPeak = QStringLiteral("histogram/clipPeak");
 const QString kHistogramChannels = QStringLiteral("histogram/channels");
+const QString kRecordRuns = QStringLiteral("run/record");
 const QString kRotate = QStringLiteral("transform/rotate");
 const QString kAngle = QStringLiteral("transform/angle");
 const QString kFitCanvas = QStringLiteral("transform/fitCanvas");
@@ -95,6 +96,7 @@ void AppSettings::load() {
     strategy_ = settings.value(kStrategy).toString();
     setBins(settings.value(kBins, histogram::kMaxBins).toInt());
     ignoreTransparent_ = settings.value(kIgnoreTransparent, false).toBool();
+    recordRuns_ = settings.value(kRecordRuns, true).toBool();
     setRepeatCount(settings.value(kRepeatCount, kDefaultRepeatCount).toInt());
     if (settings.contains(kHistogramChannels))
         histogramDisplay_ = HistogramDisplay{
@@ -147,6 +149,7 @@ bool AppSettings::save() const {
         settings.setValue(kHistogramClipPeak, histogramDisplay_->clipPeak);
         settings.setValue(kHistogramChannels, histogramDisplay_->channels);
     }
+    settings.setValue(kRecordRuns, recordRuns_);
     settings.setValue(kRotate, transform_.rotate);
     settings.setValue(kAngle, transform_.angle);
     settings.setValue(kFitCanvas, transform_.fitCanvas);

@@ -118,6 +118,9 @@ class AppSettings {
     };
     std::optional<HistogramDisplay> histogramDisplay() const { return histogramDisplay_; }
     void setHistogramDisplay(const HistogramDisplay& display) { histogramDisplay_ = display; }
+    // Run ×N records its runs in the run archive (archive/archive.hpp); on when unset.
+    bool recordRuns() const { return recordRuns_; }
+    void setRecordRuns(bool on) { recordRuns_ = on; }
 
     TransformSettings transform() const { return transform_; }
     void setTransform(const TransformSettings& transform) { transform_ = transform; }
@@ -147,6 +150,7 @@ class AppSettings {
     bool ignoreTransparent_ = false;
     int repeatCount_ = kDefaultRepeatCount;
     std::optional<HistogramDisplay> histogramDisplay_;
+    bool recordRuns_ = true;
     TransformSettings transform_;
     PlotExportSize plotExportSize_;
     QString lastFolder_;

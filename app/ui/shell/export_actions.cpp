@@ -80,6 +80,14 @@ class ExportDecoration {
     std::vector<bool> wasInLegend_;
 };
 
+QString suffixOfFilter(const QString& filter) {
+    static const QRegularExpression pattern(QStringLiteral("\\*\\.(\\w+)"));
+    const auto match = pattern.match(filter);
+    return match.hasMatch() ? match.captured(1) : QString();
+}
+
+}  // namespace
+
 // QCustomPlot draws itself onto any QPainter; painting into memory first lets every format end in one
 // atomic file write.
 QByteArray renderPlot(QCustomPlot* plot, const QString& format, const QString& path,
@@ -129,14 +137,6 @@ QByteArray renderPlot(QCustomPlot* plot, const QString& format, const QString& p
     painter.end();
     return bytes;
 }
-
-QString suffixOfFilter(const QString& filter) {
-    static const QRegularExpression pattern(QStringLiteral("\\*\\.(\\w+)"));
-    const auto match = pattern.match(filter);
-    return match.hasMatch() ? match.captured(1) : QString();
-}
-
-}  // namespace
 
 ExportActions::ExportActions(const RunModel& model, HistogramView* histogram, TimelineView* timeline,
                              VisualWordsView* visualWords, AppSettings& settings, QWidget* dialogParent)

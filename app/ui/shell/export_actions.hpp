@@ -13,11 +13,20 @@
 #include "io/export.hpp"
 
 class QAction;
+class QCustomPlot;
 class QWidget;
 
 namespace hs::ui {
 
 class AppSettings;
+struct PlotExportSize;
+
+// `plot` as a `format` ("png", "pdf" or "svg") document laid out at `size`, with `title` above it and a
+// legend of its graphs, as every plot export writes it (the plot on screen is left as it was). Throws
+// InputError naming `path` for an unknown format or a failed encoding.
+QByteArray renderPlot(QCustomPlot* plot, const QString& format, const QString& path,
+                      const PlotExportSize& size, const QString& title);
+
 class HistogramView;
 class TimelineView;
 class RunModel;

@@ -13,6 +13,7 @@
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/launch.hpp"
 #include "ui/shell/main_window.hpp"
+#include "ui/shell/run_history.hpp"
 
 namespace {
 
@@ -66,13 +67,24 @@ int run(int argc, char* argv[]) {
             : std::make_unique<hs::ui::AppSettings>();
 
     hs::ui::MainWindow window(*settings);
-    const QString image =
-        options->image.isEmpty() ? hs::ui::startupImage(*settings, sampleCandidates()) : options->image;
+    // `histoscope SESSION.histoscope` opens the session, which names its own image.
+    const bool session = hs::ui::isSessionPath(options->image);
+    if (session && options->quit) {
+        std::cerr << "histoscope: " << options->image.toStdString()
+                  << ": a session opens in the window; the scripted mode (--quit) takes an image\n";
+        return hs::exitCodeFor(hs::ErrorKind::Usage);
+    }
+    const QString image = options->image.isEmpty() ? hs::ui::startupImage(*settings, sampleCandidates())
+                          : session                ? QString()
+                                                   : options->image;
     hs::ui::Launcher launcher(window, *options);
     QObject::connect(&launcher, &hs::ui::Launcher::finished, &app,
                      [](int exitCode) { QApplication::exit(exitCode); });
     window.show();
-    launcher.start(image);
+    if (session)
+        window.history().openSession(options->image);
+    else
+        launcher.start(image);
     return QApplication::exec();
 }
 

@@ -38,6 +38,7 @@
 #include "ui/shell/device_panel.hpp"
 #include "ui/shell/export_actions.hpp"
 #include "ui/shell/number_field.hpp"
+#include "ui/shell/run_history.hpp"
 #include "ui/shell/strategy_box.hpp"
 #include "ui/shell/transform_panel.hpp"
 #include "ui/views/compare_view.hpp"
@@ -160,6 +161,7 @@ MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
     connect(imageView_, &ImageView::imageDisplayed, this, &MainWindow::imageOnScreenChanged);
     buildActions();
     buildDocks();
+    history_ = new RunHistory(*this, settings_);
     buildToolBar();
     buildMenus();
     buildStatusBar();
@@ -412,12 +414,14 @@ void MainWindow::buildToolBar() {
 void MainWindow::buildMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(action(Command::Open));
+    file->addActions(history_->sessionActions());
     recentMenu_ = file->addMenu(themed("document-open-recent", QStyle::SP_DirIcon), tr("Open &Recent"));
     connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
     file->addSeparator();
     auto* exportMenu = file->addMenu(themed("document-save-as", QStyle::SP_DialogSaveButton), tr("&Export"));
     exportMenu->addActions(exportActions_->actions());
+    exportMenu->addActions(history_->exportActions());
     file->addSeparator();
     file->addAction(action(Command::Quit));
 
@@ -439,6 +443,7 @@ void MainWindow::buildMenus() {
     run->addAction(action(Command::Compare));
     run->addSeparator();
     run->addAction(action(Command::Cancel));
+    run->addAction(history_->recordAction());
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About HistoScope"), this, [this] {
@@ -754,7 +759,8 @@ RunRequest MainWindow::currentRequest() const {
                       transformPanel_->otherStages(),
                       ignoreTransparent_->isChecked(),
                       transformPanel_->twoDevices(),
-                      forceCopyDisplay_};
+                      forceCopyDisplay_,
+                      imagePath_};
 }
 
 bool MainWindow::switchStageOn(const QString& name) {

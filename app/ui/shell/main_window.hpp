@@ -35,6 +35,7 @@ class ExportActions;
 class HistogramView;
 class ImageView;
 class KernelView;
+class RunHistory;
 class StrategyBox;
 class TimelineView;
 class TimingView;
@@ -88,6 +89,8 @@ class MainWindow : public QMainWindow {
     QAction* action(Command command) const;
     // File ▸ Export: its actions (with their file dialogs) and the exports they make, given a path.
     ExportActions& exports() const { return *exportActions_; }
+    // The run archive's History and Diff docks, Record Runs and the sessions (ui/shell/run_history.hpp).
+    RunHistory& history() const { return *history_; }
 
     // The one way images are opened (dialog, drop, recent files, command line): decoded off the GUI thread;
     // on failure the previous image stays and the reason is reported. The newest call wins.
@@ -227,6 +230,7 @@ class MainWindow : public QMainWindow {
     KernelView* kernelView_ = nullptr;
     VisualWordsView* visualWordsView_ = nullptr;
     ExportActions* exportActions_ = nullptr;
+    RunHistory* history_ = nullptr;
 
     std::map<Command, QAction*> actions_;
     QMenu* recentMenu_ = nullptr;

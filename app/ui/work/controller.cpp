@@ -5,6 +5,7 @@
 #include <chrono>
 #include <limits>
 
+#include "archive/archive.hpp"
 #include "engine/image/pixel_source.hpp"
 #include "engine/measure/compare.hpp"
 #include "engine/ops/histogram/auto_strategy.hpp"
@@ -298,9 +299,21 @@ void Controller::runRepeatedly(const Job& job) {
     int done = 0;
     auto start = std::chrono::steady_clock::now();
     RunOutcome outcome = prepare(job, device);
+    const session::RunSpec spec = specOf(job.request, device);
+    const bool recording = recording_.load();
+    std::optional<archive::Record> record;
     session().measure(
-        specOf(job.request, device), plan, [this, &job] { return stillWanted(job); },
+        spec, plan, [this, &job] { return stillWanted(job); },
         [&](session::RunReport& report) {
+            // Before complete(), which moves the histogram out of the report.
+            if (recording && !record) {
+                record = archive::recordOf(
+                    "histoscope Run ×N",
+                    archive::identify(job.request.imagePath.toStdString(), *job.request.image), spec.stages,
+                    report);
+            } else if (record) {
+                archive::addRepetition(*record, report);
+            }
             RunOutcome shown = outcome;
             complete(shown, report);
             shown.workerNs = nanosecondsSince(start);
@@ -309,6 +322,20 @@ void Controller::runRepeatedly(const Job& job) {
             });
             start = std::chrono::steady_clock::now();
         });
+    if (record) recordRun(*record);
+}
+
+void Controller::recordRun(const archive::Record& record) {
+    archive::Recorded recorded;
+    try {
+        recorded = archive::record(archive::Settings::fromEnvironment(), record);
+    } catch (const Error& e) {  // a bad $HISTOSCOPE_ARCHIVE_MAX_RUNS or _MAX_MB
+        recorded.problem = std::string("the run is not recorded: ") + e.what();
+    }
+    // Every recording is said, superseded or not: the History dock refreshes on it.
+    onOwner([this, id = recorded.id, problem = QString::fromStdString(recorded.problem)] {
+        emit runRecorded(id, problem);
+    });
 }
 
 std::shared_ptr<const ImageRGBA8> Controller::processedImage(DeviceContext* device,

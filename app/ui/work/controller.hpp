@@ -20,6 +20,9 @@
 namespace hs {
 class DeviceContext;
 }
+namespace hs::archive {
+struct Record;
+}
 
 namespace hs::ui {
 
@@ -65,6 +68,12 @@ class Controller : public Worker {
     // Requests the worker actually started; superseded waiting requests never start.
     int startedRequests() const { return startedRequests_.load(); }
 
+    // Run ×N records each of its runs (all its repetitions, one record) in the run archive of
+    // archive::Settings::fromEnvironment(), on the worker thread; runRecorded() says how that went. On at
+    // construction.
+    void setRecording(bool on) { recording_ = on; }
+    bool recording() const { return recording_.load(); }
+
     // Test hook: `probe` runs on the worker thread each time it is about to make engine calls — before each
     // request, and before each candidate of an `auto` trial — so that a test can see which thread does the
     // work and hold the worker there, which makes the device's speed irrelevant to what the test asserts.
@@ -86,6 +95,8 @@ class Controller : public Worker {
     void cancelled(quint64 id);
     // The result of a cancelled request, which the worker could not interrupt: for the record, not to show.
     void discarded(const hs::ui::RunOutcome& outcome);
+    // A Run ×N was recorded as run `id` of the archive, or not (id 0): `problem` is the archive's one line.
+    void runRecorded(qint64 id, const QString& problem);
 
   private:
     enum class JobKind { Histogram, Repeated, Compare };
@@ -110,6 +121,8 @@ class Controller : public Worker {
     // One run, its outcome shown; Run ×N: `count` runs through the session's repetitions, each shown.
     void runOnce(const Job& job);
     void runRepeatedly(const Job& job);
+    // Worker thread: writes `record` to the archive and says so through runRecorded().
+    void recordRun(const archive::Record& record);
     // The request's image after its image stages, on the host (Compare measures histograms of it).
     std::shared_ptr<const ImageRGBA8> processedImage(DeviceContext* device, const RunRequest& request);
     // Null for an empty selector (host strategies only); throws OpenClError when the device cannot be opened.
@@ -137,6 +150,7 @@ class Controller : public Worker {
     std::atomic<quint64> latestId_{0};
     std::atomic<quint64> cancelledId_{0};
     std::atomic<int> startedRequests_{0};
+    std::atomic<bool> recording_{true};
     quint64 finishedId_ = 0;
     // The controller's thread only: what the latest request is about, and the newest result shown.
     std::shared_ptr<const ImageRGBA8> latestImage_;
