@@ -210,6 +210,10 @@ class PolishTest : public QObject {
         // What the window is known to have, written by hand: a shortcut lost from an action fails here.
         QCOMPARE(listed.value(QStringLiteral("Late action")), QStringLiteral("Ctrl+Shift+F12"));
         QCOMPARE(listed.value(QStringLiteral("Cancel")), QStringLiteral("Esc"));
+        // An action without a tip of its own says nothing rather than its name again.
+        const auto lateRow = table.findItems(QStringLiteral("Late action"), Qt::MatchExactly);
+        QCOMPARE(lateRow.size(), 1);
+        QCOMPARE(table.item(lateRow.front()->row(), 2)->text(), QString());
         QCOMPARE(listed.value(QStringLiteral("Keyboard Shortcuts")),
                  QKeySequence(QKeySequence::HelpContents).toString(QKeySequence::NativeText));
         QVERIFY(test::showExposed(dialog, dialog.size()));

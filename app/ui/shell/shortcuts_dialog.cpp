@@ -27,8 +27,10 @@ QList<ShortcutRow> shortcutRows(const QWidget& window) {
         for (const QKeySequence& shortcut : action->shortcuts())
             keys << shortcut.toString(QKeySequence::NativeText);
         const QString text = QString(action->text()).remove(QLatin1Char('&')).remove(QStringLiteral("…"));
-        rows.append({text, keys.join(QStringLiteral(", ")),
-                     action->statusTip().isEmpty() ? action->toolTip() : action->statusTip()});
+        // Qt's tool tip falls back to the text, which would only repeat the first column.
+        QString tip = action->statusTip().isEmpty() ? action->toolTip() : action->statusTip();
+        if (QString(tip).remove(QLatin1Char('&')).remove(QStringLiteral("…")) == text) tip.clear();
+        rows.append({text, keys.join(QStringLiteral(", ")), tip});
     }
     std::sort(rows.begin(), rows.end(), [](const ShortcutRow& a, const ShortcutRow& b) {
         return QString::localeAwareCompare(a.action, b.action) < 0;
