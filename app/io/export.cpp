@@ -8,8 +8,10 @@
 #include <limits>
 
 #include "engine/measure/measure.hpp"
+#include "engine/ops/convolve/filter.hpp"
 #include "engine/ops/histogram/statistics.hpp"
 #include "engine/runtime/error.hpp"
+#include "engine/stages/builtin.hpp"
 #include "engine/stages/shared_options.hpp"
 #include "io/files/files.hpp"
 #include "io/native_path.hpp"
@@ -69,6 +71,29 @@ void writeHistogramJson(JsonWriter& json, const histogram::Histogram& histogram)
     json.endObject();
 }
 
+namespace {
+
+// "1 2 1; 2 4 2; 1 2 1 / 16": the taps row by row, as filter files write them.
+QString filterMatrixText(const convolve::Filter& filter) {
+    const auto rows = [&filter](const std::vector<double>& taps) {
+        QStringList rowTexts;
+        for (int y = 0; y < filter.height; ++y) {
+            QStringList row;
+            for (int x = 0; x < filter.width; ++x)
+                row << text(convolve::filterNumberText(taps[static_cast<std::size_t>(y * filter.width + x)]));
+            rowTexts << row.join(QLatin1Char(' '));
+        }
+        return rowTexts.join(QStringLiteral("; "));
+    };
+    QString matrix = rows(filter.taps);
+    if (filter.isMagnitude()) matrix += QStringLiteral(" | ") + rows(filter.tapsB);
+    if (filter.divisor != 1.0)
+        matrix += QStringLiteral(" / ") + text(convolve::filterNumberText(filter.divisor));
+    return matrix;
+}
+
+}  // namespace
+
 HistogramContext histogramContext(const QString& path, int width, int height, const DeviceInfo* device,
                                   std::string_view strategy, std::string_view requested,
                                   const stages::StageList& stages, bool ignoreTransparent) {
@@ -94,6 +119,8 @@ HistogramContext histogramContext(const QString& path, int width, int height, co
             context.fitCanvas = values.contains(options::kFitCanvas.name);
         } else if (kind == "convolve") {
             context.filter = text(stage->summary());
+            if (const convolve::Filter* filter = stages::filterOf(*stage))
+                context.filterMatrix = filterMatrixText(*filter);
         }
     }
     context.ignoreTransparent = ignoreTransparent;
@@ -155,6 +182,7 @@ void writeContextJson(JsonWriter& json, const HistogramContext& context, const i
         json.null();
     textOrNull("sampling", context.sampling);
     textOrNull("filter", context.filter);
+    if (!context.filterMatrix.isEmpty()) json.field("filter_matrix", context.filterMatrix.toStdString());
     json.field("fit_canvas", context.fitCanvas);
     json.key("stages").beginArray();
     for (const QString& stage : context.stages) json.value(stage.toStdString());
@@ -215,11 +243,13 @@ QByteArray histogramCsv(const histogram::Histogram& histogram, const HistogramCo
         {"angle", context.angle ? QString::number(*context.angle) : QString()},
         {"sampling", context.sampling},
         {"filter", context.filter},
+        {"filter_matrix", context.filterMatrix},
         {"fit_canvas", yesNo(context.fitCanvas)},
         {"ignore_transparent", yesNo(context.ignoreTransparent)},
     };
     QByteArray csv = "# HistoScope histogram export; lower and upper are the 8-bit values each bin counts\n";
     for (const auto& [key, value] : lines) {
+        if (key == std::string_view("filter_matrix") && value.isEmpty()) continue;  // with a filter only
         // One line per key whatever the value holds.
         QString single = noneIfEmpty(value);
         single.replace(QLatin1Char('\n'), QLatin1Char(' ')).replace(QLatin1Char('\r'), QLatin1Char(' '));

@@ -38,6 +38,9 @@ struct HistogramContext {
     std::optional<double> angle;
     QString sampling;  // with an angle only
     QString filter;    // empty: no convolution
+    // The filter's taps, rows split by "; " ("1 2 1; 2 4 2; 1 2 1 / 16"; a gradient magnitude's two sets
+    // joined by " | "): a custom matrix is known from its label alone only by its size. Empty: none.
+    QString filterMatrix;
     bool fitCanvas = false;
     // Every image stage before the histogram, in the order it ran ("equalize", "rotate", ...).
     QStringList stages;
@@ -64,8 +67,8 @@ QString histogramTitle(const HistogramContext& context, int bins);
 void writeHistogramJson(JsonWriter& json, const histogram::Histogram& histogram);
 // {"image": {path, width, height}, "device": {name, selector, platform} or null, "strategy",
 //  "requested_strategy", "bins", "bin_ranges": [[lower, upper], ...], "transform": {"angle" (null: no
-//  rotation), "sampling", "filter" (null: none), "fit_canvas", "stages": the image stages in order},
-//  "ignore_transparent", "roi" (only with a region)}
+//  rotation), "sampling", "filter" (null: none), "filter_matrix" (with a filter only), "fit_canvas",
+//  "stages": the image stages in order}, "ignore_transparent", "roi" (only with a region)}
 void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context, int bins);
 // A scope's context: the same without "bins" and "bin_ranges".
 void writeScopeContextJson(JsonWriter& json, const HistogramContext& context);
@@ -78,7 +81,8 @@ QByteArray histogramJson(const histogram::Histogram& histogram, const HistogramC
 QByteArray histogramCsv(const histogram::Histogram& histogram, char separator = ',');
 // The same table after a block of "# key: value" lines with the context (keys as in histogramContextJson:
 // image, image_width, image_height, device, device_selector, platform, strategy, requested_strategy, bins,
-// angle, sampling, filter, fit_canvas, ignore_transparent); "none" marks an absent value.
+// angle, sampling, filter, filter_matrix (with a filter only), fit_canvas, ignore_transparent); "none" marks
+// an absent value.
 QByteArray histogramCsv(const histogram::Histogram& histogram, const HistogramContext& context);
 
 // One CSV field, quoted as RFC 4180 says when it holds a separator, a quote or a line break.

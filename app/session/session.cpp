@@ -113,10 +113,12 @@ RunReport Session::runTwoDevices(const RunSpec& spec) {
     params.histogramStrategy = dynamic_cast<const histogram::Strategy*>(list[1]->requestedStrategy());
     params.mode = spec.twoDevices->mode;
     params.chunks = spec.twoDevices->chunks;
-    produce_consume::Result ran = produce_consume::run(producer, consumer, *spec.image, params);
+    // The convolved image the histogram describes, on the producer, as a one-device run reports its image.
+    PixelSource convolved{ImageRGBA8()};
+    produce_consume::Result ran = produce_consume::run(producer, consumer, *spec.image, params, &convolved);
 
-    pipeline::Result result{
-        PixelSource(ImageRGBA8()), producer.info().name, ran.histogram, ran.values, {}, std::nullopt};
+    pipeline::Result result{std::move(convolved), producer.info().name, ran.histogram, ran.values, {},
+                            std::nullopt};
     result.stages.push_back(stageOnDevice(
         list[0], ranOr(convolve::strategies(), ran.convolutionStrategy, params.convolution), ran.devices[0]));
     result.stages.push_back(stageOnDevice(

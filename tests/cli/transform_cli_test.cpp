@@ -181,6 +181,8 @@ TEST_F(TransformCli, PipelineJsonDescribesEveryStage) {
     EXPECT_EQ(transform["sampling"].toString(), "nearest");
     EXPECT_TRUE(transform["filter"].toString().contains("shift.txt"))
         << transform["filter"].toString().toStdString();
+    // The file's taps, not only its size and name: shift.txt's rows and divisor.
+    EXPECT_EQ(transform["filter_matrix"].toString(), "0 0 0; 0 0 2; 0 0 0 / 2");
     EXPECT_EQ(transform["fit_canvas"], QJsonValue(false));
 
     // The red histogram counts the red values of the processed image.

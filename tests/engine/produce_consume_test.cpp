@@ -156,11 +156,20 @@ TEST_F(ProduceConsume, ChunkBoundaryExactlyOnTheHalo) {
 
     const ImageRGBA8 image = noiseImage(19, 14, 7);
     const Params params = paramsFor(filter, 2);
-    const Result result = run(first(), second(), image, params);
+    PixelSource shown{ImageRGBA8()};
+    const Result result = run(first(), second(), image, params, &shown);
     const ImageRGBA8 convolved = convolve::referenceConvolve(image, filter);
     EXPECT_EQ(result.histogram,
               histogram::referenceHistogram(convolved.pixels.data(), convolved.pixelCount(), 64));
     EXPECT_EQ(result.values, singleDevice(image, params).values);
+    // The convolved image handed out for display: the image the histogram counts, on the producer.
+    ASSERT_EQ(shown.width(), image.width);
+    ASSERT_EQ(shown.height(), image.height);
+    EXPECT_TRUE(shown.onDevice(first()));
+    ImageRGBA8 readBack(image.width, image.height);
+    TimingLog log;
+    shown.copyTo(readBack.pixels.data(), log);
+    EXPECT_EQ(readBack, convolved);
 }
 
 TEST_F(ProduceConsume, HaloOfAnEvenFilterIsOneSided) {

@@ -616,6 +616,8 @@ class MainWindowTest : public QObject {
         QVERIFY2(panel.customError()->text().contains(QStringLiteral("'x'")),
                  qPrintable(panel.customError()->text()));
         QCOMPARE(panel.customEditor()->toPlainText(), QStringLiteral("1 x\n"));
+        // What is saved is the matrix in use, not the refused text.
+        QCOMPARE(panel.settings().customMatrix, TransformSettings{}.customMatrix);
         panel.filterBox()->setCurrentIndex(
             panel.filterBox()->findData(QString::fromLatin1(TransformPanel::kCustomFilter)));
         QCOMPARE(panel.filter().taps,

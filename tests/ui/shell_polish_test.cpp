@@ -16,6 +16,7 @@
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/device_panel.hpp"
 #include "ui/shell/main_window.hpp"
+#include "ui/shell/shortcuts_dialog.hpp"
 #include "ui/shell/transform_panel.hpp"
 #include "ui/views/histogram_view.hpp"
 #include "ui_test_support.hpp"
@@ -183,6 +184,42 @@ class PolishTest : public QObject {
         QVERIFY(view.channelVisible(histogram::Channel::A));
         QVERIFY(!view.channelVisible(hidden));
         QVERIFY(view.channelVisible(histogram::Channel::R));
+    }
+
+    // Help ▸ Keyboard Shortcuts lists every action that has a shortcut, with its keys, as it is when opened.
+    void theShortcutListHasEveryShortcut() {
+        QAction* late = new QAction(QStringLiteral("&Late action…"), &window());
+        late->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F12));
+        window().addAction(late);
+        ShortcutsDialog dialog(window());
+        const QTableWidget& table = *dialog.table();
+        QMap<QString, QString> listed;
+        for (int row = 0; row < table.rowCount(); ++row)
+            listed.insert(table.item(row, 0)->text(), table.item(row, 1)->text());
+        int withShortcut = 0;
+        for (QAction* action : window().findChildren<QAction*>()) {
+            if (action->shortcuts().isEmpty()) continue;
+            ++withShortcut;
+            const QString name = action->text().remove(QLatin1Char('&')).remove(QStringLiteral("…"));
+            QVERIFY2(listed.contains(name), qPrintable(name));
+            for (const QKeySequence& keys : action->shortcuts())
+                QVERIFY2(listed.value(name).contains(keys.toString(QKeySequence::NativeText)),
+                         qPrintable(name));
+        }
+        QCOMPARE(table.rowCount(), withShortcut);
+        // What the window is known to have, written by hand: a shortcut lost from an action fails here.
+        QCOMPARE(listed.value(QStringLiteral("Late action")), QStringLiteral("Ctrl+Shift+F12"));
+        QCOMPARE(listed.value(QStringLiteral("Cancel")), QStringLiteral("Esc"));
+        // An action without a tip of its own says nothing rather than its name again.
+        const auto lateRow = table.findItems(QStringLiteral("Late action"), Qt::MatchExactly);
+        QCOMPARE(lateRow.size(), 1);
+        QCOMPARE(table.item(lateRow.front()->row(), 2)->text(), QString());
+        QCOMPARE(listed.value(QStringLiteral("Keyboard Shortcuts")),
+                 QKeySequence(QKeySequence::HelpContents).toString(QKeySequence::NativeText));
+        QVERIFY(test::showExposed(dialog, dialog.size()));
+        // The title fits the dialog.
+        QVERIFY(dialog.width() > dialog.fontMetrics().horizontalAdvance(dialog.windowTitle()));
+        QVERIFY(dialog.grab().save(test::artifactPath(QStringLiteral("shell_shortcuts.png"))));
     }
 };
 

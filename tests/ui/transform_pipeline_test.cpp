@@ -22,8 +22,10 @@
 #include "engine/ops/pipeline/pipeline.hpp"
 #include "engine/ops/rotate/rotate.hpp"
 #include "engine/runtime/kernel_sources.hpp"
+#include "io/export.hpp"
 #include "io/image_io.hpp"
 #include "ui/display/image_view.hpp"
+#include "ui/model/run_model.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/device_panel.hpp"
 #include "ui/shell/main_window.hpp"
@@ -352,6 +354,14 @@ class TransformPipelineTest : public QObject {
         QCOMPARE(window_->lastOutcome()->requestId, lastShown);
         QCOMPARE(shownPixels(), expected);
         QVERIFY(reports_.isEmpty());  // typing is not a problem to report
+        // The refused text is never saved: the settings keep the matrix in use, which the next start can
+        // read (a refused one would be replaced by the default there, silently).
+        const QString shiftText = QStringLiteral("0 0 0\n0 0 1\n0 0 0\n");
+        QCOMPARE(panel().settings().customMatrix, shiftText);
+        // Every export's context has the matrix's values, not only its size.
+        QCOMPARE(window_->model().histogramContext().filterMatrix, QStringLiteral("0 0 0; 0 0 1; 0 0 0"));
+        QVERIFY(io::histogramCsv(test::referenceOf(expected, bins()), window_->model().histogramContext())
+                    .contains("# filter_matrix: 0 0 0; 0 0 1; 0 0 0\n"));
 
         // Corrected, it runs again.
         for (int i = 0; i < 5; ++i) QTest::keyClick(editor, Qt::Key_Backspace);

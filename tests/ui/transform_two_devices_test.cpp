@@ -16,6 +16,7 @@
 #include "engine/ops/convolve/convolve.hpp"
 #include "engine/ops/produce_consume/produce_consume.hpp"
 #include "io/image_io.hpp"
+#include "ui/display/image_view.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/device_panel.hpp"
 #include "ui/shell/main_window.hpp"
@@ -101,6 +102,10 @@ class TransformTwoDevicesTest : public QObject {
         const ImageRGBA8 convolved = convolve::referenceConvolve(image_, panel().filter());
         QCOMPARE(test::part<HistogramView>(*window_)->histogram(), test::referenceOf(convolved, bins()));
         QVERIFY(test::part<HistogramView>(*window_)->histogram() != test::referenceOf(image_, bins()));
+        // The image view shows the image the histogram describes: the convolved one, not the input.
+        const ImageRGBA8* shown = test::part<ImageView>(*window_)->image();
+        QVERIFY2(shown, "the view shows host pixels (the copy path)");
+        QCOMPARE(*shown, convolved);
 
         // A lane per device on the timeline (then the host lane, where a strategy did host work).
         const io::Timeline& timeline = test::part<TimelineView>(*window_)->timeline();

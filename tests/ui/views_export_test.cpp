@@ -24,6 +24,7 @@
 #include "ui/shell/export_actions.hpp"
 #include "ui/shell/plot_export_dialog.hpp"
 #include "ui/views/histogram_view.hpp"
+#include "ui/views/plot_style.hpp"
 #include "ui/views/timeline_view.hpp"
 #include "ui/views/timing_view.hpp"
 #include "ui/views/visual_words_view.hpp"
@@ -76,7 +77,8 @@ io::HistogramContext handMadeContext() {
     context.requestedStrategy = QStringLiteral("auto");
     context.angle = -33.5;
     context.sampling = QStringLiteral("nearest");
-    context.filter = QStringLiteral("box 5x5");
+    context.filter = QStringLiteral("custom 3x3 (edge.txt)");
+    context.filterMatrix = QStringLiteral("-1 0 1; -2 0 2; -1 0 1 / 4");
     context.stages = {QStringLiteral("rotate"), QStringLiteral("convolve")};
     return context;
 }
@@ -120,6 +122,45 @@ int redPixels(const QImage& image) {
             if (c.red() > 170 && c.green() < 90 && c.blue() < 90) ++count;
         }
     return count;
+}
+
+// The first page's content stream of a PDF Qt wrote, inflated (Qt compresses it with zlib).
+QByteArray pdfPageContent(const QByteArray& pdf) {
+    qsizetype from = 0;
+    while ((from = pdf.indexOf("stream\n", from)) >= 0) {
+        const qsizetype begin = from + 7;
+        const qsizetype end = pdf.indexOf("endstream", begin);
+        if (end < 0) break;
+        QByteArray zlib = pdf.mid(begin, end - begin);
+        // qUncompress wants the expected size first, big-endian; an upper bound will do.
+        const quint32 bound = 64u << 20;
+        zlib.prepend(QByteArray(1, char(bound >> 24)) + char((bound >> 16) & 0xff) + char(0) + char(0));
+        const QByteArray inflated = qUncompress(zlib);
+        if (inflated.contains(" Tf")) return inflated;
+        from = end;
+    }
+    return {};
+}
+
+// Every <text> of an SVG file, in the order drawn, with its font-size attribute.
+QList<std::pair<QString, double>> svgTexts(const QString& path) {
+    QList<std::pair<QString, double>> texts;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return texts;
+    QXmlStreamReader xml(&file);
+    while (!xml.atEnd()) {
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text")) {
+            const double size = xml.attributes().value(QLatin1String("font-size")).toDouble();
+            texts.append({xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed(), size});
+        }
+    }
+    return texts;
+}
+
+QStringList svgTextStrings(const QString& path) {
+    QStringList strings;
+    for (const auto& [text, size] : svgTexts(path)) strings << text;
+    return strings;
 }
 
 // The message of the InputError `exporting` throws; empty when it throws none.
@@ -278,16 +319,7 @@ class ExportTest : public QObject {
         QTemporaryDir dir;
         const QString svg = dir.filePath("titled.svg");
         exports_->exportPlot(svg);
-        QFile file(svg);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        // Every piece of text drawn, in the order drawn.
-        QStringList texts;
-        QXmlStreamReader xml(&file);
-        while (!xml.atEnd()) {
-            if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("text"))
-                texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
-        }
-        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        const QStringList texts = svgTextStrings(svg);
         const QString title =
             QStringLiteral("harbour, evening.png — pthread-test-device — private-uchar — 8 bins");
         QVERIFY2(texts.contains(title), qPrintable(texts.join(QLatin1Char('|'))));
@@ -298,6 +330,100 @@ class ExportTest : public QObject {
         // On screen there is neither title nor legend.
         QVERIFY(!histogramView_->plot()->legend->visible());
         QCOMPARE(histogramView_->plot()->plotLayout()->rowCount(), 1);
+    }
+
+    void vectorTextIsAsLargeRelativeToThePlotAsInThePng() {
+        show(handMadeHistogram());
+        settings_->setPlotExportSize({900, 500, 96});
+        QTemporaryDir dir;
+        // The PNG at 96 dpi is drawn into a pixmap of 900 x 500 pixels: its tick labels are as many pixels
+        // high as the font is on a pixmap.
+        const QFont tickFont = histogramView_->plot()->xAxis->tickLabelFont();
+        QPixmap pixmap(1, 1);
+        const double pngPixels = QFontInfo(QFont(tickFont, &pixmap)).pixelSize();
+        QVERIFY(pngPixels > 0);
+        // The SVG is 900 x 500 units: the same label must be as many units high (before, 9 pt was drawn 9
+        // units high at the generator's 72 dpi instead of 12).
+        const QString svg = dir.filePath("plot.svg");
+        exports_->exportPlot(svg);
+        const auto texts = svgTexts(svg);
+        const auto tick = std::find_if(texts.begin(), texts.end(),
+                                       [](const auto& text) { return text.first == QLatin1String("64"); });
+        QVERIFY(tick != texts.end());
+        QVERIFY2(std::abs(tick->second - pngPixels) <= 0.5,
+                 qPrintable(QStringLiteral("SVG %1, PNG %2").arg(tick->second).arg(pngPixels)));
+        // The PDF page is 900 x 500 points; its text is drawn in a transform that maps the plot's pixels on
+        // the page, at a font size of as many pixels as the PNG's.
+        const QString pdf = dir.filePath("plot.pdf");
+        exports_->exportPlot(pdf);
+        const QByteArray content = pdfPageContent(readAll(pdf));
+        QVERIFY(!content.isEmpty());
+        // Qt's PDF engine maps the device onto the page with the page's first "cm" matrix and the painter's
+        // window onto the device with a "cm" in each painter state; a text's size on the page is its "Tf"
+        // size times both scales. The smallest text (tick labels, legend) must be the PNG's size in points.
+        const QString page = QString::fromLatin1(content);
+        static const QRegularExpression matrix(
+            QStringLiteral("([0-9.]+) 0 0 -?[0-9.]+ [-0-9.]+ [-0-9.]+ cm"));
+        static const QRegularExpression font(QStringLiteral("/F\\d+ ([0-9.]+) Tf"));
+        const auto pageMatrix = matrix.match(page);
+        QVERIFY(pageMatrix.hasMatch());
+        double smallest = 1e9;
+        for (auto fonts = font.globalMatch(page); fonts.hasNext();) {
+            const auto text = fonts.next();
+            // The last matrix before the text is its painter state's.
+            qsizetype at = -1;
+            QRegularExpressionMatch state;
+            for (auto matrices = matrix.globalMatch(page.left(text.capturedStart())); matrices.hasNext();)
+                state = matrices.next(), at = state.capturedStart();
+            QVERIFY(at > pageMatrix.capturedStart());
+            smallest = std::min(smallest, text.captured(1).toDouble() * pageMatrix.captured(1).toDouble() *
+                                              state.captured(1).toDouble());
+        }
+        QVERIFY2(std::abs(smallest - pngPixels) <= 0.5,
+                 qPrintable(QStringLiteral("PDF %1 points, PNG %2 pixels").arg(smallest).arg(pngPixels)));
+    }
+
+    void exportsLeaveOutTheSelection() {
+        show(handMadeHistogram());
+        settings_->setPlotExportSize({600, 300, 96});
+        QTemporaryDir dir;
+        exports_->exportPlot(dir.filePath("plain.png"));
+        histogramView_->selectRange(2, 5);
+        exports_->exportPlot(dir.filePath("selected.png"));
+        const QImage plain(dir.filePath("plain.png"));
+        const QImage selected(dir.filePath("selected.png"));
+        QVERIFY(!plain.isNull());
+        // Not a pixel of the tint: the file is as it was without a selection.
+        QCOMPARE(selected, plain);
+        // On screen the selection is still there.
+        QVERIFY(histogramView_->selectedRange());
+        QCOMPARE(histogramView_->selectedRange()->first, 2);
+        QCOMPARE(histogramView_->selectedRange()->last, 5);
+        QImage onScreen = histogramView_->plot()->toPixmap(600, 300).toImage();
+        QVERIFY(onScreen.convertToFormat(plain.format()) != plain);
+
+        // The timeline's shift-drag selection too.
+        timelineView_->setRuns({test::oneDeviceRun(run(0), QStringLiteral("serial"))});
+        exports_->exportTimeline(dir.filePath("timeline-plain.png"));
+        timelineView_->selectRange(500, 5000);
+        exports_->exportTimeline(dir.filePath("timeline-selected.png"));
+        QCOMPARE(QImage(dir.filePath("timeline-selected.png")), QImage(dir.filePath("timeline-plain.png")));
+        QVERIFY(timelineView_->selection().has_value());
+    }
+
+    void timelineLegendNamesTheStagesAndCommands() {
+        timelineView_->setRuns({test::oneDeviceRun(run(0), QStringLiteral("serial"))});
+        QTemporaryDir dir;
+        const QString svg = dir.filePath("timeline.svg");
+        exports_->exportTimeline(svg);
+        const QStringList texts = svgTextStrings(svg);
+        // One entry per stage, in its bars' colour, naming the commands drawn in it.
+        for (const char* entry : {"upload: upload", "kernel: histogram", "readback: read counts"})
+            QVERIFY2(texts.contains(QLatin1String(entry)), qPrintable(texts.join(QLatin1Char('|'))));
+        QCustomPlot* plot = timelineView_->plot();
+        QCOMPARE(plot->graphCount(), 3);
+        QCOMPARE(plot->graph(1)->brush().color(), seriesColor(static_cast<int>(Stage::Kernel)));
+        QVERIFY(!plot->legend->visible());  // on screen the lanes' bars have their tooltips instead
     }
 
     void dialogStartsFromTheRememberedSizeAndReportsTheOutput() {
@@ -311,6 +437,9 @@ class ExportTest : public QObject {
         QCOMPARE(png.size(), (PlotExportSize{960, 400, 192}));
         QCOMPARE(png.outputText(), QStringLiteral("1920 × 800 pixels"));
         QVERIFY(test::showExposed(png, png.sizeHint()));
+        // Titled with the format, and wide enough for a title bar to show the whole title.
+        QCOMPARE(png.windowTitle(), QStringLiteral("Plot size — PNG"));
+        QVERIFY(png.width() >= png.fontMetrics().horizontalAdvance(png.windowTitle()) + 100);
         QVERIFY(png.grab().save(test::artifactPath(QStringLiteral("views_export_plot_dialog.png"))));
         PlotExportDialog svg(settings_->plotExportSize(), QStringLiteral("svg"));
         QVERIFY(!svg.dpiBox()->isEnabled());
@@ -368,7 +497,8 @@ class ExportTest : public QObject {
             {"bins", "8"},
             {"angle", "-33.5"},
             {"sampling", "nearest"},
-            {"filter", "box 5x5"},
+            {"filter", "custom 3x3 (edge.txt)"},
+            {"filter_matrix", "-1 0 1; -2 0 2; -1 0 1 / 4"},
             {"fit_canvas", "false"},
             {"ignore_transparent", "false"},
         };
@@ -395,7 +525,8 @@ class ExportTest : public QObject {
         QCOMPARE(jsonContext.value("transform").toObject(),
                  (QJsonObject{{"angle", -33.5},
                               {"sampling", "nearest"},
-                              {"filter", "box 5x5"},
+                              {"filter", "custom 3x3 (edge.txt)"},
+                              {"filter_matrix", "-1 0 1; -2 0 2; -1 0 1 / 4"},
                               {"fit_canvas", false},
                               {"stages", QJsonArray{"rotate", "convolve"}}}));
         QCOMPARE(jsonContext.value("ignore_transparent"), QJsonValue(false));

@@ -21,6 +21,7 @@
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/plot_export_dialog.hpp"
 #include "ui/views/histogram_view.hpp"
+#include "ui/views/plot_style.hpp"
 #include "ui/views/timeline_view.hpp"
 #include "ui/views/visual_words_view.hpp"
 
@@ -36,11 +37,18 @@ QString suffixOf(const QString& path) {
     return QFileInfo(path).suffix().toLower();
 }
 
-// For the length of an export: a title row above the plot and a legend of the channels shown; the on-screen
-// plot is as it was afterwards.
+// For the length of an export: a title row above the plot, a legend of the channels shown, and no trace of
+// the pointer (a selection, a hover mark: isInteractionItem); the on-screen plot is as it was afterwards.
 class ExportDecoration {
   public:
     ExportDecoration(QCustomPlot* plot, const QString& title) : plot_(plot) {
+        for (int i = 0; i < plot->itemCount(); ++i) {
+            QCPAbstractItem* item = plot->item(i);
+            if (isInteractionItem(item) && item->visible()) {
+                item->setVisible(false);
+                hiddenItems_.push_back(item);
+            }
+        }
         QFont font = plot->xAxis->labelFont();
         font.setBold(true);
         font.setPointSizeF(font.pointSizeF() * 1.2);
@@ -59,6 +67,7 @@ class ExportDecoration {
         plot->legend->setVisible(true);
     }
     ~ExportDecoration() {
+        for (QCPAbstractItem* item : hiddenItems_) item->setVisible(true);
         plot_->plotLayout()->remove(title_);
         plot_->plotLayout()->simplify();
         for (int i = 0; i < plot_->graphCount(); ++i) {
@@ -78,6 +87,7 @@ class ExportDecoration {
     QCPTextElement* title_;
     bool legendWasVisible_ = false;
     std::vector<bool> wasInLegend_;
+    std::vector<QCPAbstractItem*> hiddenItems_;
 };
 
 QString suffixOfFilter(const QString& filter) {
@@ -109,10 +119,15 @@ QByteArray renderPlot(QCustomPlot* plot, const QString& format, const QString& p
         if (!image.save(&buffer, "PNG")) fail(path, QStringLiteral("PNG encoding failed"));
         return bytes;
     }
+    // The dots per inch the PNG's fonts are sized at: those of a pixmap, which toPixmap draws into.
+    const int textDpi = QPixmap(1, 1).logicalDpiY();
     std::unique_ptr<QPaintDevice> device;
     if (format == QLatin1String("pdf")) {
         auto pdf = std::make_unique<QPdfWriter>(&buffer);
-        pdf->setResolution(72);  // one plot pixel per PDF point
+        // A page of width x height points, drawn in a window of width x height plot pixels; the fonts are
+        // sized at the screen's dots per inch, as in the PNG, so that text keeps its size relative to the
+        // plot (at 72 dpi a 9-pt label was 9 of the plot's pixels instead of the screen's 12).
+        pdf->setResolution(textDpi);
         pdf->setPageSize(
             QPageSize(QSizeF(width, height), QPageSize::Point, QString(), QPageSize::ExactMatch));
         pdf->setPageMargins(QMarginsF(0, 0, 0, 0));
@@ -124,6 +139,7 @@ QByteArray renderPlot(QCustomPlot* plot, const QString& format, const QString& p
         svg->setOutputDevice(&buffer);
         svg->setSize(QSize(width, height));
         svg->setViewBox(QRect(0, 0, width, height));
+        svg->setResolution(textDpi);  // as the PDF's
         svg->setTitle(title);
         device = std::move(svg);
     } else {

@@ -39,6 +39,7 @@
 #include "ui/shell/export_actions.hpp"
 #include "ui/shell/number_field.hpp"
 #include "ui/shell/run_history.hpp"
+#include "ui/shell/shortcuts_dialog.hpp"
 #include "ui/shell/strategy_box.hpp"
 #include "ui/shell/transform_panel.hpp"
 #include "ui/views/compare_view.hpp"
@@ -446,6 +447,9 @@ void MainWindow::buildMenus() {
     run->addAction(history_->recordAction());
 
     auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), QKeySequence(QKeySequence::HelpContents), this,
+                    [this] { ShortcutsDialog(*this, this).exec(); })
+        ->setStatusTip(tr("Every shortcut of the window, read from its actions"));
     help->addAction(tr("&About HistoScope"), this, [this] {
         QMessageBox::about(this, tr("About HistoScope"),
                            tr("<h3>HistoScope %1</h3><p>A workbench for OpenCL image kernels: histograms by "

@@ -10,6 +10,9 @@ namespace hs::ui {
 
 namespace {
 
+// Room for a title bar's icon and buttons beside its title, in pixels.
+constexpr int kTitleBarButtonsWidth = 160;
+
 QSpinBox* spinBox(int minimum, int maximum, int value, const QString& suffix) {
     auto* box = new QSpinBox;
     box->setRange(minimum, maximum);
@@ -23,7 +26,7 @@ QSpinBox* spinBox(int minimum, int maximum, int value, const QString& suffix) {
 
 PlotExportDialog::PlotExportDialog(const PlotExportSize& size, const QString& format, QWidget* parent)
     : QDialog(parent), format_(format) {
-    setWindowTitle(tr("Plot size"));
+    setWindowTitle(tr("Plot size — %1").arg(format_.toUpper()));
     const PlotExportSize start = size.clamped();
     width_ = spinBox(PlotExportSize::kMinSide, PlotExportSize::kMaxSide, start.width, tr(" px"));
     height_ = spinBox(PlotExportSize::kMinSide, PlotExportSize::kMaxSide, start.height, tr(" px"));
@@ -46,6 +49,8 @@ PlotExportDialog::PlotExportDialog(const PlotExportSize& size, const QString& fo
     for (QSpinBox* box : {width_, height_, dpi_})
         connect(box, &QSpinBox::valueChanged, this, &PlotExportDialog::updateOutput);
     updateOutput();
+    // A form this small is narrower than its title bar needs: window managers then cut the title.
+    setMinimumWidth(fontMetrics().horizontalAdvance(windowTitle()) + kTitleBarButtonsWidth);
 }
 
 PlotExportSize PlotExportDialog::size() const {

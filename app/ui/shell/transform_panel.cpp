@@ -396,6 +396,7 @@ convolve::Filter TransformPanel::filter() const {
 void TransformPanel::customTextEdited() {
     try {
         customFilter_ = convolve::parseFilterText(customEditor_->toPlainText().toStdString());
+        customText_ = customEditor_->toPlainText();
     } catch (const Error& e) {
         // The last valid matrix stays in use, so the image does not flicker while a row is being typed.
         customError_->setText(tr("%1 — the last valid matrix stays in use").arg(QString::fromUtf8(e.what())));
@@ -426,6 +427,7 @@ void TransformPanel::showCustomFilter(const QString& text, convolve::Filter filt
         const QSignalBlocker blocker(customEditor_);
         customEditor_->setPlainText(text);
     }
+    customText_ = text;
     customFilter_ = std::move(filter);
     customError_->hide();
     if (selectedKind()) {
@@ -492,7 +494,9 @@ TransformSettings TransformPanel::settings() const {
                 .filterParameters[filterParameterKey(*kind, kind->parameters[static_cast<std::size_t>(i)])] =
                 boxes[i]->value();
     }
-    settings.customMatrix = customEditor_->toPlainText();
+    // The matrix in use, never a refused text: saved, it would be refused again at the next start and
+    // silently replaced by the default.
+    settings.customMatrix = customText_;
     settings.convolveStrategy = convolveStrategy_->currentText();
     for (const StagePage* page : stagePages_)
         settings.stagePages[QString::fromUtf8(page->kind().name().data())] = page->settings();

@@ -185,6 +185,7 @@ class TransformPanel : public QWidget {
     int acceptedMode_ = 0;
 
     convolve::Filter customFilter_;  // the last custom matrix that parsed
+    QString customText_;             // its text, what settings() saves
     QString lastFilterFolder_;
     std::optional<DeviceInfo> device_;
     QSize imageSize_;

@@ -175,6 +175,7 @@ HistogramView::HistogramView(QWidget* parent) : QWidget(parent), plot_(new QCust
     selectionRect_->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
     selectionRect_->setPen(Qt::NoPen);
     selectionRect_->setVisible(false);
+    markInteractionItem(selectionRect_);
     connect(plot_, &QCustomPlot::mousePress, this, &HistogramView::onMousePress);
     connect(plot_, &QCustomPlot::mouseMove, this, &HistogramView::onMouseMove);
     connect(plot_, &QCustomPlot::mouseRelease, this, &HistogramView::onMouseRelease);

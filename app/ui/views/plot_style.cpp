@@ -34,4 +34,16 @@ QColor seriesColor(int n) {
     return QColor(kColors[static_cast<std::size_t>(n) % kColors.size()]);
 }
 
+namespace {
+constexpr const char* kInteractionProperty = "hsInteractionItem";
+}
+
+void markInteractionItem(QCPAbstractItem* item) {
+    item->setProperty(kInteractionProperty, true);
+}
+
+bool isInteractionItem(const QCPAbstractItem* item) {
+    return item->property(kInteractionProperty).toBool();
+}
+
 }  // namespace hs::ui

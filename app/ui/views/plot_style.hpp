@@ -3,6 +3,7 @@
 
 #include <QColor>
 
+class QCPAbstractItem;
 class QCustomPlot;
 class QPalette;
 
@@ -15,5 +16,10 @@ void applyPlotStyle(QCustomPlot* plot, const QPalette& palette);
 // A colour for the n-th data series that stays distinguishable from its neighbours on light and dark
 // backgrounds.
 QColor seriesColor(int n);
+
+// Marks `item` as showing what the pointer does (a selection, a hover mark) rather than the data: exports
+// leave it out (isInteractionItem).
+void markInteractionItem(QCPAbstractItem* item);
+bool isInteractionItem(const QCPAbstractItem* item);
 
 }  // namespace hs::ui

@@ -216,9 +216,32 @@ void TimelineView::rebuildPlot() {
         laneRect(plot_, QStringLiteral("bar:%1").arg(i), bar.lane, bar.startUs, bar.endUs, kBarHalfHeight,
                  color, QPen(color.darker(140), 1));
     }
+    rebuildLegend();
     updateSelectionItem();
     plot_->yAxis->setRange(-0.5, std::max<double>(1, static_cast<double>(timeline_.lanes.size())) - 0.5);
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::rebuildLegend() {
+    // The bars are coloured by stage; the legend (shown in exports) names each stage's colour and the
+    // commands drawn in it. Its entries are data-less graphs: QCustomPlot's legend lists plottables only.
+    plot_->clearGraphs();
+    std::vector<std::pair<Stage, QStringList>> stages;
+    for (const io::TimelineBar& bar : timeline_.bars) {
+        auto it = std::find_if(stages.begin(), stages.end(),
+                               [&bar](const auto& entry) { return entry.first == bar.stage; });
+        if (it == stages.end()) it = stages.insert(stages.end(), {bar.stage, {}});
+        if (!it->second.contains(bar.name)) it->second << bar.name;
+    }
+    for (const auto& [stage, names] : stages) {
+        QCPGraph* entry = plot_->addGraph();
+        const QColor color = stageColor(stage);
+        entry->setLineStyle(QCPGraph::lsNone);
+        entry->setBrush(color);
+        entry->setPen(QPen(color.darker(140), 1));
+        entry->setName(QStringLiteral("%1: %2").arg(QString::fromLatin1(stageName(stage).data()),
+                                                    names.join(QStringLiteral(", "))));
+    }
 }
 
 void TimelineView::fitRun() {
@@ -286,6 +309,7 @@ void TimelineView::updateSelectionItem() {
         selectionItem_ = new QCPItemRect(plot_);
         selectionItem_->setObjectName("selection");
         selectionItem_->setSelectable(false);
+        markInteractionItem(selectionItem_);
         // Across the whole height of the plot, whatever lanes are in view.
         selectionItem_->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
         selectionItem_->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);

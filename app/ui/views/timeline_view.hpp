@@ -66,6 +66,7 @@ class TimelineView : public QWidget {
   private:
     void rebuildSelector();
     void rebuildPlot();
+    void rebuildLegend();
     void onMousePress(QMouseEvent* event);
     void onMouseMove(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);

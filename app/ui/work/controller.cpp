@@ -251,7 +251,8 @@ RunOutcome Controller::prepare(const Job& job, DeviceContext* device) {
 
 void Controller::complete(RunOutcome& outcome, session::RunReport& report) {
     pipeline::Result& result = report.result;
-    if (outcome.request.processesImage() && !report.twoDevices) {
+    // A two-device run reports the producer's convolved image too (produce_consume::run).
+    if (outcome.request.processesImage()) {
         TimingLog displayLog;
         if (display_) {
             outcome.frame = display_->present(result, displayLog);

@@ -57,7 +57,7 @@ DeviceTimings deviceTimings(std::string role, const DeviceInfo& device, std::vec
 
 // The whole image convolved on the producer, then counted on the consumer, nothing overlapping.
 Baseline measureBaseline(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& image,
-                         const Params& params) {
+                         const Params& params, PixelSource* convolvedOut) {
     PixelSource pixels(image);
     convolve::Result convolved = convolve::convolve(producer, pixels, params.filter, *params.convolution);
     // The convolved pixels are in the shared context: the consumer reads them without a transfer.
@@ -69,6 +69,7 @@ Baseline measureBaseline(DeviceContext& producer, DeviceContext& consumer, const
     baseline.devices.push_back(
         deviceTimings("consumer", consumer.info(), std::move(counted.timings), std::move(counted.builds)));
     baseline.spanNs = spanNs(baseline.devices);
+    if (convolvedOut) *convolvedOut = std::move(convolved.image);
     return baseline;
 }
 
@@ -226,7 +227,8 @@ double Result::speedUp() const {
     return spanNs == 0 ? 0.0 : static_cast<double>(baseline.spanNs) / static_cast<double>(spanNs);
 }
 
-Result run(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& image, const Params& params) {
+Result run(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& image, const Params& params,
+           PixelSource* convolved) {
     convolve::validate(params.filter);
     histogram::validate(params.histogram);
     launch::requirePixels(image.width, image.height, "produce-consume");
@@ -239,7 +241,7 @@ Result run(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& i
     Result result;
     result.mode = mode;
     result.chunks = chunks;
-    result.baseline = measureBaseline(producer, consumer, image, params);
+    result.baseline = measureBaseline(producer, consumer, image, params, convolved);
     detail::ModeRun ran = mode == Mode::Pipe
                               ? detail::runPipeMode(producer, consumer, image, params, chunks)
                               : detail::runBufferMode(producer, consumer, image, params, chunks);

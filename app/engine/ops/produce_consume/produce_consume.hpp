@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "engine/image/image.hpp"
+#include "engine/image/pixel_source.hpp"
 #include "engine/ops/convolve/convolve.hpp"
 #include "engine/ops/histogram/histogram.hpp"
 #include "engine/ops/strategy.hpp"
@@ -118,7 +119,13 @@ struct Result {
 // one allocation of either device (HISTOSCOPE_MAX_ALLOC_BYTES lowers it), the image runs in as many more,
 // smaller chunks as it takes, and a note says so; where not even one row with the filter's halo fits, it
 // throws OpenClError naming the device and the sizes.
-Result run(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& image, const Params& params);
+// Where `convolved` is given, it receives the baseline's convolved image, still on the producer: the image
+// the pipeline counted, for a front end to show. It costs no copy (the baseline convolves the whole image
+// anyway), only that image's device memory held until the caller lets it go instead of before the pipeline
+// runs; the pipeline's own chunks stay on the devices, as reading them back would add a device-to-host copy
+// per chunk.
+Result run(DeviceContext& producer, DeviceContext& consumer, const ImageRGBA8& image, const Params& params,
+           PixelSource* convolved = nullptr);
 
 // How long both lists were busy at once: the length of the intersection of the union of one list's
 // start -> end intervals with the union of the other's, on the host clock (Timing::hostStartNs), where two
