@@ -120,6 +120,29 @@ class KernelLabTest : public QObject {
         QCOMPARE(restored.recentFiles(), QStringList{saved});
     }
 
+    void editACopyKeepsTheBuildOptionsAsDefines() {
+        QTemporaryDir data;
+        auto* shown = new KernelView;
+        KernelLabView lab(shown, data.path());
+        QVERIFY(!lab.editCopy());  // nothing ran yet: the text stays
+        const QString source =
+            QStringLiteral("kernel void k(global uint* counts) { counts[0] = BINS + WG; }\n");
+        shown->setKernels({{QStringLiteral("histogram"),
+                            QStringLiteral("local-atomic"),
+                            {},
+                            QStringLiteral("k"),
+                            source,
+                            QStringLiteral("-D BINS=64 -DWG=128 -cl-std=CL1.2"),
+                            QStringLiteral("dev")}});
+        QVERIFY(lab.editCopy());
+        const QStringList lines = lab.text().split(QLatin1Char('\n'));
+        QVERIFY2(lines.size() == 5, qPrintable(lab.text()));
+        QCOMPARE(lines[1], QStringLiteral("#define BINS 64"));
+        QCOMPARE(lines[2], QStringLiteral("#define WG 128"));
+        QCOMPARE(lines[3] + QLatin1Char('\n'), source);
+        QCOMPARE(lab.pages()->currentIndex(), 1);
+    }
+
     void invertControlReRunsAndTheImageIsTheHostsInversion() {
         QTemporaryDir data;
         Controller controller;
@@ -172,6 +195,18 @@ class KernelLabTest : public QObject {
         QVERIFY(shown->result.histogram == test::referenceOf(expected, histogram::kMaxBins));
         // A neutral value is not the identity of the pixels above: the control did change what ran.
         QVERIFY(expected.pixels != invertOnHost(*image, 255).pixels);
+
+        // While it runs, a text that does not build is not run; once it builds again it runs.
+        lab.editor()->moveCursor(QTextCursor::End);
+        QTest::keyClicks(lab.editor(), QStringLiteral(" oops"));
+        QVERIFY(nextBuild(lab));
+        QVERIFY(!lab.markers().isEmpty());
+        QCOMPARE(runs, 2);
+        for (int i = 0; i < 5; ++i) QTest::keyClick(lab.editor(), Qt::Key_Backspace);
+        QVERIFY(nextBuild(lab));
+        QVERIFY(showsLatest());
+        QCOMPARE(runs, 3);
+        QCOMPARE(shown->frame->pixels->pixels, expected.pixels);
 
         lab.pages()->setCurrentIndex(1);
         QVERIFY(showExposed(lab, {1100, 600}));

@@ -388,7 +388,6 @@ void KernelLabView::pauseInTyping() {
     }
     updateParams();
     builder_->build(text(), label(), deviceSelector_ ? deviceSelector_() : QString());
-    if (running_) emit runRequested();
 }
 
 void KernelLabView::buildNow() {
@@ -549,6 +548,11 @@ void KernelLabView::showBuild(const LabBuildResult& result) {
     log_->setPlainText(log);
     editor_->setMarkers(&markers_, errorLines);
     emit buildShown();
+    // A running kernel runs again once its new text builds; a text that does not build is not run, so that
+    // typing does not raise a failed run at every pause.
+    const bool allBuilt = std::all_of(result.devices.begin(), result.devices.end(),
+                                      [](const LabDeviceBuild& device) { return device.built; });
+    if (running_ && allBuilt) emit runRequested();
 }
 
 void KernelLabView::jumpTo(int line) {
