@@ -3,6 +3,7 @@
 // outlive the view; the invert template's @param control re-runs the kernel through the controller's
 // RunRequest path, and the image shown is the CPU's inversion at the control's value.
 
+#include <QDockWidget>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -216,6 +217,44 @@ class KernelLabTest : public QObject {
         lab.setRunning(false);
         QVERIFY(showsLatest());
         QCOMPARE(shown->frame ? 1 : 0, 0);  // no image stage left: the histogram of the image itself
+    }
+
+    // The window's own path: Run in its Kernel tab puts the kernel among the window's stages, and the
+    // control's value reaches the image the window shows.
+    void runInTheWindowShowsTheKernelsImage() {
+        QTemporaryDir home;
+        qputenv("XDG_DATA_HOME", home.path().toUtf8());  // the lab's autosave goes there, not to the user's
+        PrivateWindow private_;
+        MainWindow& window = private_.window;
+        QList<ErrorReport> reports;
+        QVERIFY(showWithDevices(window, reports, kBuildTimeoutMs));
+        const auto image = std::make_shared<const ImageRGBA8>(opaqueRandomImage(96, 64, 7));
+        QSignalSpy results(&window.controller(), &Controller::histogramReady);
+        window.showImage(image, QStringLiteral("random"));
+        QVERIFY(results.wait(kBuildTimeoutMs));
+        auto* lab = window.findChild<KernelLabView*>();
+        QVERIFY(lab);
+        window.findChild<QDockWidget*>(QStringLiteral("kernelDock"))->raise();
+        lab->pages()->setCurrentIndex(1);
+        QVERIFY(lab->newFromTemplate(QStringLiteral("invert")));
+        lab->buildNow();
+        QVERIFY(nextBuild(*lab));
+        std::optional<RunOutcome> shown;
+        connect(&window.controller(), &Controller::histogramReady, lab,
+                [&](const RunOutcome& outcome) { shown = outcome; });
+        lab->setRunning(true);
+        lab->findChild<QSlider*>(QStringLiteral("param-amount"))->setValue(60);
+        const ImageRGBA8 expected = invertOnHost(*image, 60);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return shown && shown->frame && shown->frame->pixels &&
+                       shown->frame->pixels->pixels == expected.pixels;
+            },
+            kBuildTimeoutMs));
+        QVERIFY2(reports.isEmpty(), messagesOf(reports).constData());
+        runEventLoopFor(200);  // the image view's repaint
+        QVERIFY(window.grab().save(QStringLiteral("/tmp/kernel_lab_window_invert.png")));
+        QVERIFY(window.grab().save(artifactPath(QStringLiteral("kernel_lab_window_invert.png"))));
     }
 };
 
