@@ -434,9 +434,9 @@ void KernelLabView::updateParams() {
         QAbstractSpinBox* box = nullptr;
         const std::string name = param.name;
         auto toSlider = [param, integer](double v) {
-            return integer ? static_cast<int>(v)
-                           : static_cast<int>(
-                                 std::lround((v - param.min) / (param.max - param.min) * kFloatSteps));
+            if (integer) return static_cast<int>(v);
+            if (param.max <= param.min) return 0;  // MIN = MAX: one value, one slider position
+            return static_cast<int>(std::lround((v - param.min) / (param.max - param.min) * kFloatSteps));
         };
         if (integer) {
             auto* spin = new QSpinBox;
