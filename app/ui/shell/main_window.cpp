@@ -23,6 +23,7 @@
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
@@ -44,6 +45,7 @@
 #include "ui/shell/transform_panel.hpp"
 #include "ui/views/compare_view.hpp"
 #include "ui/views/histogram_view.hpp"
+#include "ui/views/kernel_lab_view.hpp"
 #include "ui/views/kernel_view.hpp"
 #include "ui/views/timeline_view.hpp"
 #include "ui/views/timing_view.hpp"
@@ -294,6 +296,11 @@ void MainWindow::buildDocks() {
     timelineView_ = new TimelineView;
     compareView_ = new CompareView;
     kernelView_ = new KernelView;
+    kernelLab_ =
+        new KernelLabView(kernelView_, QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                                           QStringLiteral("/kernel-lab"));
+    kernelLab_->setDeviceSource([this] { return devicePanel_->currentSelector(); });
+    connect(kernelLab_, &KernelLabView::runRequested, this, &MainWindow::runHistogram);
     visualWordsView_ = new VisualWordsView;
     // Every docked view, once, in the View menu's order. The side areas stack their views, the bottom shows
     // its views as tabs, the first one in front. A dock's object name is where saveState() remembers it.
@@ -309,7 +316,7 @@ void MainWindow::buildDocks() {
         {tr("Timings"), "timingDock", timingView_, Qt::BottomDockWidgetArea},
         {tr("Timeline"), "timelineDock", timelineView_, Qt::BottomDockWidgetArea},
         {tr("Compare"), "compareDock", compareView_, Qt::BottomDockWidgetArea},
-        {tr("Kernel"), "kernelDock", kernelView_, Qt::BottomDockWidgetArea},
+        {tr("Kernel"), "kernelDock", kernelLab_, Qt::BottomDockWidgetArea},
         {tr("Visual words"), "visualWordsDock", visualWordsView_, Qt::BottomDockWidgetArea},
     };
     std::map<Qt::DockWidgetArea, QDockWidget*> lastInArea;
@@ -760,7 +767,7 @@ RunRequest MainWindow::currentRequest() const {
                       bins_->value(),
                       transformPanel_->rotation(),
                       transformPanel_->convolution(),
-                      transformPanel_->otherStages(),
+                      kernelLab_->withStage(transformPanel_->otherStages()),
                       ignoreTransparent_->isChecked(),
                       transformPanel_->twoDevices(),
                       forceCopyDisplay_,

@@ -34,6 +34,7 @@ class DevicePanel;
 class ExportActions;
 class HistogramView;
 class ImageView;
+class KernelLabView;
 class KernelView;
 class RunHistory;
 class StrategyBox;
@@ -228,6 +229,7 @@ class MainWindow : public QMainWindow {
     TimelineView* timelineView_ = nullptr;
     CompareView* compareView_ = nullptr;
     KernelView* kernelView_ = nullptr;
+    KernelLabView* kernelLab_ = nullptr;  // the Kernel tab: kernelView_ and the lab
     VisualWordsView* visualWordsView_ = nullptr;
     ExportActions* exportActions_ = nullptr;
     RunHistory* history_ = nullptr;
