@@ -40,6 +40,8 @@ class TimelineView;
 class TimingView;
 class TransformPanel;
 class VisualWordsView;
+class ScopeView;
+class RegionSelector;
 
 // A problem to put in front of the user: a one-line message, and details (a build log) when there are any.
 struct ErrorReport {
@@ -226,6 +228,8 @@ class MainWindow : public QMainWindow {
     CompareView* compareView_ = nullptr;
     KernelView* kernelView_ = nullptr;
     VisualWordsView* visualWordsView_ = nullptr;
+    ScopeView* scopeView_ = nullptr;
+    RegionSelector* regions_ = nullptr;
     ExportActions* exportActions_ = nullptr;
 
     std::map<Command, QAction*> actions_;
