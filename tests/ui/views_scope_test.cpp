@@ -109,12 +109,13 @@ class ScopeViewTest : public QObject {
     }
 
     // The 75 % colour bars' targets, hand-computed from the Cb/Cr definitions: red (191, 0, 0) gives
-    // Cb = (-11059·191 + 8421375) >> 16 = 96, Cr = (32768·191 + 8421375) >> 16 = 224.
+    // Cb = (-11059·191 + 8421375) >> 16 = 6309106 >> 16 = 96, Cr = (32768·191 + 8421375) >> 16 = 14680063 >>
+    // 16 = 223.
     void vectorscopeTargets() {
         const auto targets = colourBarTargets();
         QCOMPARE(targets[0].name, QStringLiteral("R"));
         QCOMPARE(targets[0].cb, 96);
-        QCOMPARE(targets[0].cr, 224);
+        QCOMPARE(targets[0].cr, 223);
         QCOMPARE(targets[4].name, QStringLiteral("G"));
         QCOMPARE(targets[4].cb, (-21709 * 191 + 8421375) >> 16);
         QCOMPARE(targets[4].cr, (-27439 * 191 + 8421375) >> 16);
