@@ -199,6 +199,22 @@ void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context
     writeContextJson(json, context, &bins);
 }
 
+void writeScopeCountsJson(JsonWriter& json, const scope::Counts& counts) {
+    const auto plane = [&](int p) {
+        json.beginArray();
+        for (int row = 0; row < counts.rows; ++row) {
+            json.beginArray();
+            for (int column = 0; column < counts.columns; ++column) json.value(counts.at(p, row, column));
+            json.endArray();
+        }
+        json.endArray();
+    };
+    if (counts.planes == 1) return plane(0);
+    json.beginArray();
+    for (int p = 0; p < counts.planes; ++p) plane(p);
+    json.endArray();
+}
+
 void writeScopeContextJson(JsonWriter& json, const HistogramContext& context) {
     writeContextJson(json, context, nullptr);
 }

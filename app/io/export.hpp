@@ -72,6 +72,9 @@ void writeHistogramJson(JsonWriter& json, const histogram::Histogram& histogram)
 void writeHistogramContextJson(JsonWriter& json, const HistogramContext& context, int bins);
 // A scope's context: the same without "bins" and "bin_ranges".
 void writeScopeContextJson(JsonWriter& json, const HistogramContext& context);
+// A scope's counts as nested arrays in numpy's C order: [value][column] (or [Cr][Cb]), inside [plane] for a
+// parade.
+void writeScopeCountsJson(JsonWriter& json, const scope::Counts& counts);
 // The histogram export, a whole document: "histograms" (writeHistogramJson, where histoscope-cli's reports
 // have it), "context", and writeHistogramJson's members at the top level too (the export's first form, an
 // alias).

@@ -81,12 +81,15 @@ RunReport Session::runOnDevice(const RunSpec& spec, DeviceContext& device) {
 RunReport Session::runOnHost(const RunSpec& spec) {
     stages::validateOrder(spec.stages);
     PixelSource input(*spec.image);
-    pipeline::Result result{PixelSource(*spec.image), {}, std::nullopt, std::nullopt, {}, std::nullopt};
+    pipeline::Result result{PixelSource(*spec.image), {}, std::nullopt, std::nullopt, {}, std::nullopt, {}};
     for (const auto& stage : spec.stages) {
         stages::StageRun ran = stage->run(nullptr, input);  // an image stage refuses: it needs a device
         if (ran.histogram) result.histogram = std::move(ran.histogram);
         if (ran.values) result.values = std::move(ran.values);
-        if (ran.scope) result.scope = std::move(ran.scope);
+        if (ran.scope) {
+            result.scopes.push_back(*ran.scope);
+            result.scope = std::move(ran.scope);
+        }
         pipeline::StageReport report;
         static_cast<RunRecord&>(report) = std::move(ran);
         report.stage = std::string(stage->kind().name());

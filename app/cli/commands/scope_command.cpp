@@ -20,23 +20,6 @@ const stages::StageKind& kind() {
     return stages::findKind("scope");
 }
 
-// The counts as nested arrays in numpy's C order: [value][column] (or [Cr][Cb]), inside [plane] for a parade.
-void writeCountsJson(JsonWriter& json, const scope::Counts& counts) {
-    const auto plane = [&](int p) {
-        json.beginArray();
-        for (int row = 0; row < counts.rows; ++row) {
-            json.beginArray();
-            for (int column = 0; column < counts.columns; ++column) json.value(counts.at(p, row, column));
-            json.endArray();
-        }
-        json.endArray();
-    };
-    if (counts.planes == 1) return plane(0);
-    json.beginArray();
-    for (int p = 0; p < counts.planes; ++p) plane(p);
-    json.endArray();
-}
-
 QString shapeText(const scope::Counts& counts) {
     QStringList dimensions;
     for (const auto dimension : counts.shape()) dimensions << QString::number(dimension);
@@ -102,7 +85,7 @@ int run(const ArgumentParser& parser) {
         for (const auto dimension : counts.shape()) json.value(static_cast<std::uint64_t>(dimension));
         json.endArray();
         json.key("counts");
-        writeCountsJson(json, counts);
+        io::writeScopeCountsJson(json, counts);
         json.key("timings");
         io::writeTimingsJson(json, result.timings());
         json.key("context");

@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "engine/image/image.hpp"
+#include "engine/image/region.hpp"
 #include "engine/ops/histogram/histogram.hpp"
 #include "engine/ops/pipeline/pipeline.hpp"
 #include "engine/ops/produce_consume/produce_consume.hpp"
+#include "engine/ops/scope/scope.hpp"
 #include "engine/runtime/device_info.hpp"
 #include "engine/runtime/error.hpp"
 #include "ui/display/display_link.hpp"
@@ -46,8 +48,25 @@ struct RunRequest {
     bool forceCopyDisplay = false;
     // The file the image came from, as the run archive records it; empty for pixels of no file.
     QString imagePath{};
+    // The rectangle the histogram and the scopes count (in the processed image); none: every pixel.
+    std::optional<Region> roi = std::nullopt;
+    // The scopes to count after the histogram (the Scopes dock's, while it is shown); their region and
+    // ignore-transparent come from the request (scopeParams).
+    std::vector<scope::Params> scopes = {};
 
-    histogram::Params histogramParams() const { return {bins, ignoreTransparent}; }
+    histogram::Params histogramParams() const { return {bins, ignoreTransparent, roi}; }
+    // `scopes` with the request's region and ignore-transparent; none in pipeline mode, whose consumer
+    // counts the histogram alone.
+    std::vector<scope::Params> scopeParams() const {
+        std::vector<scope::Params> list;
+        if (twoDevices) return list;
+        for (scope::Params params : scopes) {
+            params.roi = roi;
+            params.ignoreTransparent = ignoreTransparent;
+            list.push_back(params);
+        }
+        return list;
+    }
     bool processesImage() const { return rotation || convolution || !otherStages.empty(); }
     // The image stages it asks for, in the order they run.
     stages::StageList imageStages() const {
@@ -80,6 +99,8 @@ struct RunOutcome {
     // choice) and result.timings holds every command of every stage, named "stage: command".
     histogram::Result result;
     std::vector<StageOutcome> stages;
+    // The counts of the request's scopes, in its order.
+    std::vector<scope::Counts> scopes;
     // The processed image, when an image stage ran.
     std::optional<DisplayFrame> frame;
     // How processed images reach the screen on this device; unset without a device.

@@ -12,11 +12,14 @@ RunModel::RunModel(QObject* parent) : QObject(parent) {}
 void RunModel::show(const RunOutcome& outcome, const QString& imagePath) {
     outcome_ = outcome;
     const RunRequest& request = outcome.request;
-    showHistogram(
-        outcome.result.values, request.bins,
+    io::HistogramContext context =
         io::histogramContext(imagePath, request.image->width, request.image->height,
                              outcome.device ? &*outcome.device : nullptr, outcome.result.strategy->name(),
-                             request.strategy->name(), request.imageStages(), request.ignoreTransparent));
+                             request.strategy->name(), request.imageStages(), request.ignoreTransparent);
+    context.roi = request.roi;
+    showHistogram(outcome.result.values, request.bins, context);
+    scopes_ = outcome.scopes;
+    emit scopesChanged();
 
     io::RunTimings run;
     if (outcome.twoDevices) {

@@ -43,6 +43,9 @@ class RunModel : public QObject {
     // The values grouped into the requested bins.
     const histogram::Histogram& histogram() const { return histogram_; }
     const io::HistogramContext& histogramContext() const { return context_; }
+    // The counts of the shown run's scopes (RunRequest::scopes, in its order); what they count is
+    // histogramContext().
+    const std::vector<scope::Counts>& scopes() const { return scopes_; }
 
     // Keeps `run` as the newest, numbered from 1 since the model was made (as the exports and the CLI count;
     // the number is set here); only the last maxKeptRuns() are kept. Returns its number.
@@ -57,6 +60,7 @@ class RunModel : public QObject {
 
   signals:
     void histogramChanged();
+    void scopesChanged();
     void keptRunsChanged();
 
   private:
@@ -65,6 +69,7 @@ class RunModel : public QObject {
     histogram::Histogram values_;
     histogram::Histogram histogram_;
     io::HistogramContext context_;
+    std::vector<scope::Counts> scopes_;
     std::vector<io::RunTimings> keptRuns_;
     std::vector<quint64> discardedRequests_;
     int maxKeptRuns_ = kDefaultMaxKeptRuns;

@@ -35,11 +35,13 @@
 #include "io/image_io.hpp"
 #include "io/timeline.hpp"
 #include "ui/display/image_view.hpp"
+#include "ui/display/region_selector.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/device_panel.hpp"
 #include "ui/shell/export_actions.hpp"
 #include "ui/shell/number_field.hpp"
 #include "ui/shell/run_history.hpp"
+#include "ui/shell/scope_wiring.hpp"
 #include "ui/shell/shortcuts_dialog.hpp"
 #include "ui/shell/strategy_box.hpp"
 #include "ui/shell/transform_panel.hpp"
@@ -47,6 +49,7 @@
 #include "ui/views/histogram_view.hpp"
 #include "ui/views/kernel_lab_view.hpp"
 #include "ui/views/kernel_view.hpp"
+#include "ui/views/scope_view.hpp"
 #include "ui/views/timeline_view.hpp"
 #include "ui/views/timing_view.hpp"
 #include "ui/views/view_helpers.hpp"
@@ -302,6 +305,7 @@ void MainWindow::buildDocks() {
     kernelLab_->setDeviceSource([this] { return devicePanel_->currentSelector(); });
     connect(kernelLab_, &KernelLabView::runRequested, this, &MainWindow::runHistogram);
     visualWordsView_ = new VisualWordsView;
+    scopeView_ = new ScopeView;
     // Every docked view, once, in the View menu's order. The side areas stack their views, the bottom shows
     // its views as tabs, the first one in front. A dock's object name is where saveState() remembers it.
     const struct {
@@ -313,6 +317,7 @@ void MainWindow::buildDocks() {
         {tr("Device"), "deviceDock", devicePanel_, Qt::LeftDockWidgetArea},
         {tr("Transform"), "transformDock", transformPanel_, Qt::LeftDockWidgetArea},
         {tr("Histogram"), "histogramDock", histogramView_, Qt::RightDockWidgetArea},
+        {tr("Scopes"), "scopesDock", scopeView_, Qt::RightDockWidgetArea},
         {tr("Timings"), "timingDock", timingView_, Qt::BottomDockWidgetArea},
         {tr("Timeline"), "timelineDock", timelineView_, Qt::BottomDockWidgetArea},
         {tr("Compare"), "compareDock", compareView_, Qt::BottomDockWidgetArea},
@@ -338,6 +343,8 @@ void MainWindow::buildDocks() {
     histogramView_->follow(*model_);
     timelineView_->follow(*model_);
     kernelView_->follow(*model_);
+    regions_ = new RegionSelector(*imageView_, this);
+    attachScopes(*this, *scopeView_, *dockOf(scopeView_), *model_, *regions_);
     exportActions_ =
         new ExportActions(*model_, histogramView_, timelineView_, visualWordsView_, settings_, this);
     connect(exportActions_, &ExportActions::exported, this,
@@ -430,6 +437,7 @@ void MainWindow::buildMenus() {
     auto* exportMenu = file->addMenu(themed("document-save-as", QStyle::SP_DialogSaveButton), tr("&Export"));
     exportMenu->addActions(exportActions_->actions());
     exportMenu->addActions(history_->exportActions());
+    exportMenu->addActions(scopeView_->exportActions());
     file->addSeparator();
     file->addAction(action(Command::Quit));
 
@@ -616,6 +624,7 @@ void MainWindow::imageDecoded(quint64 generation, const QString& path,
     settings_.setLastFolder(file.absolutePath());
     imagePath_ = file.absoluteFilePath();
     showImage(std::move(image), file.fileName());
+    regions_->setImagePath(imagePath_);
     emit imageLoaded(path);
 }
 
@@ -761,17 +770,19 @@ bool MainWindow::canRun() const {
 }
 
 RunRequest MainWindow::currentRequest() const {
-    return RunRequest{image_,
-                      devicePanel_->currentSelector(),
-                      strategyBox_->selected(),
-                      bins_->value(),
-                      transformPanel_->rotation(),
-                      transformPanel_->convolution(),
-                      kernelLab_->withStage(transformPanel_->otherStages()),
-                      ignoreTransparent_->isChecked(),
-                      transformPanel_->twoDevices(),
-                      forceCopyDisplay_,
-                      imagePath_};
+    RunRequest request{image_,
+                       devicePanel_->currentSelector(),
+                       strategyBox_->selected(),
+                       bins_->value(),
+                       transformPanel_->rotation(),
+                       transformPanel_->convolution(),
+                       kernelLab_->withStage(transformPanel_->otherStages()),
+                       ignoreTransparent_->isChecked(),
+                       transformPanel_->twoDevices(),
+                       forceCopyDisplay_,
+                       imagePath_};
+    addRegionAndScopes(request, *scopeView_, *dockOf(scopeView_), *regions_);
+    return request;
 }
 
 bool MainWindow::switchStageOn(const QString& name) {

@@ -42,6 +42,8 @@ class TimelineView;
 class TimingView;
 class TransformPanel;
 class VisualWordsView;
+class ScopeView;
+class RegionSelector;
 
 // A problem to put in front of the user: a one-line message, and details (a build log) when there are any.
 struct ErrorReport {
@@ -231,6 +233,8 @@ class MainWindow : public QMainWindow {
     KernelView* kernelView_ = nullptr;
     KernelLabView* kernelLab_ = nullptr;  // the Kernel tab: kernelView_ and the lab
     VisualWordsView* visualWordsView_ = nullptr;
+    ScopeView* scopeView_ = nullptr;
+    RegionSelector* regions_ = nullptr;
     ExportActions* exportActions_ = nullptr;
     RunHistory* history_ = nullptr;
 

@@ -218,6 +218,10 @@ session::RunSpec Controller::specOf(const RunRequest& request, DeviceContext* de
     spec.device = request.device.toStdString();
     spec.stages = request.imageStages();
     spec.stages.push_back(stages::histogramStage(request.histogramParams(), histogramStrategy(request)));
+    // The scopes' fast strategy on a device; the host has only the serial one.
+    const scope::Strategy& scopeStrategy = scope::findStrategy(device ? "local-atomic" : "serial");
+    for (const scope::Params& params : request.scopeParams())
+        spec.stages.push_back(stages::scopeStage(params, scopeStrategy));
     if (!device) {
         spec.onHost = true;
     } else if (request.twoDevices) {
@@ -279,6 +283,7 @@ void Controller::complete(RunOutcome& outcome, session::RunReport& report) {
     outcome.result.histogram = std::move(*result.histogram);
     outcome.result.values = std::move(*result.values);
     outcome.result.timings = result.timings();
+    outcome.scopes = std::move(result.scopes);
     outcome.consumer = std::move(report.consumer);
     outcome.twoDevices = std::move(report.twoDevices);
 }

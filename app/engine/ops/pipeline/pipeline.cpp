@@ -96,7 +96,10 @@ Result runStages(DeviceContext& device, PixelSource& input, const stages::StageL
         }
         if (ran.histogram) result.histogram = std::move(ran.histogram);
         if (ran.values) result.values = std::move(ran.values);
-        if (ran.scope) result.scope = std::move(ran.scope);
+        if (ran.scope) {
+            result.scopes.push_back(*ran.scope);
+            result.scope = std::move(ran.scope);
+        }
         StageReport report;
         static_cast<RunRecord&>(report) = std::move(ran);
         report.stage = std::string(stage->kind().name());

@@ -70,6 +70,8 @@ struct Result {
     std::optional<histogram::Histogram> values;     // the 256 values (histogram::Result::values)
     std::vector<StageReport> stages;
     std::optional<scope::Counts> scope = std::nullopt;  // the last scope stage's counts
+    // Every scope stage's counts, in stage order (the app's Scopes dock shows several at once).
+    std::vector<scope::Counts> scopes = {};
 
     // The report of the first stage called `name` (a kind's name or a transfer's), or null when none ran.
     const StageReport* stage(std::string_view name) const;
