@@ -125,8 +125,8 @@ TEST(BuildLogs, PoclsRealLogKeepsEveryErrorInOrder) {
               (lab::Diagnostic{1, 10, Severity::Error, "'missing_header.h' file not found"}));
 }
 
-TEST(BuildLogs, NvidiaSampleLogPutsTheErrorOnLine12) {
-    const auto parsed = parseKept("nvidia-SAMPLE-not-captured_error_on_line_12.log");
+TEST(BuildLogs, NvidiaLogPutsTheErrorOnLine12) {
+    const auto parsed = parseKept("nvidia-580.159.04_error_on_line_12.log");
     ASSERT_EQ(parsed.diagnostics.size(), 1u);
     EXPECT_EQ(parsed.diagnostics[0],
               (lab::Diagnostic{12, 5, Severity::Error, "use of undeclared identifier 'undeclared'"}));

@@ -532,9 +532,12 @@ void MainWindow::restoreLayout() {
 
 void MainWindow::resetLayout() {
     restoreState(defaultState_);
+    // The scopes are counted only while their dock is shown (each one a stage after the histogram): closed in
+    // this layout (View ▸ Scopes opens it), so that a run is the stages the user chose until they ask for
+    // scopes.
     for (auto* dock : findChildren<QDockWidget*>()) {
         dock->setFloating(false);
-        dock->show();
+        dock->setVisible(dock != dockOf(scopeView_));
     }
     for (auto* toolBar : findChildren<QToolBar*>()) toolBar->show();
     dockOf(timingView_)->raise();
