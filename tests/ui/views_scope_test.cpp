@@ -108,6 +108,22 @@ class ScopeViewTest : public QObject {
         QCOMPARE(pane.describe(QPointF(150, 100.5)), QStringLiteral("luma value 155  column 1  count 0"));
     }
 
+    // A vectorscope pane wider than tall draws into its centred square: a grey pixel (Cb 128, Cr 128) is read
+    // back under the square's centre, and the pane's margins beside the square read nothing.
+    void vectorscopeKeepsASquare() {
+        const std::uint8_t grey[4] = {128, 128, 128, 255};
+        scope::Params params;
+        params.kind = scope::Kind::Vectorscope;
+        ScopePane pane(scope::Kind::Vectorscope);
+        pane.resize(400, 200);
+        pane.setCounts(scope::referenceScope(grey, 1, 1, params), false);
+        QCOMPARE(pane.scopeArea(), QRectF(100, 0, 200, 200));
+        // Cell 128 of 256 across 200 px starts at 100 px into the square; row 127 from the top is Cr 128.
+        QCOMPARE(pane.describe(QPointF(100 + 100.2, 99.5)), QStringLiteral("Cb 128  Cr 128  count 1"));
+        QCOMPARE(pane.describe(QPointF(50, 100)), QString());
+        QCOMPARE(pane.describe(QPointF(350, 100)), QString());
+    }
+
     // The 75 % colour bars' targets, hand-computed from the Cb/Cr definitions: red (191, 0, 0) gives
     // Cb = (-11059·191 + 8421375) >> 16 = 6309106 >> 16 = 96, Cr = (32768·191 + 8421375) >> 16 = 14680063 >>
     // 16 = 223.

@@ -128,11 +128,19 @@ void ScopePane::setCounts(std::optional<scope::Counts> counts, bool logIntensity
     update();
 }
 
+QRectF ScopePane::scopeArea() const {
+    const QRectF whole = rect();
+    if (kind_ != scope::Kind::Vectorscope) return whole;
+    const double side = std::min(whole.width(), whole.height());
+    return QRectF(whole.center() - QPointF(side / 2, side / 2), QSizeF(side, side));
+}
+
 QString ScopePane::describe(QPointF position) const {
-    if (!counts_ || width() <= 0 || height() <= 0) return {};
+    const QRectF area = scopeArea();
+    if (!counts_ || area.width() <= 0 || area.height() <= 0) return {};
     const int cellsAcross = counts_->columns * counts_->planes;
-    const int x = static_cast<int>(std::floor(position.x() * cellsAcross / width()));
-    const int y = static_cast<int>(std::floor(position.y() * counts_->rows / height()));
+    const int x = static_cast<int>(std::floor((position.x() - area.left()) * cellsAcross / area.width()));
+    const int y = static_cast<int>(std::floor((position.y() - area.top()) * counts_->rows / area.height()));
     if (x < 0 || x >= cellsAcross || y < 0 || y >= counts_->rows) return {};
     const int plane = x / counts_->columns;
     const int column = x % counts_->columns;
@@ -192,7 +200,7 @@ void ScopePane::paintScope(QPainter& painter, const QRectF& area) const {
 
 void ScopePane::paintEvent(QPaintEvent*) {
     QPainter painter(this);
-    paintScope(painter, rect());
+    paintScope(painter, scopeArea());
 }
 
 void ScopePane::mouseMoveEvent(QMouseEvent* event) {

@@ -51,8 +51,11 @@ class ScopePane : public QWidget {
     void setCounts(std::optional<scope::Counts> counts, bool logIntensity);
     const std::optional<scope::Counts>& counts() const { return counts_; }
     const QImage& intensity() const { return intensity_; }
+    // Where the pane draws its scope: the whole pane, or the vectorscope's largest centred square, so that
+    // its circle of saturation and the angles of its targets are not distorted by the dock's shape.
+    QRectF scopeArea() const;
     // The readout of the cell under widget position `position` ("value 128  column 37  count 12"); empty
-    // outside or without counts.
+    // outside the scope's area or without counts.
     QString describe(QPointF position) const;
     // Draws the scope into `area` of `painter` (the pane's paintEvent, and the exports).
     void paintScope(QPainter& painter, const QRectF& area) const;
