@@ -9,7 +9,12 @@
 # suite at 256 MiB), transforms (the visual-words figure of issue 9, 65536 descriptors, as bow.json/bow.txt,
 # and the rotate and convolve suites at 256 MiB, median of 20, as transforms.json/transforms.txt), scopes
 # (issue 25: every scope strategy on the 3840x2160 frame of each pattern beside the streaming read of the same
-# buffer, median of 20, as scope.json/scope.txt).
+# buffer, median of 20, as scope.json/scope.txt), scope-tunings (the scope suite's local-atomic once per
+# line of bench/scope_tunings.txt (or of $SCOPE_TUNINGS), its tunables set through the tuning file of ops/tuning.hpp, each beside
+# the streaming read of its own run, as scope-tunings.txt), sweeps (issue 24: every histogram, rotation and convolution
+# strategy's tunables swept on the 3840x2160 frame, each grid point checked against the CPU reference, then
+# the strategy with its own choice and with the grid's best measured one after the other in the same run,
+# median of 20, as sweep.json/sweep.txt; the before/after lines printed).
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
@@ -64,8 +69,32 @@ if has transforms; then
         >"$out/transforms.txt" 2>&1
     grep -E "^(bow +bow-(tiled|tensor|gpu1)|rotate|convolve|baseline)" "$out/bow.txt" "$out/transforms.txt"
 fi
+if has scope-tunings; then
+    # The tuning file names the device as the bench's first line does: "device S: NAME (PLATFORM, DRIVER)".
+    key=$($bench --suites scope --sizes 1 --strategies none --frame 8x8 2>&1 |
+        sed -nE '1s/^device [^:]+:[^:]+: (.*) \((.*), ([^,]*)\)$/\2 | \1 | \3/p')
+    mkdir -p "$HISTOSCOPE_CACHE_DIR"
+    grep -v '^#' "${SCOPE_TUNINGS:-bench/scope_tunings.txt}" | while read -r values; do
+        echo "== ${values}"
+        if [ "$values" = defaults ]; then
+            rm -f "$HISTOSCOPE_CACHE_DIR/tuning.txt"
+        else
+            printf '%s\tscope/local-atomic\t%s\n' "$key" "$values" >"$HISTOSCOPE_CACHE_DIR/tuning.txt"
+        fi
+        $bench --suites scope --sizes 1 --repetitions 20 --strategies local-atomic 2>&1 |
+            grep -E "^(scope|baseline stream_read +[1-9][0-9])"
+    done >"$out/scope-tunings.txt" 2>&1
+    rm -f "$HISTOSCOPE_CACHE_DIR/tuning.txt"
+    cat "$out/scope-tunings.txt"
+fi
 if has scopes; then
     # --sizes 1: the other inputs are not measured; the scope suite makes its frame at --frame's size.
     $bench --suites scope --sizes 1 --repetitions 20 --json "$out/scope.json" >"$out/scope.txt" 2>&1
     grep -E "^(scope|baseline stream_read)" "$out/scope.txt"
+fi
+if has sweeps; then
+    # --sizes 1: the other inputs are not measured; the sweep suite makes its frame at --frame's size.
+    $bench --suites sweep --sizes 1 --patterns natural --repetitions 20 --json "$out/sweep.json" \
+        >"$out/sweep.txt" 2>&1
+    grep -E "^sweep .*(before|after)" "$out/sweep.txt"
 fi

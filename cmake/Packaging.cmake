@@ -72,4 +72,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-image-formats-plugins")
 # An OpenCL driver: without one every program runs but lists no device. PoCL runs on any CPU.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd, fonts-dejavu-core")
+# The device simulator `histoscope-cli check` and the kernel lab's Check run a kernel under; without it they say
+# so and check nothing.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "oclgrind")
 include(CPack)

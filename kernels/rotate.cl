@@ -32,9 +32,10 @@ __kernel void rotate_image(__read_only image2d_t src, __global uchar4* dst, int 
 // The plain-buffer variant, for devices without images, images beyond the device's image limits, and
 // comparison: the same sampling done by hand.
 // -D PIXELS_X=4: the output pixels per work-item along x, stored as one 16-byte store when aligned (fewer
-// instructions per pixel; bench/README.md has the H100 figures). The host states it, as it sizes the launch.
-#if PIXELS_X != 4
-#error "build with -D PIXELS_X=4"
+// instructions per pixel; bench/README.md has the H100 figures). The host states it, as it sizes the launch;
+// a sweep tries 1, 2 and 8 too (stored one by one).
+#if PIXELS_X != 1 && PIXELS_X != 2 && PIXELS_X != 4 && PIXELS_X != 8
+#error "build with -D PIXELS_X=1, 2, 4 or 8"
 #endif
 
 inline float4 texel_or_border(__global const uchar4* src, int width, int height, int x, int y) {
@@ -77,13 +78,15 @@ __kernel void rotate_buffer(__global const uchar4* src, __global uchar4* dst, in
     for (int k = 0; k < PIXELS_X; ++k)
         out[k] = rotated_pixel(src, row_x, row_y, x + k, y, src_width, src_height);
     const int first = y * width + x;
+#if PIXELS_X == 4
     if (x + PIXELS_X <= width && first % PIXELS_X == 0) {
         *(__global uint4*)(dst + first) =
             (uint4)(as_uint(out[0]), as_uint(out[1]), as_uint(out[2]), as_uint(out[3]));
-    } else {
+        return;
+    }
+#endif
 #pragma unroll
-        for (int k = 0; k < PIXELS_X; ++k) {
-            if (x + k < width) dst[first + k] = out[k];
-        }
+    for (int k = 0; k < PIXELS_X; ++k) {
+        if (x + k < width) dst[first + k] = out[k];
     }
 }

@@ -12,8 +12,9 @@ histoscope_packages=(
     # The tests' independent references: OpenCV (cv2.equalizeHist, ...) and numpy, for Debian's python3.
     python3-opencv python3-numpy
     # The Debian package (cpack -G DEB, scripts/package.sh): man pages from the programs' --help, and
-    # dpkg-shlibdeps, which finds the package's dependencies in the binaries.
-    help2man dpkg-dev
+    # dpkg-shlibdeps, which finds the package's dependencies in the binaries; CPack's DEB generator asks
+    # `file` which files are binaries (without it the package_deb test fails on a minimal Debian 12).
+    help2man dpkg-dev file
     # The image codecs io/decode decodes and encodes with, for the command line and the app alike (Qt's image
     # plugins remain for the tests, which write some fixtures with Qt's encoders).
     libpng-dev libjpeg62-turbo-dev libtiff-dev libwebp-dev libgif-dev zlib1g-dev

@@ -36,6 +36,10 @@ class Statement {
         check(sqlite3_bind_int64(statement_, index, number));
         return *this;
     }
+    Statement& bindBlob(int index, const std::string& bytes) {
+        check(sqlite3_bind_blob64(statement_, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT));
+        return *this;
+    }
     // True while a row is there.
     bool step() {
         const int result = sqlite3_step(statement_);
@@ -56,6 +60,12 @@ class Statement {
                      : std::string();
     }
     std::int64_t integer(int column) const { return sqlite3_column_int64(statement_, column); }
+    std::string blob(int column) const {
+        const auto* bytes = sqlite3_column_blob(statement_, column);
+        return bytes ? std::string(static_cast<const char*>(bytes),
+                                   static_cast<std::size_t>(sqlite3_column_bytes(statement_, column)))
+                     : std::string();
+    }
 
   private:
     void check(int result) {
@@ -141,6 +151,11 @@ CREATE INDEX timings_run ON timings(run_id);
 CREATE INDEX histograms_run ON histograms(run_id);
 CREATE INDEX runs_recorded_at ON runs(recorded_at);
 PRAGMA user_version = 2;
+)SQL",
+    // 3: the output image's pixels (a lossless PNG under the per-run cap, record.hpp), for the diff's pixels.
+    R"SQL(
+CREATE TABLE outputs(run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE, png BLOB NOT NULL);
+PRAGMA user_version = 3;
 )SQL",
 };
 static_assert(std::size(kMigrations) + 1 == kSchemaVersion);
@@ -247,6 +262,10 @@ std::int64_t insert(sqlite3* db, const Record& run, const std::string& context) 
     Statement counts(db, "INSERT INTO histograms VALUES(?, ?, ?)", context);
     for (const auto& [channel, list] : run.histogram)
         counts.bind(1, id).bind(2, channel).bind(3, joined(list)).run();
+    if (!run.outputPng.empty()) {
+        Statement output(db, "INSERT INTO outputs VALUES(?, ?)", context);
+        output.bind(1, id).bindBlob(2, run.outputPng).run();
+    }
     return id;
 }
 
@@ -299,6 +318,8 @@ Record loadFrom(sqlite3* db, std::int64_t id, const std::string& context) {
                                static_cast<std::uint64_t>(timing.integer(5))});
     Statement counts(db, "SELECT channel, counts FROM histograms WHERE run_id = ? ORDER BY rowid", context);
     for (counts.bind(1, id); counts.step();) run.histogram[counts.text(0)] = split(counts.text(1), context);
+    Statement output(db, "SELECT png FROM outputs WHERE run_id = ?", context);
+    if (output.bind(1, id).step()) run.outputPng = output.blob(0);
     return run;
 }
 
@@ -543,6 +564,13 @@ Recorded record(const Settings& settings, const Record& run) {
     return {
         0, reason + "; the run is kept in " + file.string() + " and written with the next run recorded there",
         file};
+}
+
+void recordOrWarn(const Settings& settings, const Record& run) {
+    const Recorded done = record(settings, run);
+    if (done.problem.empty()) return;
+    if (done.pending.empty()) throw InputError(done.problem);
+    warn(done.problem);
 }
 
 }  // namespace hs::archive

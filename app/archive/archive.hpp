@@ -23,7 +23,7 @@ struct sqlite3;
 
 namespace hs::archive {
 
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 struct Settings {
     std::filesystem::path path;
@@ -101,5 +101,8 @@ struct Recorded {
 // the run is written (atomically) to a file of its own in the pending folder, which the next add() there
 // writes in; where even that fails, the line says the run is lost. Never throws.
 Recorded record(const Settings& settings, const Record& run);
+// record() as a command line reports it (histoscope-cli --record, histoscope-bench --record): a run kept in
+// the pending folder is said in one line through hs::warn; a lost one throws InputError with that line.
+void recordOrWarn(const Settings& settings, const Record& run);
 
 }  // namespace hs::archive

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <random>
 #include <set>
+
+#include "engine/runtime/error.hpp"
 
 namespace hs::archive {
 
@@ -249,7 +252,68 @@ Diff diff(const std::vector<Record>& a, const std::vector<Record>& b) {
     for (std::size_t i = 1; i < b.size(); ++i)
         compareDescriptions(result.differences, "B: ", b.front(), b[i]);
     compareBins(result.bins, a.front(), b.front());
+    result.pixels = comparePixels(a.front(), b.front());
     return result;
+}
+
+std::optional<PixelComparison> comparePixels(const Record& a, const Record& b) {
+    if (a.outputHash.empty() && b.outputHash.empty()) return std::nullopt;
+    PixelComparison comparison;
+    const auto run = [](const Record& record) { return "run " + std::to_string(record.id); };
+    if (a.outputHash.empty() || b.outputHash.empty()) {
+        comparison.reason = "only " + run(a.outputHash.empty() ? b : a) + " has an output image";
+        return comparison;
+    }
+    for (const Record* record : {&a, &b}) {
+        if (record->outputPng.empty()) {
+            comparison.reason = run(*record) +
+                                "'s output pixels were not kept (their PNG is over the per-run cap of " +
+                                std::to_string(kMaxKeptOutputBytes >> 20) + " MiB, or the run is older)";
+            // The same hash is the same pixels, kept or not.
+            if (a.outputHash == b.outputHash) {
+                comparison.compared = true;
+                comparison.reason.clear();
+            }
+            return comparison;
+        }
+    }
+    ImageRGBA8 left;
+    ImageRGBA8 right;
+    try {
+        left = keptOutput(a);
+        right = keptOutput(b);
+    } catch (const Error& error) {
+        comparison.reason = error.what();
+        return comparison;
+    }
+    if (left.width != right.width || left.height != right.height) {
+        comparison.reason = "the output sizes differ: " + std::to_string(left.width) + "x" +
+                            std::to_string(left.height) + " and " + std::to_string(right.width) + "x" +
+                            std::to_string(right.height);
+        return comparison;
+    }
+    comparison.compared = true;
+    comparison.width = left.width;
+    comparison.height = left.height;
+    static constexpr const char* kChannelNames[] = {"r", "g", "b", "a"};
+    const std::size_t pixels = static_cast<std::size_t>(left.width) * static_cast<std::size_t>(left.height);
+    for (std::size_t pixel = 0; pixel < pixels; ++pixel) {
+        bool differs = false;
+        for (std::size_t channel = 0; channel < 4; ++channel) {
+            const int difference =
+                std::abs(int{left.pixels[pixel * 4 + channel]} - int{right.pixels[pixel * 4 + channel]});
+            if (difference == 0) continue;
+            comparison.maxDifference = std::max(comparison.maxDifference, difference);
+            if (!differs && comparison.firstX < 0) {
+                comparison.firstX = static_cast<int>(pixel % static_cast<std::size_t>(left.width));
+                comparison.firstY = static_cast<int>(pixel / static_cast<std::size_t>(left.width));
+                comparison.firstChannel = kChannelNames[channel];
+            }
+            differs = true;
+        }
+        if (differs) ++comparison.differing;
+    }
+    return comparison;
 }
 
 }  // namespace hs::archive

@@ -8,6 +8,7 @@
 // clock ramp), so medians, not means; and no distribution is assumed. Seeded, so one input gives one output.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,20 @@ struct BinDifference {
     std::uint64_t b = 0;
 };
 
+// The first runs' output images, pixel by pixel, where both kept them (record.hpp: the PNG under the per-run
+// cap); otherwise why not.
+struct PixelComparison {
+    bool compared = false;
+    std::string reason;  // why they were not compared; empty when they were
+    int width = 0;
+    int height = 0;
+    std::uint64_t differing = 0;  // pixels of which at least one channel differs
+    int maxDifference = 0;        // the largest |A - B| of any channel of any pixel
+    int firstX = -1;              // the first differing pixel in row order (top row first); -1: none
+    int firstY = -1;
+    std::string firstChannel;  // its first differing channel: "r", "g", "b" or "a"
+};
+
 struct Diff {
     std::vector<std::int64_t> idsA;
     std::vector<std::int64_t> idsB;
@@ -87,7 +102,12 @@ struct Diff {
     // ("A: device").
     std::vector<Difference> differences;
     std::vector<BinDifference> bins;  // of the first runs, when both counted with the same bins
+    // Of the first runs, when either has an output image (an image stage ran).
+    std::optional<PixelComparison> pixels;
 };
+
+// `a`'s and `b`'s output images compared (outputHash, outputPng); none when neither has one.
+std::optional<PixelComparison> comparePixels(const Record& a, const Record& b);
 
 // `a` and `b` must not be empty. Per kernel: the durations of the records of that kernel (step and name) in a
 // repetition, summed; per stage: of every record of the step (transfers included); total: the kernel time of

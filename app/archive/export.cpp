@@ -92,7 +92,9 @@ void writeRecordJson(JsonWriter& json, const Record& run) {
         for (const auto count : counts) json.value(count);
         json.endArray();
     }
-    json.endObject().field("output_hash", run.outputHash).endObject();
+    json.endObject().field("output_hash", run.outputHash);
+    // The kept pixels' size, not the pixels: `runs diff` compares them.
+    json.field("output_png_bytes", static_cast<std::uint64_t>(run.outputPng.size())).endObject();
     json.endObject();
 }
 
@@ -143,7 +145,37 @@ void writeDiffJson(JsonWriter& json, const Diff& diff) {
         json.beginObject().field("channel", bin.channel).field("bin", bin.bin).field("a", bin.a);
         json.field("b", bin.b).endObject();
     }
-    json.endArray().endObject();
+    json.endArray().key("pixels");
+    if (!diff.pixels) {
+        json.null();
+    } else {
+        const PixelComparison& pixels = *diff.pixels;
+        json.beginObject().field("compared", pixels.compared);
+        if (!pixels.compared) json.field("reason", pixels.reason);
+        json.field("width", pixels.width).field("height", pixels.height).field("differing", pixels.differing);
+        json.field("max_difference", pixels.maxDifference).key("first");
+        if (pixels.firstX < 0)
+            json.null();
+        else
+            json.beginObject()
+                .field("x", pixels.firstX)
+                .field("y", pixels.firstY)
+                .field("channel", pixels.firstChannel)
+                .endObject();
+        json.endObject();
+    }
+    json.endObject();
+}
+
+std::string pixelsText(const PixelComparison& pixels) {
+    if (!pixels.compared) return "output pixels: not compared: " + pixels.reason;
+    if (pixels.differing == 0) return "output pixels: the same";
+    return "output pixels: " + std::to_string(pixels.differing) + " of " +
+           std::to_string(static_cast<std::uint64_t>(pixels.width) *
+                          static_cast<std::uint64_t>(pixels.height)) +
+           " differ, max difference " + std::to_string(pixels.maxDifference) + ", first at (" +
+           std::to_string(pixels.firstX) + ", " + std::to_string(pixels.firstY) + ") channel " +
+           pixels.firstChannel;
 }
 
 std::string timingsCsv(const std::vector<Record>& runs) {
@@ -191,6 +223,7 @@ std::string diffText(const Diff& diff) {
         }
         text += diff.bins.size() > shown ? ", ... (all: --json)\n" : "\n";
     }
+    if (diff.pixels) text += pixelsText(*diff.pixels) + "\n";
     return text;
 }
 

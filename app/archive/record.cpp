@@ -7,6 +7,7 @@
 #include "engine/runtime/kernel_sources.hpp"
 #include "engine/util/hash.hpp"
 #include "histoscope_version.hpp"
+#include "io/decode/image_codecs.hpp"
 
 namespace hs::archive {
 
@@ -36,13 +37,28 @@ std::string sourceHash(const std::string& source) {
     return {};
 }
 
-void addTimings(Record& record, const session::RunReport& report, int repetition) {
-    for (const auto& timing : report.result.timings())
+}  // namespace
+
+Record freshRecord(std::string command) {
+    Record record;
+    record.uid = freshUid();
+    record.recordedAt = utcNow();
+    record.version = HISTOSCOPE_VERSION_LINE;
+    record.command = std::move(command);
+    return record;
+}
+
+void setDevice(Record& record, const DeviceInfo& device) {
+    record.device = device.name;
+    record.driver = device.driverVersion;
+    record.platform = device.platformName + " " + device.platformVersion;
+}
+
+void addTimings(Record& record, const std::vector<Timing>& timings, int repetition) {
+    for (const auto& timing : timings)
         record.timings.push_back({repetition, timing.step, timing.name, std::string(stageName(timing.stage)),
                                   timing.device, timing.durationNs()});
 }
-
-}  // namespace
 
 std::string Record::strategies() const {
     std::string list;
@@ -69,20 +85,28 @@ ImageIdentity identify(std::string path, const ImageRGBA8& image) {
     return {std::move(path), image.width, image.height, contentHash(image)};
 }
 
+OutputImage outputOf(int width, int height, const std::uint8_t* pixels) {
+    OutputImage output{contentHash(width, height, pixels), {}};
+    if (static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) > kMaxEncodedOutputPixels)
+        return output;
+    std::string png = io::encodeImage("png", pixels, width, height, "output image");
+    if (png.size() <= kMaxKeptOutputBytes) output.png = std::move(png);
+    return output;
+}
+
+ImageRGBA8 keptOutput(const Record& record) {
+    return io::decodeImage(reinterpret_cast<const std::uint8_t*>(record.outputPng.data()),
+                           record.outputPng.size(), "run " + std::to_string(record.id) + "'s output image",
+                           io::defaultMaxImageBytes());
+}
+
 Record recordOf(std::string command, ImageIdentity image, const stages::StageList& stages,
-                const session::RunReport& first, std::string outputHash) {
-    Record record;
-    record.uid = freshUid();
-    record.recordedAt = utcNow();
-    record.version = HISTOSCOPE_VERSION_LINE;
-    record.command = std::move(command);
-    if (first.onDevice()) {
-        record.device = first.device.name;
-        record.driver = first.device.driverVersion;
-        record.platform = first.device.platformName + " " + first.device.platformVersion;
-    } else {
+                const session::RunReport& first, OutputImage output) {
+    Record record = freshRecord(std::move(command));
+    if (first.onDevice())
+        setDevice(record, first.device);
+    else
         record.device = "host";
-    }
     record.image = std::move(image);
     for (const auto& stage : stages) {
         StageEntry entry;
@@ -104,13 +128,14 @@ Record recordOf(std::string command, ImageIdentity image, const stages::StageLis
         for (const auto channel : histogram::kChannels)
             record.histogram[std::string(histogram::channelName(channel))] = (*counted)[channel];
     }
-    record.outputHash = std::move(outputHash);
+    record.outputHash = std::move(output.hash);
+    record.outputPng = std::move(output.png);
     addRepetition(record, first);
     return record;
 }
 
 void addRepetition(Record& record, const session::RunReport& report) {
-    addTimings(record, report, ++record.repetitions);
+    addTimings(record, report.result.timings(), ++record.repetitions);
 }
 
 session::RunReport reportOfStage(const DeviceInfo& device, const std::shared_ptr<const stages::Stage>& stage,

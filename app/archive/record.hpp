@@ -69,6 +69,9 @@ struct Record {
     int bins = 0;
     std::map<std::string, std::vector<std::uint64_t>> histogram;
     std::string outputHash;  // contentHash() of the output image; empty when no image stage ran
+    // The output image as a lossless PNG (OutputImage), for the diff's pixels; empty when no image stage ran
+    // or its PNG was over kMaxKeptOutputBytes.
+    std::string outputPng;
 
     // The strategies that ran, in stage order, comma-separated: what `runs list --strategy` filters.
     std::string strategies() const;
@@ -81,12 +84,36 @@ std::string contentHash(const ImageRGBA8& image);
 std::string contentHash(int width, int height, const std::uint8_t* pixels);
 ImageIdentity identify(std::string path, const ImageRGBA8& image);
 
+// The per-run cap on a kept output image: its PNG at most 4 MiB (a 2-megapixel photo's is about 3 MiB; a
+// flat or synthetic image's far less). Larger outputs keep their hash only, and the diff says it cannot
+// compare their pixels. Images of more than kMaxEncodedOutputPixels are not even encoded.
+inline constexpr std::size_t kMaxKeptOutputBytes = 4u << 20;
+inline constexpr std::uint64_t kMaxEncodedOutputPixels = 16u << 20;
+
+// An output image as a record keeps it: its contentHash() and its pixels as a lossless PNG (io/decode's
+// encoder), the PNG empty when over the cap.
+struct OutputImage {
+    std::string hash;
+    std::string png;
+};
+OutputImage outputOf(int width, int height, const std::uint8_t* pixels);
+// The pixels a record kept (outputPng decoded); throws InputError naming the run when they do not decode.
+ImageRGBA8 keptOutput(const Record& record);
+
+// A record with a fresh uid, the time and HistoScope's version, made by `command`; the rest is the
+// caller's (a front end that measures without a RunReport, as histoscope-bench's suites).
+Record freshRecord(std::string command);
+// The device, its driver and its platform.
+void setDevice(Record& record, const DeviceInfo& device);
+// One repetition's timing records (repetition counts from 1).
+void addTimings(Record& record, const std::vector<Timing>& timings, int repetition);
+
 // The record of a run of `stages` (a RunSpec's) as it ran: `first` gives the device, what ran, the builds,
 // the results and the first repetition's timings; addRepetition() adds each further repetition's timings.
-// `outputHash`: the output image's contentHash() where an image stage ran (the caller holds its pixels), else
+// `output`: the output image where an image stage ran (outputOf() while the caller holds its pixels), else
 // empty. The time, the version and a fresh uid are filled in.
 Record recordOf(std::string command, ImageIdentity image, const stages::StageList& stages,
-                const session::RunReport& first, std::string outputHash = {});
+                const session::RunReport& first, OutputImage output = {});
 void addRepetition(Record& record, const session::RunReport& report);
 
 // A stage run on its own, outside a pipeline (histoscope-cli histogram runs one stage again and again on one

@@ -2,10 +2,14 @@
 
 // nlohmann/json (Debian's nlohmann-json3-dev) only reads: the project's JSON is written by JsonWriter, and
 // QJson, which io reads with, is not for a Qt-free room.
+#include <algorithm>
+#include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "engine/runtime/error.hpp"
+#include "engine/stages/builtin.hpp"
 #include "engine/util/json_writer.hpp"
 #include "io/files/files.hpp"
 
@@ -72,6 +76,21 @@ class Reader {
     std::string place_;
 };
 
+// The filter of a convolve stage that its saved text gives: a typed matrix (no "filter" value), or a filter
+// file that is gone (said in `notes`); nothing for every other stage, which its kind configures.
+std::optional<convolve::Filter> savedFilter(const SessionStage& stage, const std::string& place,
+                                            std::vector<std::string>& notes) {
+    if (stage.kind != "convolve" || stage.text.empty()) return std::nullopt;
+    const auto spec = stage.values.find("filter");
+    if (spec == stage.values.end()) return convolve::parseFilterText(stage.text);
+    const std::string& path = spec->second;
+    std::error_code error;
+    if (convolve::findFilterKind(path.substr(0, path.find(':'))) || std::filesystem::exists(path, error))
+        return std::nullopt;
+    notes.push_back(place + path + ": the filter file is gone (restored from the text saved in the session)");
+    return convolve::parseFilterFile(stage.text, path);
+}
+
 }  // namespace
 
 std::string sessionJson(const SessionFile& session) {
@@ -83,7 +102,9 @@ std::string sessionJson(const SessionFile& session) {
             json.beginObject().field("kind", stage.kind).field("strategy", stage.strategy);
             json.key("values").beginObject();
             for (const auto& [name, value] : stage.values) json.field(name, value);
-            json.endObject().endObject();
+            json.endObject();
+            if (!stage.text.empty()) json.field("text", stage.text);
+            json.endObject();
         }
         json.endArray().key("user_kernels").beginArray();
         for (const auto& kernel : session.userKernels)
@@ -120,7 +141,8 @@ SessionFile parseSession(std::string_view text, const std::string& path) {
     const Json& stages = top.array("stages");
     for (std::size_t i = 0; i < stages.size(); ++i) {
         const Reader stage = top.element(stages, i, "stages");
-        session.stages.push_back({stage.text("kind"), stage.text("strategy"), stage.texts("values")});
+        session.stages.push_back({stage.text("kind"), stage.text("strategy"), stage.texts("values"),
+                                  stage.has("text") ? stage.text("text") : std::string()});
     }
     const Json& kernels = top.array("user_kernels");
     for (std::size_t i = 0; i < kernels.size(); ++i) {
@@ -149,12 +171,39 @@ RestoredStages restoreStages(const SessionFile& session, const stages::FileReade
     RestoredStages restored;
     for (std::size_t i = 0; i < session.stages.size(); ++i) {
         const SessionStage& stage = session.stages[i];
+        const std::string place = "stage " + std::to_string(i + 1) + ": ";
+        std::string textUsed;
+        // The file's text as it is now, else (gone, unreadable) the text saved with the stage.
+        const stages::FileReader readOrSaved = [&](const std::string& file, std::uint64_t maxBytes,
+                                                   std::string_view what) {
+            try {
+                textUsed = readFile(file, maxBytes, what);
+            } catch (const InputError& error) {
+                const auto kernel = std::find_if(session.userKernels.begin(), session.userKernels.end(),
+                                                 [&](const UserKernel& saved) { return saved.path == file; });
+                if (stage.text.empty() && kernel == session.userKernels.end()) throw;
+                restored.notes.push_back(place + error.what() +
+                                         " (restored from the text saved in the session)");
+                textUsed = stage.text.empty() ? kernel->text : stage.text;
+            }
+            return textUsed;
+        };
         try {
+            if (auto filter = savedFilter(stage, place, restored.notes)) {
+                const auto& strategy = convolve::findStrategy(
+                    stage.strategy.empty() ? stages::findKind("convolve").defaultStrategy() : stage.strategy);
+                const auto spec = stage.values.find("filter");
+                restored.stages.push_back(stages::convolveStage(
+                    std::move(*filter), strategy, spec == stage.values.end() ? std::string() : spec->second));
+                restored.texts.push_back(stage.text);
+                continue;
+            }
             const stages::Values values(stage.values.begin(), stage.values.end());
             restored.stages.push_back(
-                stages::findKind(stage.kind).configure(values, stage.strategy, readFile));
+                stages::findKind(stage.kind).configure(values, stage.strategy, readOrSaved));
+            restored.texts.push_back(textUsed);
         } catch (const Error& error) {
-            restored.problems.push_back("stage " + std::to_string(i + 1) + ": " + error.what());
+            restored.problems.push_back(place + error.what());
         }
     }
     try {

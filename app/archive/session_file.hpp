@@ -4,13 +4,16 @@
 // the views' settings), as a JSON document written through the one JsonWriter:
 //
 //     {"format": "histoscope-session", "version": 1, "image": "/photos/cat.png", "device": "0:1",
-//      "stages": [{"kind": "rotate", "strategy": "image-sampler", "values": {"angle": "30"}}, ...],
+//      "stages": [{"kind": "rotate", "strategy": "image-sampler", "values": {"angle": "30"}},
+//                 {"kind": "convolve", "strategy": "local-tiled", "values": {"filter": "gaussian:1.5:0"}},
+//                 {"kind": "convolve", "strategy": "", "values": {}, "text": "1 2 1\n2 4 2\n1 2 1\n/ 16\n"},
+//                 ...],
 //      "user_kernels": [{"path": "/k/sharpen.cl", "text": "__kernel void ..."}],
 //      "roi": {"x": 10, "y": 20, "width": 64, "height": 48}, "view": {"zoom": "2", ...}}
 //
-// "roi" may be left out (the whole image); every other member is required ("stages", "user_kernels" and
-// "view" may be empty). Values are text, as a StageKind takes them. Qt-free, so a test reads it without the
-// app.
+// "roi" (in the image after its stages, as --roi) and a stage's "text" may be left out; every other member is
+// required ("stages", "user_kernels" and "view" may be empty). docs/sessions.md describes every member.
+// Values are text, as a StageKind takes them. Qt-free, so a test reads it without the app.
 
 #include <filesystem>
 #include <map>
@@ -26,10 +29,16 @@ namespace hs::archive {
 inline constexpr int kSessionFormatVersion = 1;
 inline constexpr std::string_view kSessionFormat = "histoscope-session";
 
+// One stage as a command line configures it: its kind, strategy and values as the CLI's options write them
+// (a convolution's "filter" is its --filter spec: "gaussian:1.5:7", a filter file's path).
 struct SessionStage {
     std::string kind;
     std::string strategy;  // empty: the kind's default
     std::map<std::string, std::string> values;
+    // The text of the file the stage reads (a filter file, a user kernel) as it was when saved, so that the
+    // stage opens where the file has gone; for a custom matrix typed in the app, which no file holds, its
+    // text, and no "filter" value. Empty when the stage reads no file.
+    std::string text{};
     bool operator==(const SessionStage&) const = default;
 };
 
@@ -71,10 +80,17 @@ SessionFile loadSession(const std::filesystem::path& path);
 
 // The stages `session` names, each configured from its kind (stages/stage.hpp), and one line for each that
 // cannot be ("stage 2: unknown stage 'sharpen' (known: ...)", "stage 1: angle: ..."), so that a session opens
-// with what can be restored and says what could not.
+// with what can be restored and says what could not. A file a stage reads that `readFile` cannot read is
+// replaced by the stage's saved text (a user kernel's: its user_kernels entry), and a note says so ("stage 2:
+// /k/edge.txt: ... (restored from the text saved in the session)"). A typed custom matrix becomes a
+// convolution of parseFilterText(text).
 struct RestoredStages {
     stages::StageList stages;
+    // Beside each stage: the text of the file it read (the saved text where the file is gone; a typed
+    // matrix's), empty when it reads none.
+    std::vector<std::string> texts;
     std::vector<std::string> problems;
+    std::vector<std::string> notes;
 };
 RestoredStages restoreStages(const SessionFile& session, const stages::FileReader& readFile);
 

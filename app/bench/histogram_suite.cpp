@@ -37,13 +37,12 @@ void measureStrategy(SuiteContext& context, Input& input, const Strategy& strate
         builds = std::move(result.builds);
         return std::move(result.timings);
     };
-    const auto measured = measure::measure({row.clock, 1, context.options.repetitions, row.bytes}, runOnce);
-    row.summary = measured.summary;
+    row.take(measure::measure({row.clock, 1, context.options.repetitions, row.bytes}, runOnce));
     if (strategy.runsOnDevice()) {
         TimingLog noTransfer;  // the runs above left the pixels on the device
         const auto& read =
             context.baselines->streamRead(input.pixels.device(*context.device, noTransfer), row.bytes);
-        row.baselineRatio = measure::ratioToBaseline(measured.summary, read);
+        row.baselineRatio = measure::ratioToBaseline(*row.summary, read);
         if (!builds.empty()) row.detail = builds.front().options;
         if (ranAs != strategy.name()) row.detail = "chose " + ranAs + ": " + row.detail;
     }

@@ -40,6 +40,38 @@ std::vector<std::uint8_t> gaussianTable() {
     return table;
 }
 
+std::uint8_t clampByte(int value) {
+    return static_cast<std::uint8_t>(std::clamp(value, 0, 255));
+}
+
+// A frame like a photograph or a video still, for the scopes: a sky of smooth gradients with a little noise,
+// a clipped white wall and a saturated red car (flat, noiseless: equal runs, chroma far from grey), a shaded
+// skin-tone disc, textured noisy ground and a near-black shadow. `u`, `v` are the position in 1/1024ths of
+// the width and height; `bits` a random number of the pixel.
+void naturalPixel(std::uint8_t* p, int u, int v, std::uint64_t bits) {
+    const auto noise = [&](int shift, int amplitude) {
+        return static_cast<int>((bits >> shift) % static_cast<std::uint64_t>(2 * amplitude + 1)) - amplitude;
+    };
+    const int du = u - 450, dv = v - 500;
+    int r = 0, g = 0, b = 0;
+    if (u >= 100 && u < 300 && v >= 300 && v < 700) {
+        r = 236, g = 234, b = 228;
+    } else if (u >= 600 && u < 800 && v >= 550 && v < 750) {
+        r = 190, g = 25, b = 30;
+    } else if (du * du + dv * dv < 90 * 90) {
+        const int shade = (du + dv) / 6;
+        r = 224 - shade + noise(0, 2), g = 172 - shade + noise(8, 2), b = 140 - shade + noise(16, 2);
+    } else if (v < 400) {
+        r = 60 + v / 10 + noise(0, 2), g = 110 + v / 8 + noise(8, 2), b = 200 + v / 16 + noise(16, 2);
+    } else if (v >= 900) {
+        r = 18 + noise(0, 1), g = 18 + noise(8, 1), b = 22 + noise(16, 1);
+    } else {
+        const int texture = static_cast<int>(24.0 * std::sin(u / 9.0) * std::cos(v / 7.0));
+        r = 85 + texture + noise(0, 6), g = 105 + texture + noise(8, 6), b = 50 + texture / 2 + noise(16, 6);
+    }
+    p[0] = clampByte(r), p[1] = clampByte(g), p[2] = clampByte(b), p[3] = 255;
+}
+
 // Fills rows [first, last) of `image` with `pattern`; each row has its own seed, so the content does not
 // depend on how the rows were shared among threads.
 void fill(ImageRGBA8& image, const std::string& pattern, const std::vector<std::uint8_t>& gaussian, int first,
@@ -56,6 +88,9 @@ void fill(ImageRGBA8& image, const std::string& pattern, const std::vector<std::
             } else if (pattern == "gaussian") {
                 const std::uint64_t bits = random.next();
                 for (int c = 0; c < 4; ++c) p[c] = gaussian[(bits >> (16 * c)) & 0xffff];
+            } else if (pattern == "natural") {
+                naturalPixel(p, static_cast<int>(std::int64_t{x} * 1024 / image.width),
+                             static_cast<int>(std::int64_t{y} * 1024 / image.height), random.next());
             } else {
                 const int w = std::max(1, image.width - 1), h = std::max(1, image.height - 1);
                 p[0] = static_cast<std::uint8_t>(x * 255 / w);
@@ -70,7 +105,7 @@ void fill(ImageRGBA8& image, const std::string& pattern, const std::vector<std::
 }  // namespace
 
 const std::vector<std::string>& patternNames() {
-    static const std::vector<std::string> names{"uniform", "all-equal", "gaussian", "gradient"};
+    static const std::vector<std::string> names{"uniform", "all-equal", "gaussian", "gradient", "natural"};
     return names;
 }
 
@@ -85,7 +120,8 @@ ImageRGBA8 makePattern(const std::string& name, std::uint64_t bytes) {
 
 ImageRGBA8 makePattern(const std::string& name, int width, int height) {
     if (std::find(patternNames().begin(), patternNames().end(), name) == patternNames().end())
-        throw UsageError("unknown pattern '" + name + "' (known: uniform, all-equal, gaussian, gradient)");
+        throw UsageError("unknown pattern '" + name +
+                         "' (known: uniform, all-equal, gaussian, gradient, natural)");
     ImageRGBA8 image(width, height);
     const auto gaussian = name == "gaussian" ? gaussianTable() : std::vector<std::uint8_t>();
     const int threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));

@@ -13,6 +13,7 @@
 #include "engine/runtime/device_properties.hpp"
 #include "engine/runtime/error.hpp"
 #include "engine/runtime/runtime.hpp"
+#include "engine/stages/builtin.hpp"
 #include "engine/util/json_writer.hpp"
 #include "histoscope_version.hpp"
 #include "io/files/files.hpp"
@@ -25,8 +26,15 @@ namespace {
 void runSuites(SuiteContext& context, const std::string& name, const ImageRGBA8& image) {
     PixelSource pixels(image);
     Input input{name, image, pixels};
+    const std::size_t rowsBefore = context.report.rows().size();
     for (const auto& suite : suites()) {
         if (Options::selected(context.options.suites, suite.name)) suite.run(context, input);
+    }
+    if (context.options.record) {
+        const std::vector<Row> measured(
+            context.report.rows().begin() + static_cast<std::ptrdiff_t>(rowsBefore),
+            context.report.rows().end());
+        context.recorded += context.options.record->record(context, measured, name, image);
     }
     if (context.baselines == nullptr) return;
     try {
@@ -106,7 +114,7 @@ int run(const Options& options) {
     for (const auto& pattern : options.patterns) {
         if (std::find(patternNames().begin(), patternNames().end(), pattern) == patternNames().end())
             throw UsageError("unknown pattern '" + pattern +
-                             "' (known: uniform, all-equal, gaussian, gradient)");
+                             "' (known: uniform, all-equal, gaussian, gradient, natural)");
     }
     if (options.raw) {
         const ImageRGBA8 image = io::readRawRgba(options.raw->path, options.raw->width, options.raw->height);
@@ -121,6 +129,9 @@ int run(const Options& options) {
         }
     }
     report.printTable(table);
+    if (options.record)
+        table << "recorded " << context.recorded << " run(s) in " << options.record->where()
+              << " (histoscope-cli runs list)\n";
     if (baselines) {
         for (const auto& [key, baseline] : baselines->measured()) {
             const std::uint64_t moved = key.first == "copy" ? 2 * key.second : key.second;

@@ -67,7 +67,9 @@ std::string usage() {
            helpLine("-h, --help", "Show this help.") + sharedLine(options::kDevice, "") +
            helpLine("--sizes LIST",
                     "Input sizes in MiB, comma-separated, fractions allowed. Default: 1,16,64,256.") +
-           helpLine("--patterns LIST", "uniform, all-equal, gaussian, gradient. Default: all.") +
+           helpLine(
+               "--patterns LIST",
+               "uniform, all-equal, gaussian, gradient, natural (a photograph-like frame). Default: all.") +
            helpLine("--strategies LIST", "Strategies to measure, in any case. Default: all.") +
            helpLine("--suites LIST",
                     suiteNames() +
@@ -77,9 +79,13 @@ std::string usage() {
            sharedLine(options::kSampling, "both") +
            helpLine("--repetitions N", "Timed repetitions after one untimed warm-up. Default: 10.") +
            helpLine("--quick", "Sizes 1,16 MiB and 5 repetitions, unless given explicitly.") +
+           helpLine("--record",
+                    "Record every row measured repetition by repetition (histogram, scope, rotate, convolve) "
+                    "in the run archive ($HISTOSCOPE_ARCHIVE, else $XDG_DATA_HOME/histoscope/runs.sqlite), "
+                    "with each repetition's timings: see 'histoscope-cli runs'.") +
            helpLine("--frame WxH",
                     "The frame, live and scope suites' frame of a pattern. Default: 3840x2160.") +
-           helpLine("--json", std::string(options::kJson.help) + " The table then goes to stderr.") +
+           helpLine("--json", std::string(options::kJson.help).append(" The table then goes to stderr.")) +
            sharedLine(options::kJsonOut, "") +
            helpLine("--json PATH|-",
                     "The older form of --json-out PATH (-: stdout, as --json), still accepted.") +
@@ -160,7 +166,8 @@ std::optional<Options> parseOptions(int argc, char** argv) {
             options.setJsonPath(argument());
             continue;
         }
-        if (inlineValue && (option == "--help" || option == "-h" || option == "--quick"))
+        if (inlineValue &&
+            (option == "--help" || option == "-h" || option == "--quick" || option == "--record"))
             throw UsageError(option + " takes no value, got '" + option + "=" + *inlineValue + "'");
         if (option == "--help" || option == "-h") {
             std::fputs(usage().c_str(), stdout);
@@ -196,6 +203,9 @@ std::optional<Options> parseOptions(int argc, char** argv) {
             options.frameHeight = parseNumber(option, size.substr(x + 1), 1, 1 << 15);
         } else if (option == "--quick") {
             quick = true;
+        } else if (option == "--record") {
+            // Read now: a bad $HISTOSCOPE_ARCHIVE_MAX_RUNS stops the bench before any measuring.
+            options.record = recorderFromEnvironment();
         } else if (option == "--raw-rgba") {
             rawPath = argument();
         } else if (option == "--width") {

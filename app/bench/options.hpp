@@ -1,9 +1,11 @@
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "bench/run_recorder.hpp"
 #include "engine/ops/rotate/rotate.hpp"
 
 namespace hs::bench {
@@ -30,6 +32,9 @@ struct Options {
     bool jsonOnStdout = false;
     std::optional<std::string> jsonPath;
     std::optional<RawInput> raw;
+    // --record: every row measured repetition by repetition is recorded in the run archive, read from the
+    // environment before any measuring; null without --record.
+    std::shared_ptr<const RunRecorder> record;
     int frameWidth = 3840;  // the frame and live suites' frame of a pattern
     int frameHeight = 2160;
 

@@ -4,6 +4,12 @@
 
 namespace hs::bench {
 
+void Row::take(measure::Measurement measurement) {
+    summary = measurement.summary;
+    runs = std::move(measurement.runs);
+    samplesNs = std::move(measurement.samplesNs);
+}
+
 void Report::add(Row row) {
     rows_.push_back(std::move(row));
 }

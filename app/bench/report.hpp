@@ -26,6 +26,13 @@ struct Row {
     std::optional<double> baselineRatio;  // GB/s over a baseline's (streaming read or copy) on the same bytes
     std::string detail;                   // build options, chosen strategy, or why it was skipped
     std::map<std::string, double> extra;  // suite-specific numbers (bins, angle, ...)
+    // Where the suite measured repetition by repetition: each timed repetition's timing log and figure
+    // (measure::Measurement), what --record keeps.
+    std::vector<std::vector<Timing>> runs;
+    std::vector<double> samplesNs;
+
+    // Takes the summary, the logs and the figures of `measurement`.
+    void take(measure::Measurement measurement);
 
     bool skipped() const { return !summary.has_value(); }
     double gbps() const { return summary ? measure::gigabytesPerSecond(bytes, summary->median) : 0.0; }

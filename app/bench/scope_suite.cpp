@@ -54,7 +54,7 @@ void measureStrategy(SuiteContext& context, PixelSource& pixels, const ImageRGBA
         builds = std::move(result.builds);
         return std::move(result.timings);
     };
-    row.summary = measure::measure({row.clock, 1, context.options.repetitions, row.bytes}, runOnce).summary;
+    row.take(measure::measure({row.clock, 1, context.options.repetitions, row.bytes}, runOnce));
     if (strategy.runsOnDevice()) {
         TimingLog noTransfer;  // the runs above left the frame on the device
         const auto& read =

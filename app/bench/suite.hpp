@@ -34,6 +34,7 @@ struct SuiteContext {
     // The run path every front end takes (session/session.hpp), whose runtime opened `device`: the suites
     // that run stages run them through it.
     session::Session& session;
+    int recorded = 0;  // runs --record has recorded so far
 };
 
 // One input of the run. `pixels` is shared by the suites, so the input is uploaded to the device once.

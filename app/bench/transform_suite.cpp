@@ -79,10 +79,8 @@ Row newRow(const std::string& suite, std::string subject, const Input& input) {
 void measureInto(SuiteContext& context, Input& input, Row& row,
                  const std::function<std::vector<Timing>()>& run) {
     try {
-        row.summary =
-            measure::measure({measure::Clock::Kernel, 1, context.options.repetitions, row.bytes}, [&] {
-                return deviceWork(run());
-            }).summary;
+        row.take(measure::measure({measure::Clock::Kernel, 1, context.options.repetitions, row.bytes},
+                                  [&] { return deviceWork(run()); }));
         const auto& copy = context.baselines->copy(input.image.byteCount());
         // A zero median (no kernel recorded) has no ratio: 0, as GB/s is then.
         const double ratio = measure::ratioToBaseline(*row.summary, copy).value_or(0.0);

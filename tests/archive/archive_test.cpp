@@ -73,6 +73,8 @@ Record sampleRun(const std::string& label, std::uint64_t kernelNs = 1000) {
     run.bins = 4;
     run.histogram = {{"r", {1, 2, 3, 2}}, {"luma", {8, 0, 0, 0}}};
     run.outputHash = "feedface";
+    // Bytes, not text: a NUL inside and bytes that are no UTF-8 come back as they went in.
+    run.outputPng = std::string("\x89PNG\0\xff kept", 11);
     return run;
 }
 
@@ -173,7 +175,7 @@ PRAGMA user_version = 1;
 )SQL");
     }
     Archive archive(settings);
-    EXPECT_EQ(Raw(settings.path).text("PRAGMA user_version"), "2");
+    EXPECT_EQ(Raw(settings.path).text("PRAGMA user_version"), std::to_string(kSchemaVersion));
     // The column version 2 added, filled from the stages in their order.
     const auto listed = archive.list({.strategy = "private-uchar"});
     ASSERT_EQ(listed.size(), 1u);
@@ -190,6 +192,7 @@ PRAGMA user_version = 1;
     EXPECT_EQ(old.histogram.at("g"), (std::vector<std::uint64_t>{2, 1}));
     ASSERT_EQ(old.timings.size(), 1u);
     EXPECT_EQ(old.timings[0].durationNs, 5000u);
+    EXPECT_TRUE(old.outputPng.empty()) << "version 3's outputs: none kept for an older run";
     // And new runs go in beside it.
     EXPECT_GT(archive.add(sampleRun("new")), 7);
     EXPECT_EQ(archive.list().size(), 2u);
@@ -197,16 +200,16 @@ PRAGMA user_version = 1;
 
 TEST(Archive, ADatabaseOfANewerSchemaIsRefusedUntouchedAndTheRunKept) {
     const Settings settings = settingsIn(freshFolder());
-    Raw(settings.path).exec("CREATE TABLE future(x); PRAGMA user_version = 3;");
+    Raw(settings.path).exec("CREATE TABLE future(x); PRAGMA user_version = 4;");
     const Recorded done = record(settings, sampleRun("a"));
     EXPECT_EQ(done.id, 0);
     EXPECT_NE(
-        done.problem.find(settings.path.string() + ": cannot open the run archive: its schema version 3 is "
-                                                   "newer than this HistoScope's 2"),
+        done.problem.find(settings.path.string() + ": cannot open the run archive: its schema version 4 is "
+                                                   "newer than this HistoScope's 3"),
         std::string::npos)
         << done.problem;
     EXPECT_EQ(pendingFiles(settings).size(), 1u);
-    EXPECT_EQ(Raw(settings.path).text("PRAGMA user_version"), "3");
+    EXPECT_EQ(Raw(settings.path).text("PRAGMA user_version"), "4");
 }
 
 TEST(Archive, WritersInSeveralThreadsLoseNoRun) {
@@ -426,7 +429,8 @@ TEST(Record, ARunOnTheDeviceIsRecordedAsTheSessionReportedIt) {
                    stages::histogramStage({16, false}, histogram::findStrategy("global-atomic"))};
     const session::RunReport first = session.run(spec);
     const session::RunReport second = session.run(spec);
-    Record run = recordOf("test", identify("/x.png", *image), spec.stages, first, "out-hash");
+    Record run =
+        recordOf("test", identify("/x.png", *image), spec.stages, first, OutputImage{"out-hash", {}});
     addRepetition(run, second);
 
     EXPECT_EQ(run.device, first.device.name);

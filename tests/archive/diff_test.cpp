@@ -180,5 +180,70 @@ TEST(Diff, SpecDeviceImageAndResultsDifferencesAreListed) {
         << text;
 }
 
+// A 5 x 3 image of distinct pixels, and the same with three channels of two pixels changed by hand.
+ImageRGBA8 handMadeImage() {
+    ImageRGBA8 image(5, 3);
+    for (std::size_t i = 0; i < image.pixels.size(); ++i) image.pixels[i] = static_cast<std::uint8_t>(i * 3);
+    return image;
+}
+
+TEST(Diff, ThePixelsThatDifferAreCountedWithTheMaximumAndTheFirst) {
+    const ImageRGBA8 left = handMadeImage();
+    ImageRGBA8 right = left;
+    const auto at = [&](int x, int y, int channel) -> std::uint8_t& {
+        return right.pixels[static_cast<std::size_t>((y * 5 + x) * 4 + channel)];
+    };
+    at(4, 0, 1) += 37;  // (4, 0) g: the first in row order
+    at(4, 0, 2) -= 5;   // the same pixel again: counted once
+    at(1, 2, 3) -= 60;  // (1, 2) a: the largest
+    Record a = runOf(1, {1000, 1000, 1000});
+    Record b = runOf(2, {1000, 1000, 1000});
+    for (auto [record, image] : {std::pair<Record*, const ImageRGBA8*>{&a, &left}, {&b, &right}}) {
+        OutputImage output = outputOf(image->width, image->height, image->pixels.data());
+        record->outputHash = output.hash;
+        record->outputPng = output.png;
+    }
+    ASSERT_FALSE(a.outputPng.empty());
+    EXPECT_EQ(keptOutput(b).pixels, right.pixels) << "kept losslessly";
+
+    const Diff result = diff({a}, {b});
+    ASSERT_TRUE(result.pixels.has_value());
+    const PixelComparison& pixels = *result.pixels;
+    EXPECT_TRUE(pixels.compared) << pixels.reason;
+    EXPECT_EQ(pixels.width, 5);
+    EXPECT_EQ(pixels.differing, 2u);
+    EXPECT_EQ(pixels.maxDifference, 60);
+    EXPECT_EQ(pixels.firstX, 4);
+    EXPECT_EQ(pixels.firstY, 0);
+    EXPECT_EQ(pixels.firstChannel, "g");
+    const std::string text = diffText(result);
+    EXPECT_NE(text.find("output pixels: 2 of 15 differ, max difference 60, first at (4, 0) channel g"),
+              std::string::npos)
+        << text;
+
+    // The same pixels: nothing differs.
+    EXPECT_EQ(diff({a}, {a}).pixels->differing, 0u);
+    EXPECT_NE(diffText(diff({a}, {a})).find("output pixels: the same"), std::string::npos);
+
+    // Pixels not kept (over the cap): the diff says it cannot compare them.
+    Record unkept = b;
+    unkept.outputPng.clear();
+    const auto notKept = comparePixels(a, unkept);
+    ASSERT_TRUE(notKept.has_value());
+    EXPECT_FALSE(notKept->compared);
+    EXPECT_NE(notKept->reason.find("run 2's output pixels were not kept"), std::string::npos)
+        << notKept->reason;
+
+    // Outputs of other sizes are not compared pixel by pixel.
+    const ImageRGBA8 wider(6, 3);
+    const OutputImage other = outputOf(wider.width, wider.height, wider.pixels.data());
+    b.outputHash = other.hash;
+    b.outputPng = other.png;
+    EXPECT_EQ(comparePixels(a, b)->reason, "the output sizes differ: 5x3 and 6x3");
+
+    // No image stage on either side: no pixels to speak of.
+    EXPECT_FALSE(diff({runOf(1, {1})}, {runOf(2, {1})}).pixels.has_value());
+}
+
 }  // namespace
 }  // namespace hs::archive

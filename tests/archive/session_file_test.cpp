@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "engine/runtime/error.hpp"
+#include "engine/stages/builtin.hpp"
 
 namespace hs::archive {
 namespace {
@@ -115,6 +116,52 @@ TEST(SessionFile, StagesAreRestoredAsFarAsTheyCanBeAndTheRestIsNamed) {
     const RestoredStages misordered = restoreStages(session, noFiles);
     ASSERT_EQ(misordered.problems.size(), 1u);
     EXPECT_NE(misordered.problems[0].find("rotate"), std::string::npos) << misordered.problems[0];
+}
+
+// The texts a session saves stand in for files that have gone, each said in a note: a custom matrix typed in
+// the app (no file at all), a filter file and a user kernel (its user_kernels entry).
+TEST(SessionFile, SavedTextsStandInForFilesThatHaveGone) {
+    const std::string typed = "1 2 1\n/ 4\n";
+    const std::string edge = "0 1 0\n1 -4 1\n0 1 0\n";
+    const std::string kernel =
+        "// @param int amount 0 255 255\n"
+        "kernel void k(global const uchar4* src, global uchar4* dst, int width, int height, int amount) {}\n";
+    SessionFile session;
+    session.stages = {{"convolve", "separable", {}, typed},
+                      {"convolve", "", {{"filter", "/gone/edge.txt"}}, edge},
+                      {"kernel", "", {{"kernel", "/gone/k.cl"}, {"param", "amount=7"}}},
+                      {"histogram", "", {{"bins", "16"}}}};
+    session.userKernels = {{"/gone/k.cl", kernel}};
+    EXPECT_EQ(parseSession(sessionJson(session), "s.histoscope"), session)
+        << "the stages' texts written and read";
+
+    const stages::FileReader noFiles = [](const std::string& path, std::uint64_t,
+                                          std::string_view) -> std::string {
+        throw InputError(path + ": no such file");
+    };
+    const RestoredStages restored = restoreStages(session, noFiles);
+    EXPECT_TRUE(restored.problems.empty()) << restored.problems.front();
+    ASSERT_EQ(restored.stages.size(), 4u);
+    ASSERT_EQ(restored.texts.size(), 4u);
+    EXPECT_EQ(stages::filterOf(*restored.stages[0])->taps, convolve::parseFilterText(typed).taps);
+    EXPECT_EQ(restored.stages[0]->requestedStrategy()->name(), "separable");
+    EXPECT_EQ(restored.texts[0], typed);
+    EXPECT_EQ(stages::filterOf(*restored.stages[1])->taps, convolve::parseFilterText(edge).taps);
+    EXPECT_EQ(restored.stages[1]->values().at("filter"), "/gone/edge.txt");
+    EXPECT_EQ(restored.stages[2]->values().at("param"), "amount=7");
+    EXPECT_EQ(restored.texts[2], kernel);
+    EXPECT_EQ(restored.texts[3], "");
+    ASSERT_EQ(restored.notes.size(), 2u);
+    EXPECT_EQ(
+        restored.notes[0],
+        "stage 2: /gone/edge.txt: the filter file is gone (restored from the text saved in the session)");
+    EXPECT_EQ(restored.notes[1],
+              "stage 3: /gone/k.cl: no such file (restored from the text saved in the session)");
+
+    // Without a saved text a file that has gone is a problem, as before.
+    session.userKernels.clear();
+    EXPECT_EQ(restoreStages(session, noFiles).problems,
+              (std::vector<std::string>{"stage 3: /gone/k.cl: no such file"}));
 }
 
 }  // namespace

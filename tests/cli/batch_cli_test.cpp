@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,6 +17,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QThread>
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -161,8 +163,77 @@ TEST_F(BatchCli, LinesAndOutputsEqualSinglePipelineRunsAndProgramsAreBuiltOnce) 
     }
 }
 
-// SIGINT once the first line is there: the images in hand finish, every line of the JSONL is whole, the
-// images not begun have none, and the exit code says it was interrupted.
+// An output that cannot be written (a folder stands at its path) fails its line, written after the run by a
+// file thread, and the batch goes on.
+// --record keeps a run per image and device in the run archive, as pipeline --record does: the line's counts,
+// the image it ran on, and the output's pixels (the same on both PoCL devices, different between images).
+TEST_F(BatchCli, RecordKeepsARunPerImageAndDeviceWithTheLinesCountsAndThePixels) {
+    image("in/a.png", 6);
+    image("in/b.png", 7, 8, 11);
+    const std::vector<std::pair<QString, QString>> archive{{"HISTOSCOPE_ARCHIVE", path("runs.sqlite")}};
+    const Outcome outcome = runCli({"batch", path("in"), "--angle", "180", "--sampling", "nearest", "--bins",
+                                    "8", "--devices", "0:0,0:1", "--record"},
+                                   archive);
+    ASSERT_EQ(outcome.exitCode, 0) << outcome.err.toStdString();
+    const auto objects = lines(outcome.out);
+    ASSERT_EQ(objects.size(), 4u);
+    const Outcome listed = runCli({"runs", "list", "--json"}, archive);
+    ASSERT_EQ(listed.exitCode, 0) << listed.err.toStdString();
+    const QJsonArray runs = listed.json()["runs"].toArray();
+    ASSERT_EQ(runs.size(), 4);
+    std::map<QString, std::set<QString>> outputsByImage;
+    std::map<QString, int> runsOfImage;
+    for (const auto& entry : runs) {
+        const Outcome shown =
+            runCli({"runs", "show", QString::number(entry.toObject()["id"].toInteger()), "--json"}, archive);
+        ASSERT_EQ(shown.exitCode, 0) << shown.err.toStdString();
+        const QJsonObject run = shown.json();
+        EXPECT_EQ(run["command"].toString(), "histoscope-cli batch");
+        const QString file = run["image"].toObject()["path"].toString();
+        const QString device = run["device"].toObject()["name"].toString();
+        ++runsOfImage[QFileInfo(file).fileName()];
+        const QJsonObject results = run["results"].toObject();
+        EXPECT_GT(results["output_png_bytes"].toInteger(), 0);
+        outputsByImage[file].insert(results["output_hash"].toString());
+        // The counts are those of the line of that image and device.
+        const auto line = std::find_if(objects.begin(), objects.end(), [&](const QJsonObject& object) {
+            return QFileInfo(object["file"].toString()).absoluteFilePath() ==
+                       QFileInfo(file).absoluteFilePath() &&
+                   object["device"].toObject()["name"].toString() == device;
+        });
+        ASSERT_NE(line, objects.end()) << file.toStdString();
+        EXPECT_EQ(results["histograms"].toObject()["r"].toArray(),
+                  (*line)["histograms"].toObject()["r"].toArray());
+    }
+    EXPECT_EQ(runsOfImage, (std::map<QString, int>{{"a.png", 2}, {"b.png", 2}}))
+        << "each image on each device";
+    ASSERT_EQ(outputsByImage.size(), 2u);
+    for (const auto& [file, hashes] : outputsByImage) EXPECT_EQ(hashes.size(), 1u) << file.toStdString();
+    EXPECT_NE(*outputsByImage.begin()->second.begin(), *outputsByImage.rbegin()->second.begin());
+}
+
+TEST_F(BatchCli, AnOutputThatCannotBeWrittenIsAFailedLine) {
+    const QStringList images{image("in/a.png", 6), image("in/b.png", 7), image("in/c.png", 8)};
+    ASSERT_TRUE(QDir().mkpath(path("out/b.png/occupied")));
+    const Outcome outcome =
+        runCli({"batch", path("in"), "--out-dir", path("out"), "--angle", "90", "--fit-canvas"});
+    EXPECT_EQ(outcome.exitCode, 6) << outcome.err.toStdString();
+    const auto objects = lines(outcome.out);
+    ASSERT_EQ(filesOf(objects), images);
+    EXPECT_EQ(objects[0]["status"].toString(), "ok");
+    EXPECT_EQ(objects[2]["status"].toString(), "ok");
+    EXPECT_EQ(objects[1]["status"].toString(), "failed");
+    EXPECT_TRUE(objects[1]["error"].toString().startsWith(path("out/b.png") + ": "))
+        << objects[1]["error"].toString().toStdString();
+    for (const QString& name : {QString("out/a.png"), QString("out/c.png")}) {
+        const ImageRGBA8 written = io::loadImage(path(name));
+        EXPECT_EQ(written.width, 9) << "rotated by 90 degrees: " << name.toStdString();
+        EXPECT_EQ(written.height, 12);
+    }
+}
+
+// SIGINT once the first line is there: the images in hand finish, every line of the JSONL is whole and its
+// output written, the images not begun have none, and the exit code says it was interrupted.
 TEST_F(BatchCli, SigintFinishesTheImagesInHandAndLeavesTheJsonlWhole) {
     constexpr int kImages = 40;
     for (int i = 0; i < kImages; ++i) image(QString("in/%1.png").arg(i, 2, 10, QChar('0')), i, 160, 120);
@@ -171,8 +242,8 @@ TEST_F(BatchCli, SigintFinishesTheImagesInHandAndLeavesTheJsonlWhole) {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.remove("HISTOSCOPE_DEVICE");
     process.setProcessEnvironment(environment);
-    process.start(HISTOSCOPE_CLI,
-                  {"batch", path("in"), "--filter", "gaussian:4", "--jsonl", jsonl, "--jobs", "1"});
+    process.start(HISTOSCOPE_CLI, {"batch", path("in"), "--filter", "gaussian:4", "--jsonl", jsonl, "--jobs",
+                                   "1", "--out-dir", path("out")});
     ASSERT_TRUE(process.waitForStarted());
     while (QFileInfo(jsonl).size() == 0 && process.state() == QProcess::Running) QThread::msleep(5);
     ::kill(static_cast<pid_t>(process.processId()), SIGINT);
@@ -186,6 +257,8 @@ TEST_F(BatchCli, SigintFinishesTheImagesInHandAndLeavesTheJsonlWhole) {
         EXPECT_EQ(objects[i]["file"].toString(), path(QString("in/%1.png").arg(i, 2, 10, QChar('0'))))
             << "the lines are the first images, in order";
         EXPECT_EQ(objects[i]["status"].toString(), "ok");
+        const ImageRGBA8 written = io::loadImage(objects[i]["output"].toObject()["path"].toString());
+        EXPECT_EQ(written.width, 160) << "every line's output is written";
     }
 }
 

@@ -3,15 +3,22 @@
 // (exit 5 and the line of the write past the end; 0 when clean), and sweep (its grid, and the stored best
 // that the strategy then builds with).
 #include <gtest/gtest.h>
+#include <sys/types.h>
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QImageWriter>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QThread>
+#include <csignal>
+#include <vector>
 
 #include "cli_runner.hpp"
 
@@ -185,9 +192,12 @@ TEST_F(KernelLabCli, SweepOfAUserKernelAndItsCsvAndItsMistakes) {
     ASSERT_EQ(csv.exitCode, 0) << csv.err.toStdString();
     const QStringList lines = QString::fromUtf8(csv.out).trimmed().split('\n');
     ASSERT_EQ(lines.size(), 5) << csv.out.toStdString();
-    EXPECT_EQ(lines[0], "group,amount,min_ns,median_ns,max_ns,gbps");
-    EXPECT_TRUE(lines[1].startsWith("0,0,"));
-    EXPECT_TRUE(lines[4].startsWith("4,255,"));
+    EXPECT_EQ(lines[0],
+              "group,amount,built_group,built_amount,min_ns,median_ns,max_ns,gbps,x_read,"
+              "max_difference,same_build_as,error");
+    // A user kernel's values are arguments: built as asked.
+    EXPECT_TRUE(lines[1].startsWith("0,0,0,0,"));
+    EXPECT_TRUE(lines[4].startsWith("4,255,4,255,"));
     expectOneErrorLine(run({"sweep", path("in.png"), "--kernel", kInvert, "--tune", "radius=1"}), 2,
                        "declares no @param radius");
     expectOneErrorLine(run({"sweep", path("in.png"), "--strategy", "local-atomic", "--tune", "COPIES=3"}), 2,
@@ -195,6 +205,137 @@ TEST_F(KernelLabCli, SweepOfAUserKernelAndItsCsvAndItsMistakes) {
     expectOneErrorLine(run({"sweep", path("in.png"), "--strategy", "global-atomic", "--tune", "WG=8"}), 2,
                        "global-atomic has no tunable WG (it has: none)");
 }
+
+// The -D value NAME=... of build options, as an independent reading of what was built.
+int definedValue(const QString& options, const QString& name) {
+    const QRegularExpression define("-D " + name + "=(\\d+)");
+    const auto match = define.match(options);
+    EXPECT_TRUE(match.hasMatch()) << options.toStdString();
+    return match.captured(1).toInt();
+}
+
+TEST_F(KernelLabCli, ASweepPointIsLabelledByTheValueItBuiltAndTheStoredBestIsThatValue) {
+    // private-uchar keeps a work-item's 4 rows of uchar counters in local memory: 1024 work-items do not fit
+    // PoCL's, so the strategy lowers the group, to the same size for 512 and 1024.
+    const Outcome sweep = run({"sweep", path("in.png"), "--strategy", "private-uchar", "--tune",
+                               "WG=4,512,1024", "--repeat", "1", "--store", "--json"});
+    ASSERT_EQ(sweep.exitCode, 0) << sweep.err.toStdString();
+    const QJsonArray points = sweep.json()["points"].toArray();
+    ASSERT_EQ(points.size(), 3);
+    QList<int> built;
+    for (int p = 0; p < 3; ++p) {
+        const QJsonObject point = points[p].toObject();
+        built += point["built"].toObject()["WG"].toInt();
+        EXPECT_EQ(built.last(), definedValue(point["builds"].toString(), "WG"));
+        EXPECT_EQ(point["max_difference"].toInt(-1), 0) << "the counts equal the CPU reference's";
+    }
+    EXPECT_EQ(points[0].toObject()["values"].toObject()["WG"].toInt(), 4);
+    EXPECT_EQ(built[0], 4);
+    EXPECT_LT(built[2], 1024);
+    EXPECT_EQ(built[1], built[2]);
+    EXPECT_EQ(points[2].toObject()["same_build_as"].toInt(-1), 1);
+    EXPECT_FALSE(points[1].toObject().contains("same_build_as"));
+    // The best is named by what it built; a marked point is never the best.
+    const int bestWg = sweep.json()["best"].toObject()["WG"].toInt();
+    EXPECT_TRUE(bestWg == built[0] || bestWg == built[1]) << bestWg;
+
+    const Outcome table =
+        run({"sweep", path("in.png"), "--strategy", "private-uchar", "--tune", "WG=1024", "--repeat", "1"});
+    ASSERT_EQ(table.exitCode, 0) << table.err.toStdString();
+    EXPECT_TRUE(QString::fromUtf8(table.out).contains(QString("WG=%1 (WG=1024)").arg(built[2])))
+        << table.out.toStdString();
+
+    const Outcome later = run({"pipeline", path("in.png"), "--histogram-strategy", "private-uchar", "--out",
+                               path("out.png"), "--json"});
+    ASSERT_EQ(later.exitCode, 0) << later.err.toStdString();
+    const QJsonArray builds = stageNamed(later.json(), "histogram")["builds"].toArray();
+    ASSERT_EQ(builds.size(), 1);
+    EXPECT_EQ(definedValue(builds[0].toObject()["options"].toString(), "WG"), bestWg);
+}
+
+// A sweep of a rotation or convolution strategy: every point's result equals the CPU reference (a quarter
+// turn with nearest sampling and an integer filter: bit for bit), is labelled by its build, and the stored
+// best is what the strategy, named in a pipeline, then builds with. Two points each: a PoCL build takes a
+// second or two.
+struct TransformSweep {
+    QStringList stage;  // --stage KIND and the stage's options
+    QString strategyOption;
+    QString strategy;
+    QString tune;
+    QString name;
+};
+
+// How a case is named in test listings.
+void PrintTo(const TransformSweep& sweep, std::ostream* out) {
+    *out << sweep.strategy.toStdString();
+}
+
+class TransformSweepCli : public KernelLabCli, public ::testing::WithParamInterface<TransformSweep> {};
+
+TEST_P(TransformSweepCli, MatchesTheReferenceAtEveryPointAndStoresItsBest) {
+    const TransformSweep& c = GetParam();
+    QStringList arguments{"sweep", path("in.png")};
+    arguments << c.stage << "--strategy" << c.strategy << "--tune" << c.tune << "--repeat"
+              << "1"
+              << "--store"
+              << "--json";
+    const Outcome sweep = run(arguments);
+    ASSERT_EQ(sweep.exitCode, 0) << sweep.err.toStdString();
+    const QJsonArray points = sweep.json()["points"].toArray();
+    ASSERT_EQ(points.size(), 2);
+    for (const auto& entry : points) {
+        const QJsonObject point = entry.toObject();
+        EXPECT_EQ(point["max_difference"].toInt(-1), 0) << point["builds"].toString().toStdString();
+        EXPECT_EQ(point["built"].toObject()[c.name].toInt(),
+                  definedValue(point["builds"].toString(), c.name));
+    }
+    const int best = sweep.json()["best"].toObject()[c.name].toInt();
+    QStringList pipeline{"pipeline", path("in.png")};
+    pipeline << c.stage.mid(2) << c.strategyOption << c.strategy << "--out" << path("out.png") << "--json";
+    const Outcome later = run(pipeline);
+    ASSERT_EQ(later.exitCode, 0) << later.err.toStdString();
+    const QString options =
+        stageNamed(later.json(), c.stage[1])["builds"].toArray()[0].toObject()["options"].toString();
+    EXPECT_EQ(definedValue(options, c.name), best) << options.toStdString();
+
+    // A convolution's values are stored for its filter's size: a 5x5 filter builds with the strategy's own
+    // choice, which no point of the grid asked for.
+    if (c.stage[1] == "convolve") {
+        const Outcome five = run({"pipeline", path("in.png"), "--filter", "box:5", c.strategyOption,
+                                  c.strategy, "--out", path("out5.png"), "--json"});
+        ASSERT_EQ(five.exitCode, 0) << five.err.toStdString();
+        const QString fiveOptions =
+            stageNamed(five.json(), "convolve")["builds"].toArray()[0].toObject()["options"].toString();
+        EXPECT_FALSE(fiveOptions.contains(QRegularExpression(QString("-D %1=%2\\b").arg(c.name).arg(best))))
+            << fiveOptions.toStdString();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Every, TransformSweepCli,
+                         ::testing::Values(TransformSweep{{"--stage", "rotate", "--angle", "90", "--sampling",
+                                                           "nearest"},
+                                                          "--rotate-strategy",
+                                                          "buffer",
+                                                          "PIXELS_X=1,8",
+                                                          "PIXELS_X"},
+                                           TransformSweep{{"--stage", "convolve", "--filter", "box:3"},
+                                                          "--convolve-strategy",
+                                                          "buffer-naive",
+                                                          "LOCAL_X=1,4",
+                                                          "LOCAL_X"},
+                                           TransformSweep{{"--stage", "convolve", "--filter", "box:3"},
+                                                          "--convolve-strategy",
+                                                          "local-tiled",
+                                                          "TILE_X=4,8",
+                                                          "TILE_X"},
+                                           TransformSweep{{"--stage", "convolve", "--filter", "box:3"},
+                                                          "--convolve-strategy",
+                                                          "separable",
+                                                          "ROWS=2,4",
+                                                          "ROWS"}),
+                         [](const ::testing::TestParamInfo<TransformSweep>& param) {
+                             return QString(param.param.strategy).replace('-', '_').toStdString();
+                         });
 
 TEST_F(KernelLabCli, StrategiesListWhatASweepMayTune) {
     const Outcome outcome = run({"strategies", "--json"});
@@ -212,12 +353,85 @@ TEST_F(KernelLabCli, StrategiesListWhatASweepMayTune) {
     EXPECT_EQ(localAtomic, (QStringList{"WG", "COPIES", "CHUNK_QUADS"}));
 }
 
+// kernels/histogram.cl with local_atomic's addition of counter `skipped` left out (counter i < 256: value i
+// of r), written as the user's edited copy.
+QString histogramSkipping(const QString& file, int skipped) {
+    QFile source(kSource + "/kernels/histogram.cl");
+    EXPECT_TRUE(source.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(source.readAll());
+    const QString add = "if (sum != 0) atomic_add(&hist[i], sum);";
+    EXPECT_TRUE(text.contains(add));
+    if (skipped >= 0)
+        text.replace(add, QString("if (sum != 0 && i != %1) atomic_add(&hist[i], sum);").arg(skipped));
+    QFile edited(file);
+    EXPECT_TRUE(edited.open(QIODevice::WriteOnly));
+    edited.write(text.toUtf8());
+    return file;
+}
+
+TEST_F(KernelLabCli, AnEditedLocalAtomicRunsInItsPlaceAndTheReferenceCheckNamesTheBinItBroke) {
+    // r = 40 x + y: value 41 is the one pixel (1, 1).
+    const QString broken = histogramSkipping(path("broken.cl"), 41);
+    const QStringList arguments = {"pipeline",     path("in.png"),      "--histogram-strategy",
+                                   "local-atomic", "--strategy-source", "local-atomic=" + broken,
+                                   "--out",        path("out.png")};
+    const Outcome text = run(arguments);
+    ASSERT_EQ(text.exitCode, 0) << text.err.toStdString();
+    EXPECT_TRUE(text.out.contains("check     bin 41 of r: expected 1, got 0 (largest difference 1)\n"))
+        << text.out.toStdString();
+    const Outcome json = run(arguments + QStringList{"--json"});
+    ASSERT_EQ(json.exitCode, 0) << json.err.toStdString();
+    const QJsonObject histogram = stageNamed(json.json(), "histogram");
+    EXPECT_EQ(histogram["strategy"].toString(), "local-atomic");
+    EXPECT_EQ(histogram["edited_source"].toString(), broken);
+    EXPECT_EQ(histogram["builds"].toArray()[0].toObject()["source"].toString(), broken);
+    const QJsonObject check = histogram["reference_check"].toObject();
+    EXPECT_FALSE(check["matches"].toBool());
+    EXPECT_EQ(check["max_difference"].toInt(), 1);
+    const QJsonObject bin = check["first_bin"].toObject();
+    EXPECT_EQ(bin["channel"].toString(), "r");
+    EXPECT_EQ(bin["bin"].toInt(), 41);
+    EXPECT_EQ(bin["expected"].toInt(), 1);
+    EXPECT_EQ(bin["got"].toInt(), 0);
+    // The histogram it reports is the edited kernel's: value 41 of r went uncounted.
+    EXPECT_EQ(json.json()["histograms"].toObject()["r"].toArray()[41].toInt(), 0);
+
+    const Outcome same =
+        run({"pipeline", path("in.png"), "--histogram-strategy", "local-atomic", "--strategy-source",
+             "local-atomic=" + histogramSkipping(path("same.cl"), -1), "--out", path("out.png")});
+    ASSERT_EQ(same.exitCode, 0) << same.err.toStdString();
+    EXPECT_TRUE(same.out.contains("check     matches the CPU reference\n")) << same.out.toStdString();
+}
+
+TEST_F(KernelLabCli, AStrategySourceForAStrategyTheRunDoesNotUseIsAUsageError) {
+    const QString edited = histogramSkipping(path("e.cl"), -1);
+    expectOneErrorLine(
+        run({"pipeline", path("in.png"), "--histogram-strategy", "global-atomic", "--strategy-source",
+             "local-atomic=" + edited, "--out", path("out.png")}),
+        2,
+        "histoscope-cli: --strategy-source local-atomic: no stage of this run uses that strategy (choose it "
+        "with --histogram-strategy local-atomic)");
+    expectOneErrorLine(
+        run({"pipeline", path("in.png"), "--strategy-source", "local-atomic", "--out", path("out.png")}), 2,
+        "histoscope-cli: --strategy-source: 'local-atomic' is not STRATEGY=FILE.cl");
+}
+
 // Under Oclgrind: slow beside the others (label oclgrind), so on a 7x5 image.
 class KernelCheckCli : public KernelLabCli {
   protected:
     void SetUp() override {
         if (QStandardPaths::findExecutable("oclgrind").isEmpty()) GTEST_SKIP() << "oclgrind is not installed";
         KernelLabCli::SetUp();
+    }
+    // A kernel that never ends, as the file `name` in the test's folder; its path.
+    QString endlessKernel(const QString& name) const {
+        QFile endless(path(name));
+        EXPECT_TRUE(endless.open(QIODevice::WriteOnly));
+        endless.write(
+            "kernel void spin(global const uchar4* src, global uchar4* dst, int width, int height) {\n"
+            "    for (;;) dst[0] = src[0];\n"
+            "}\n");
+        return path(name);
     }
 };
 
@@ -239,17 +453,46 @@ TEST_F(KernelCheckCli, ACleanKernelExits0AndABrokenOneSaysWhyOnItsLine) {
 }
 
 TEST_F(KernelCheckCli, AKernelThatNeverEndsIsAbandonedAfterTheTimeoutAsAFinding) {
-    QFile endless(path("endless.cl"));
-    ASSERT_TRUE(endless.open(QIODevice::WriteOnly));
-    endless.write(
-        "kernel void spin(global const uchar4* src, global uchar4* dst, int width, int height) {\n"
-        "    for (;;) dst[0] = src[0];\n"
-        "}\n");
-    endless.close();
-    const Outcome outcome = run({"check", path("in.png"), "--kernel", path("endless.cl"), "--timeout", "2"});
+    const Outcome outcome =
+        run({"check", path("in.png"), "--kernel", endlessKernel("endless.cl"), "--timeout", "2"});
     EXPECT_EQ(outcome.exitCode, 5) << outcome.err.toStdString();
     EXPECT_EQ(QString::fromUtf8(outcome.out),
               path("endless.cl") + ": the kernel did not finish within 2 s under Oclgrind (abandoned)\n");
+}
+
+// The processes whose command line mentions `text`.
+std::vector<pid_t> processesMentioning(const QString& text) {
+    std::vector<pid_t> found;
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+        bool number = false;
+        const pid_t pid = entry.toInt(&number);
+        if (!number) continue;
+        QFile cmdline("/proc/" + entry + "/cmdline");
+        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().replace('\0', ' ').contains(text.toUtf8()))
+            found.push_back(pid);
+    }
+    return found;
+}
+
+// A check killed from outside (the Lab's Stop kills it, and so does the app as it closes) takes its Oclgrind
+// child with it: no endless kernel goes on running on its own.
+TEST_F(KernelCheckCli, AKilledCheckTakesItsOclgrindChildWithIt) {
+    QProcess check;
+    check.start(HISTOSCOPE_CLI,
+                {"check", path("in.png"), "--kernel", endlessKernel("endless-orphan.cl"), "--timeout", "50"});
+    ASSERT_TRUE(check.waitForStarted());
+    // The pipeline under Oclgrind mentions the kernel file; the check itself too, so wait for two.
+    QDeadlineTimer started(30000);
+    while (processesMentioning(path("endless-orphan.cl")).size() < 2 && !started.hasExpired())
+        QThread::msleep(50);
+    ASSERT_EQ(processesMentioning(path("endless-orphan.cl")).size(), 2u) << "the check and its child";
+    check.kill();
+    check.waitForFinished();
+    QDeadlineTimer gone(10000);
+    while (!processesMentioning(path("endless-orphan.cl")).empty() && !gone.hasExpired()) QThread::msleep(50);
+    const std::vector<pid_t> left = processesMentioning(path("endless-orphan.cl"));
+    for (const pid_t pid : left) ::kill(pid, SIGKILL);  // not left to spin after the test
+    EXPECT_TRUE(left.empty()) << "the pipeline under Oclgrind outlived the check";
 }
 
 }  // namespace

@@ -8,10 +8,12 @@
 #include <QImage>
 #include <QImageWriter>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <thread>
 
 #include "archive/archive.hpp"
@@ -231,6 +233,114 @@ TEST_F(RunsCli, ADiffOfARealChangeSaysSlowerWithTheIntervalAboveOne) {
     const Outcome text = cli({"runs", "diff", "1", "1,2"});  // a group against a run of its own
     ASSERT_EQ(text.exitCode, 0) << text.err.toStdString();
     EXPECT_TRUE(text.out.contains("A: run 1   B: run 1,2")) << text.out.toStdString();
+}
+
+// Two hand-made images that differ in two known pixels, each through a 1 × 1 identity filter (the output is
+// the input): the diff counts the pixels that differ, their largest difference and the first in row order.
+TEST_F(RunsCli, TheDiffSaysWhichOutputPixelsDiffer) {
+    const QString left = image("left.png", 8, 6);
+    QImage pixels(left);
+    pixels = pixels.convertToFormat(QImage::Format_RGBA8888);
+    const auto setChannel = [&](int x, int y, int red, int blue) {
+        QColor colour = pixels.pixelColor(x, y);
+        colour.setRed(red);
+        colour.setBlue(blue);
+        pixels.setPixelColor(x, y, colour);
+    };
+    setChannel(5, 1, 10, 100);
+    setChannel(2, 4, 30, 200);
+    ASSERT_TRUE(QImageWriter(left, "png").write(pixels));
+    setChannel(5, 1, 50, 100);  // r: 10 -> 50, the first differing pixel in row order and the largest change
+    setChannel(2, 4, 30, 191);  // b: 200 -> 191
+    const QString right = path("right.png");
+    ASSERT_TRUE(QImageWriter(right, "png").write(pixels));
+    const QString identity = path("identity.txt");
+    QFile filter(identity);
+    ASSERT_TRUE(filter.open(QIODevice::WriteOnly));
+    filter.write("1\n");
+    filter.close();
+    for (const auto& in : {left, right}) {
+        const Outcome ran = cli({"convolve", in, "--filter", identity, "--out", in + ".out.png", "--record"});
+        ASSERT_EQ(ran.exitCode, 0) << ran.err.toStdString();
+    }
+
+    const Outcome compared = cli({"runs", "diff", "1", "2", "--json"});
+    ASSERT_EQ(compared.exitCode, 0) << compared.err.toStdString();
+    const QJsonObject found = compared.json()["pixels"].toObject();
+    EXPECT_TRUE(found["compared"].toBool()) << found["reason"].toString().toStdString();
+    EXPECT_EQ(found["width"].toInt(), 8);
+    EXPECT_EQ(found["height"].toInt(), 6);
+    EXPECT_EQ(found["differing"].toInt(), 2);
+    EXPECT_EQ(found["max_difference"].toInt(), 40);
+    const QJsonObject first = found["first"].toObject();
+    EXPECT_EQ(first["x"].toInt(), 5);
+    EXPECT_EQ(first["y"].toInt(), 1);
+    EXPECT_EQ(first["channel"].toString(), "r");
+
+    const Outcome text = cli({"runs", "diff", "1", "2"});
+    ASSERT_EQ(text.exitCode, 0) << text.err.toStdString();
+    EXPECT_TRUE(
+        text.out.contains("output pixels: 2 of 48 differ, max difference 40, first at (5, 1) channel r"))
+        << text.out.toStdString();
+    EXPECT_TRUE(cli({"runs", "diff", "1", "1"}).out.contains("output pixels: the same"));
+    EXPECT_TRUE(cli({"runs", "show", "1"}).out.contains("pixels kept"));
+}
+
+// histoscope-bench --record: each measured row is a run in the archive, with every timed repetition's
+// timings, whose figures give back the min, median and max the bench itself reported.
+TEST_F(RunsCli, ABenchRunIsRecordedWithItsRepetitions) {
+    QProcess bench;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove("HISTOSCOPE_DEVICE");
+    environment.insert("HISTOSCOPE_ARCHIVE", archivePath());
+    bench.setProcessEnvironment(environment);
+    const QString report = path("bench.json");
+    bench.start(HISTOSCOPE_BENCH,
+                {"--suites", "histogram", "--strategies", "local-atomic,private-uchar", "--patterns",
+                 "uniform", "--sizes", "0.01", "--repetitions", "4", "--json-out", report, "--record"});
+    ASSERT_TRUE(bench.waitForFinished(120000));
+    ASSERT_EQ(bench.exitCode(), 0) << bench.readAllStandardError().toStdString();
+    EXPECT_TRUE(bench.readAllStandardOutput().contains("recorded 2 run(s) in " + archivePath().toUtf8()));
+
+    const QJsonArray runs = listed();
+    ASSERT_EQ(runs.size(), 2);
+    QFile reportFile(report);
+    ASSERT_TRUE(reportFile.open(QIODevice::ReadOnly));
+    const QJsonArray rows = QJsonDocument::fromJson(reportFile.readAll()).object()["results"].toArray();
+    for (const auto& entry : runs) {
+        const QJsonObject summary = entry.toObject();
+        EXPECT_EQ(summary["repetitions"].toInt(), 4);
+        const QString strategy = summary["strategies"].toString();
+        const Outcome shown = cli({"runs", "show", QString::number(summary["id"].toInt()), "--json"});
+        ASSERT_EQ(shown.exitCode, 0) << shown.err.toStdString();
+        const QJsonObject run = shown.json();
+        EXPECT_EQ(run["command"].toString(), "histoscope-bench histogram");
+        EXPECT_EQ(run["image"].toObject()["path"].toString(), "uniform");
+        // Each repetition's kernel time, summed from its records.
+        std::vector<double> kernelNs(4, 0.0);
+        for (const auto& timing : run["timings"].toArray()) {
+            const QJsonObject record = timing.toObject();
+            const int repetition = record["repetition"].toInt();
+            ASSERT_GE(repetition, 1);
+            ASSERT_LE(repetition, 4);
+            if (record["kind"].toString() == "kernel")
+                kernelNs[static_cast<std::size_t>(repetition - 1)] += record["duration_ns"].toDouble();
+        }
+        std::sort(kernelNs.begin(), kernelNs.end());
+        const auto row = std::find_if(rows.begin(), rows.end(), [&](const QJsonValue& value) {
+            return value.toObject()["subject"].toString() == strategy;
+        });
+        ASSERT_NE(row, rows.end()) << strategy.toStdString();
+        const QJsonObject figures = row->toObject();
+        EXPECT_EQ(kernelNs.front(), figures["min_ns"].toDouble()) << strategy.toStdString();
+        EXPECT_EQ(kernelNs.back(), figures["max_ns"].toDouble());
+        EXPECT_EQ((kernelNs[1] + kernelNs[2]) / 2, figures["median_ns"].toDouble());
+    }
+    const Outcome text = cli({"runs", "show", "1"});
+    EXPECT_TRUE(text.out.contains("over 4 repetition(s)")) << text.out.toStdString();
+    const Outcome compared = cli({"runs", "diff", "1", "2", "--json"});
+    ASSERT_EQ(compared.exitCode, 0) << compared.err.toStdString();
+    EXPECT_EQ(compared.json()["times"].toArray().last().toObject()["a_ns"].toArray().size(), 4);
 }
 
 }  // namespace

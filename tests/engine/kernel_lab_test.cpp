@@ -12,9 +12,11 @@
 #include "engine/lab/annotations.hpp"
 #include "engine/lab/build_log.hpp"
 #include "engine/lab/sweep.hpp"
+#include "engine/ops/convolve/convolve.hpp"
 #include "engine/ops/histogram/auto_strategy.hpp"
 #include "engine/ops/histogram/histogram.hpp"
 #include "engine/ops/pipeline/pipeline.hpp"
+#include "engine/ops/rotate/rotate.hpp"
 #include "engine/ops/tuning.hpp"
 #include "engine/runtime/program_cache.hpp"
 #include "engine/stages/stage.hpp"
@@ -133,12 +135,14 @@ TEST(BuildLogs, NvidiaLogPutsTheErrorOnLine12) {
 }
 
 TEST(BuildLogs, PtxasErrorsHaveNoSourceLineAndItsInfoLinesAreNoDiagnostics) {
-    const auto parsed = parseKept("nvidia-SAMPLE-not-captured_ptxas.log");
+    // Its first line, the compiler's note on the kernel's noinline attribute, is no diagnostic of a line.
+    const auto parsed = parseKept("nvidia-580.159.04_too_much_local.log");
     ASSERT_EQ(parsed.diagnostics.size(), 1u);
     EXPECT_EQ(parsed.diagnostics[0].line, 0);
     EXPECT_EQ(parsed.diagnostics[0].severity, Severity::Error);
-    EXPECT_EQ(parsed.diagnostics[0].message,
-              "ptxas: Entry function 'local_atomic' uses too much shared data (0x10004 bytes, 0xc000 max)");
+    EXPECT_EQ(
+        parsed.diagnostics[0].message,
+        "ptxas: Entry function 'too_much_local' uses too much shared data (0x40008 bytes, 0x38c00 max)");
 }
 
 TEST(BuildLogs, ClangFormsWithFileNamesAndSeveritiesAndAnUnknownFormatKeptRaw) {
@@ -227,6 +231,33 @@ TEST(UserKernelStage, ABuildFailureIsOneLineStartingWithFileLineColumnOfTheFirst
         // On the GPU machine, where the device is NVIDIA's: HISTOSCOPE_CAPTURE_BUILD_LOG=FILE keeps the
         // driver's log as test data for tests/data/build_logs/ (its README).
         if (const char* capture = std::getenv("HISTOSCOPE_CAPTURE_BUILD_LOG"))
+            std::ofstream(capture, std::ios::binary) << error.buildLog();
+    }
+}
+
+// A kernel whose local table (256 KiB + 4 bytes) outgrows every GPU's local memory: a driver that refuses it
+// (NVIDIA's assembler) fails the run in one line naming the file and the device, the driver's log kept; one
+// that has the memory (PoCL: 1 MiB) runs it and copies the image exactly.
+TEST(UserKernelStage, ALocalTableLargerThanTheDevicesFailsInOneLineNamingTheFileElseRuns) {
+    const std::string path = (kProject / "tests/data/kernels/too_much_local.cl").string();
+    constexpr std::uint64_t kTableBytes = 65537 * 4;
+    const DeviceInfo& device = testing::testDevice().info();
+    const ImageRGBA8 image = testing::noiseImage(37, 9, 4);
+    PixelSource pixels(image);
+    try {
+        pipeline::Result result = pipeline::runPipeline(testing::testDevice(), pixels,
+                                                        stages::StageList{kernelStage({{"kernel", path}})});
+        EXPECT_EQ(testing::compare(result.readBack(), image).differing, 0u);
+    } catch (const OpenClError& error) {
+        // Only a device short of the table's memory may refuse it.
+        EXPECT_LT(device.localMemBytes, kTableBytes) << error.what();
+        const std::string message = error.what();
+        EXPECT_EQ(message.rfind(path + ":", 0), 0u) << message;
+        EXPECT_NE(message.find("(device " + device.name + ")"), std::string::npos) << message;
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+        EXPECT_FALSE(error.buildLog().empty()) << message;
+        // On the GPU machine: the driver's log as test data for tests/data/build_logs/ (its README).
+        if (const char* capture = std::getenv("HISTOSCOPE_CAPTURE_LOCAL_LOG"))
             std::ofstream(capture, std::ios::binary) << error.buildLog();
     }
 }
@@ -331,6 +362,29 @@ TEST(Tunables, TheStoredBestIsWhatAutoRunsWith) {
     std::filesystem::remove_all(directory);
 }
 
+TEST(Tunables, ARotationsValuesStayWithTheRotationThoughAConvolutionHasItsName) {
+    const ImageRGBA8 image =
+        histogram::test_images::makeImage(40, 30, histogram::test_images::Pattern::Uniform);
+    EXPECT_EQ(tuning::key("histogram", "local-atomic"), "local-atomic");
+    EXPECT_EQ(tuning::key("rotate", "image-sampler"), "rotate/image-sampler");
+    EXPECT_EQ(tuning::key("convolve", "local-tiled", convolve::tuningVariant(convolve::boxFilter(5))),
+              "convolve/local-tiled@5x5");
+    const tuning::ScopedTuning tuned(tuning::key("rotate", "image-sampler"),
+                                     {{"LOCAL_X", 2}, {"LOCAL_Y", 4}});
+    PixelSource forRotation(image);
+    const auto rotated =
+        rotate::rotate(testing::testDevice(), forRotation, {30.0, rotate::FilterMode::Nearest, false},
+                       rotate::findStrategy("image-sampler"));
+    ASSERT_EQ(rotated.builds.size(), 1u);
+    EXPECT_NE(rotated.builds[0].options.find("-D LOCAL_X=2 -D LOCAL_Y=4"), std::string::npos)
+        << rotated.builds[0].options;
+    PixelSource forConvolution(image);
+    const auto convolved = convolve::convolve(testing::testDevice(), forConvolution, convolve::boxFilter(3),
+                                              convolve::findStrategy("image-sampler"));
+    ASSERT_EQ(convolved.builds.size(), 1u);
+    EXPECT_EQ(convolved.builds[0].options.find("LOCAL_X"), std::string::npos) << convolved.builds[0].options;
+}
+
 // --- the sweep's grid
 
 TEST(SweepGrid, EveryCombinationOnceTheLastAxisFastest) {
@@ -361,6 +415,42 @@ TEST(SweepGrid, AxesAreCheckedAgainstTheStrategysTunables) {
         EXPECT_NE(std::string(error.what()).find("(it has: WG, COPIES, CHUNK_QUADS)"), std::string::npos)
             << error.what();
     }
+}
+
+TEST(SweepGrid, APointIsNamedByWhatItsBuildSaysAndSameBuildsAreMarked) {
+    const lab::Point asked{{"WG", "1024"}, {"COPIES", "2"}, {"group", "64"}};
+    // WG lowered by the strategy, COPIES as asked; group is no -D value: as asked.
+    EXPECT_EQ(lab::builtPoint(asked, "-D BINS=256 -D WG=256 -D COPIES=2 -D CHUNK_QUADS=16"),
+              (lab::Point{{"WG", "256"}, {"COPIES", "2"}, {"group", "64"}}));
+    // A name that is the end of another's is not read from it, nor a value past a program's "; ".
+    EXPECT_EQ(lab::builtPoint({{"X", "1"}}, "-D LOCAL_X=8; -D X=2"), (lab::Point{{"X", "2"}}));
+
+    const auto point = [](std::string wg, double median, std::string builds) {
+        lab::PointResult result;
+        result.asked = {{"WG", wg}};
+        result.built = lab::builtPoint(result.asked, builds);
+        result.ns = measure::Summary{median, median, median};
+        result.builds = builds;
+        return result;
+    };
+    lab::Sweep sweep;
+    sweep.axes = {lab::parseAxis("WG=64,512,1024,2048")};
+    sweep.points = {point("64", 30, "-D WG=64"), point("512", 20, "-D WG=256"),
+                    point("1024", 10, "-D WG=256"), point("2048", 5, "")};
+    sweep.points[3].ns.reset();
+    sweep.points[3].error = "failed";
+    lab::markSameBuilds(sweep.points);
+    EXPECT_FALSE(sweep.points[0].sameBuildAs);
+    EXPECT_FALSE(sweep.points[1].sameBuildAs);
+    EXPECT_EQ(sweep.points[2].sameBuildAs, std::optional<std::size_t>(1));
+    EXPECT_FALSE(sweep.points[3].sameBuildAs);
+    // The fastest point built what point 1 built: the best is point 1, the first of that program.
+    EXPECT_EQ(sweep.best(), std::optional<std::size_t>(1));
+    const std::string csv = lab::csv(sweep);
+    EXPECT_EQ(csv.substr(0, csv.find('\n')),
+              "WG,built_WG,min_ns,median_ns,max_ns,gbps,x_read,max_difference,same_build_as,error");
+    EXPECT_NE(csv.find("\n1024,256,10,10,10,0,,,1,\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("\n2048,2048,,,,,,,,failed\n"), std::string::npos) << csv;
 }
 
 }  // namespace

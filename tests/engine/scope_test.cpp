@@ -6,10 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <random>
+#include <type_traits>
 
 #include "engine/ops/histogram/histogram.hpp"
+#include "engine/ops/tuning.hpp"
 #include "engine/runtime/error.hpp"
 #include "engine/runtime/runtime.hpp"
 #include "engine/stages/builtin.hpp"
@@ -239,6 +242,150 @@ TEST_P(EveryScopeStrategy, EqualsTheReferenceBitForBit) {
 INSTANTIATE_TEST_SUITE_P(Strategies, EveryScopeStrategy,
                          ::testing::Values("serial", "global-atomic", "local-atomic"), testing::paramName);
 
+ImageRGBA8 oneColour(int width, int height, std::array<std::uint8_t, 4> colour) {
+    ImageRGBA8 image(width, height);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) std::copy(colour.begin(), colour.end(), image.pixel(x, y));
+    return image;
+}
+
+// local-atomic under its tunables' defaults, the values of the kernels before them (one row per load and no
+// prefetch, 32-bit window of 64, no slots) and odd ones (every batch of rows, which need not divide a band;
+// the smallest 16-bit window, one slot every outside chroma competes for, many groups, 4-pixel loads in few
+// groups, whose 16-bit window must still see fewer than 65536 pixels a group): on frames of one colour beyond
+// 65535 pixels (grey lands in the window, so a 16-bit counter would carry unless each group counts fewer; a
+// saturated colour lands outside it, in a slot; runs longer than a work-item's rows) and on noise (chroma
+// all over, slots taken and collided).
+TEST(LocalAtomicTunings, EveryTuningEqualsTheReferenceBitForBit) {
+    const Strategy& strategy = findStrategy("local-atomic");
+    DeviceContext* device = deviceFor(strategy);
+    const std::vector<tuning::Values> tunings{
+        {},
+        {{"UNROLL", 1},
+         {"PREFETCH", 0},
+         {"GROUPS_PER_CU", 4},
+         {"WINDOW", 64},
+         {"COUNTER_BITS", 32},
+         {"OUTSIDE_SLOTS", 0}},
+        {{"UNROLL", 4},
+         {"WG", 64},
+         {"GROUPS_PER_CU", 1},
+         {"WINDOW", 8},
+         {"COUNTER_BITS", 16},
+         {"OUTSIDE_SLOTS", 1}},
+        {{"UNROLL", 16}, {"GROUPS_PER_CU", 16}, {"OUTSIDE_SLOTS", 16}, {"STRIP", 3}},
+        {{"UNROLL", 8}, {"WINDOW", 32}},
+        {{"UNROLL", 2}, {"PREFETCH", 0}, {"COUNTER_BITS", 32}},
+        {{"WIDE", 4}, {"UNROLL", 2}, {"GROUPS_PER_CU", 1}},
+    };
+    const std::vector<std::pair<std::string, ImageRGBA8>> images{
+        {"grey", oneColour(600, 500, {90, 90, 90, 255})},
+        {"saturated", oneColour(600, 500, {250, 20, 40, 255})},
+        {"noise", testing::noiseImage(257, 263, 5)},
+        {"patchy", patchyImage(300, 200, 6)},
+    };
+    Params parade;
+    parade.kind = Kind::Parade;
+    Params vectorscope;
+    vectorscope.kind = Kind::Vectorscope;
+    for (const auto& values : tunings) {
+        const tuning::ScopedTuning scoped(tuning::key("scope", strategy.name()), values);
+        for (const auto& [name, image] : images) {
+            PixelSource pixels(image);
+            for (const Params& params : {waveform(Channel::Luma), parade, vectorscope}) {
+                std::string tuned;
+                for (const auto& [tunable, value] : values)
+                    tuned += " " + tunable + "=" + std::to_string(value);
+                SCOPED_TRACE(name + " " + std::string(kindName(params.kind)) + tuned);
+                const Result result = computeScope(device, pixels, params, strategy);
+                ASSERT_EQ(result.counts,
+                          referenceScope(image.pixels.data(), image.width, image.height, params));
+                ASSERT_EQ(result.builds.size(), 1u);
+                for (const auto& [tunable, value] : values) {
+                    if (params.kind != Kind::Vectorscope &&
+                        (tunable == "WINDOW" || tunable == "COUNTER_BITS" || tunable == "OUTSIDE_SLOTS"))
+                        continue;
+                    if (params.kind == Kind::Vectorscope && tunable == "STRIP") continue;
+                    if (tunable == "WIDE" && image.width % 4 != 0) continue;  // loads a pixel at a time
+                    if (tunable == "GROUPS_PER_CU") continue;  // a launch size, not a build option
+                    // WIDE=4 (the default where a row holds whole quads) batches at most 4 rows.
+                    const bool quads = mentions(result.builds.front().options, "-D WIDE=4");
+                    const int built = tunable == "UNROLL" && quads ? std::min(value, 4) : value;
+                    EXPECT_TRUE(mentions(result.builds.front().options,
+                                         "-D " + tunable + "=" + std::to_string(built)))
+                        << result.builds.front().options;
+                }
+            }
+        }
+    }
+    // By hand: every grey pixel at Cb = Cr = 128, more than 16 bits of them.
+    const ImageRGBA8& grey = images.front().second;
+    PixelSource pixels(grey);
+    EXPECT_EQ(computeScope(device, pixels, vectorscope, strategy).counts.at(0, 128, 128), grey.pixelCount());
+}
+
+// local-atomic's WIDE=4 (4 adjacent pixels a load) against the reference: rectangles whose quads hold
+// pixels outside them (an odd x, widths not a multiple of 4, one pixel wide, the right border), column bins
+// that do not divide the width or outnumber its pixels (strips sharing a bin at their edges, or falling back
+// to a pixel a load), rows counted in batches of 1 to 4, groups narrower than a strip, the vectorscope's
+// 16-bit window that caps a group's pixels. An image whose pitch is not a multiple of 4 falls back to WIDE=1.
+TEST(LocalAtomicTunings, WideLoadsEqualTheReferenceBitForBit) {
+    const Strategy& strategy = findStrategy("local-atomic");
+    DeviceContext* device = deviceFor(strategy);
+    const std::vector<tuning::Values> tunings{
+        {{"WIDE", 4}},
+        {{"WIDE", 4}, {"UNROLL", 2}, {"GROUPS_PER_CU", 2}, {"PREFETCH", 0}},
+        {{"WIDE", 4}, {"UNROLL", 16}, {"WG", 8}, {"GROUPS_PER_CU", 1}, {"WINDOW", 8}, {"OUTSIDE_SLOTS", 1}},
+        {{"WIDE", 4}, {"UNROLL", 4}, {"STRIP", 4}, {"COUNTER_BITS", 32}},
+    };
+    struct WideCase {
+        int width, height;
+        std::optional<Region> roi;
+    };
+    const WideCase cases[] = {
+        {300, 40, std::nullopt},         {300, 40, Region{3, 5, 37, 30}}, {300, 40, Region{1, 0, 1, 40}},
+        {300, 40, Region{297, 2, 3, 9}}, {64, 70, Region{5, 1, 6, 69}},   {301, 23, std::nullopt},
+        {301, 23, Region{7, 3, 13, 11}},
+    };
+    Params parade;
+    parade.kind = Kind::Parade;
+    Params vectorscope;
+    vectorscope.kind = Kind::Vectorscope;
+    unsigned seed = 40;
+    bool ignoreTransparent = false;  // every other tuning (a build each way is enough)
+    for (const auto& values : tunings) {
+        ignoreTransparent = !ignoreTransparent;
+        const tuning::ScopedTuning scoped(tuning::key("scope", strategy.name()), values);
+        std::string tuned;
+        for (const auto& [tunable, value] : values) tuned += " " + tunable + "=" + std::to_string(value);
+        for (const auto& [width, height, roi] : cases) {
+            const ImageRGBA8 image = patchyImage(width, height, ++seed);
+            PixelSource pixels(image);
+            for (Params params : {waveform(Channel::Luma), waveform(Channel::G, 7),
+                                  waveform(Channel::R, 2000), parade, vectorscope}) {
+                params.roi = roi;
+                params.ignoreTransparent = ignoreTransparent;
+                SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + " " +
+                             std::string(kindName(params.kind)) + " columns " +
+                             std::to_string(params.columns) + (roi ? " roi " + roi->text() : "") +
+                             (params.ignoreTransparent ? " ignoring alpha 0" : "") + tuned);
+                const Result result = computeScope(device, pixels, params, strategy);
+                ASSERT_EQ(result.counts, referenceScope(image.pixels.data(), width, height, params));
+                const std::string& options = result.builds.front().options;
+                // A pitch not a multiple of 4 loads a pixel at a time; so does a strip too narrow for a quad.
+                if (width % 4 != 0) {
+                    EXPECT_TRUE(mentions(options, "-D WIDE=1")) << options;
+                } else if (params.kind == Kind::Vectorscope || (params.columns == 0 && values.size() < 4)) {
+                    EXPECT_TRUE(mentions(options, "-D WIDE=4")) << options;
+                }
+                if (mentions(options, "-D WIDE=4")) {
+                    EXPECT_FALSE(mentions(options, "-D UNROLL=16")) << options;
+                }
+            }
+        }
+    }
+}
+
 TEST(ScopeRegion, TheDefaultColumnsAreTheRegionsWidthUpTo1024) {
     Params params;
     EXPECT_EQ(Counts(params, 300).columns, 300);
@@ -322,6 +469,28 @@ TEST(ScopeStage, TheSessionBringsTheCountsBackOnADeviceAndOnTheHost) {
     EXPECT_EQ(*onHost.result.scope, expected);
 }
 
+// The scope's local-atomic and the histogram's share a name and the tunable WG: each takes only its own
+// values (a WG stored for the histogram once made the scope's kernel build with it, and fail where the
+// compiled kernel allowed less).
+TEST(LocalAtomicTunings, TheHistogramsValuesAreNotTheScopes) {
+    const Strategy& strategy = findStrategy("local-atomic");
+    DeviceContext* device = deviceFor(strategy);
+    const ImageRGBA8 image = patchyImage(64, 48, 3);
+    PixelSource pixels(image);
+    const Params params = waveform(Channel::Luma);
+    {
+        const tuning::ScopedTuning histogramOnly(tuning::key("histogram", "local-atomic"), {{"WG", 32}});
+        const Result result = computeScope(device, pixels, params, strategy);
+        ASSERT_EQ(result.builds.size(), 1u);
+        EXPECT_FALSE(mentions(result.builds.front().options, "-D WG=32")) << result.builds.front().options;
+    }
+    const tuning::ScopedTuning scopeOnly(tuning::key("scope", "local-atomic"), {{"WG", 32}});
+    const Result result = computeScope(device, pixels, params, strategy);
+    ASSERT_EQ(result.builds.size(), 1u);
+    EXPECT_TRUE(mentions(result.builds.front().options, "-D WG=32")) << result.builds.front().options;
+    EXPECT_EQ(result.counts, referenceScope(image.pixels.data(), image.width, image.height, params));
+}
+
 // The histogram of a region: every strategy, pixels on the host and already on the device (the two ways
 // launch::cropped packs them), against the reference of the image cropped here by hand.
 TEST(HistogramRegion, EqualsTheHistogramOfTheCroppedImage) {
@@ -360,6 +529,21 @@ TEST(HistogramRegion, OutsideTheImageIsAUsageErrorNamingItsSize) {
                                     histogram::findStrategy("serial"));
     });
     EXPECT_TRUE(mentions(message, "--roi 5,0,3,5 lies outside the 7x5 image")) << message;
+}
+
+// One channel type for the histogram and the waveform: the waveform of a channel is indexed, named and
+// parsed as the histogram's channel; alpha, which only the histogram counts, is refused by name.
+TEST(ScopeChannel, IsTheHistogramsChannelAndAWaveformOfAlphaIsRefused) {
+    static_assert(std::is_same_v<Channel, histogram::Channel>);
+    EXPECT_EQ(parseChannel("LUMA", "--channel"), histogram::Channel::Luma);
+    EXPECT_EQ(channelName(parseChannel("g", "--channel")), "g");
+    const ImageRGBA8 image = patchyImage(7, 5, 1);
+    Params params;
+    params.channel = histogram::Channel::A;
+    PixelSource pixels(image);
+    const std::string message =
+        messageOf<UsageError>([&] { computeScope(nullptr, pixels, params, findStrategy("serial")); });
+    EXPECT_TRUE(mentions(message, "a waveform counts r, g, b or luma, not a")) << message;
 }
 
 }  // namespace

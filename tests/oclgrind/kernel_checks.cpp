@@ -27,6 +27,8 @@
 #include "engine/ops/histogram/histogram.hpp"
 #include "engine/ops/pipeline/pipeline.hpp"
 #include "engine/ops/rotate/rotate.hpp"
+#include "engine/ops/scope/scope.hpp"
+#include "engine/ops/tuning.hpp"
 #include "engine/stages/stage.hpp"
 #include "histogram_test_images.hpp"
 #include "pipeline_test_support.hpp"
@@ -144,6 +146,71 @@ TEST_P(HistogramKernels, CountLikeTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(Oclgrind, HistogramKernels,
                          ::testing::ValuesIn(deviceStrategyNames<histogram::Operation>()),
+                         testing::paramName);
+
+// --- scope.cl: every device strategy, each scope, with and without IGNORE_TRANSPARENT; local-atomic also
+// with its tunables at odd values (several rows a batch, the smallest 16-bit window, one slot for every
+// chroma outside it), so that its local slots' claims and packed counters run under the race detector, and
+// with WIDE=4 (16-byte loads of 4 pixels) on a region from an odd x to the right border, whose quads hold
+// pixels outside it.
+
+class ScopeKernels : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ScopeKernels, CountLikeTheReference) {
+    const auto& strategy = scope::findStrategy(GetParam());
+    // Noise with a flat saturated block (outside any window around grey: runs into one slot) and a grey one.
+    ImageRGBA8 image = noiseImage(32, 21, 3);  // WIDE=4 needs a pitch that is a multiple of 4
+    for (int y = 2; y < 14; ++y) {
+        for (int x = 3; x < 11; ++x) {
+            std::uint8_t* red = image.pixel(x, y);
+            red[0] = 230, red[1] = 10, red[2] = 20, red[3] = 255;
+            std::uint8_t* grey = image.pixel(x + 12, y);
+            grey[0] = grey[1] = grey[2] = 128, grey[3] = 0;
+        }
+    }
+    std::vector<tuning::Values> tunings{{}};
+    if (strategy.name() == "local-atomic") {
+        tunings.push_back({{"UNROLL", 4}, {"WINDOW", 8}, {"COUNTER_BITS", 16}, {"OUTSIDE_SLOTS", 1}});
+        tunings.push_back(
+            {{"WIDE", 4}, {"UNROLL", 2}, {"WINDOW", 8}, {"COUNTER_BITS", 16}, {"OUTSIDE_SLOTS", 1}});
+    }
+    for (const auto& values : tunings) {
+        const tuning::ScopedTuning tuned(tuning::key("scope", strategy.name()), values);
+        const bool wide = values.contains("WIDE");
+        // The tuned values apply on either description; the CPU's differs from the GPU's in its groups only.
+        for (const Profile& profile :
+             values.empty() ? std::vector<Profile>{kGpu, kCpu} : std::vector<Profile>{kGpu}) {
+            for (const auto kind : {scope::Kind::Waveform, scope::Kind::Parade, scope::Kind::Vectorscope}) {
+                for (const bool ignoreTransparent : {false, true}) {
+                    SCOPED_TRACE(std::string(profile.name) + " " + std::string(scope::kindName(kind)) +
+                                 (values.empty() ? "" : " tuned") +
+                                 (ignoreTransparent ? " ignoring alpha 0" : ""));
+                    scope::Params params;
+                    params.kind = kind;
+                    params.columns = 5;
+                    params.ignoreTransparent = ignoreTransparent;
+                    if (wide) {
+                        // 13 bins over 29 columns: the parade's strips of 5 quads share the bins at their
+                        // edges.
+                        params.roi = Region{3, 2, 29, 17};
+                        params.columns = 13;
+                    }
+                    PixelSource pixels(image);
+                    const auto result = scope::computeScope(&device(profile), pixels, params, strategy);
+                    EXPECT_EQ(result.strategyName(), strategy.name());
+                    EXPECT_EQ(result.counts,
+                              scope::referenceScope(image.pixels.data(), image.width, image.height, params));
+                    if (wide) {
+                        EXPECT_NE(result.builds.front().options.find("-D WIDE=4"), std::string::npos)
+                            << result.builds.front().options;
+                    }
+                }
+            }
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Oclgrind, ScopeKernels, ::testing::ValuesIn(deviceStrategyNames<scope::Operation>()),
                          testing::paramName);
 
 // --- rotate.cl: both strategies, both sampling modes, a canvas of the input's size and a fitted one.

@@ -23,13 +23,16 @@ field(Architecture "^amd64\n$")
 field(Section "^graphics\n$")
 field(Maintainer "^HistoScope developers")
 field(Description "GPL-3.0-or-later")
-# Found by dpkg-shlibdeps in the binaries: OpenCL's loader, Qt, QCustomPlot, GLEW, the C++ runtime.
+# Found by dpkg-shlibdeps in the binaries: OpenCL's loader, Qt, QCustomPlot, GLEW, the codecs, SQLite (the run
+# archive), the C++ runtime.
 foreach(library ocl-icd-libopencl1 libqt6core6 libqt6gui6 libqt6widgets6 libqt6openglwidgets6 libqt6svg6
-                libqcustomplot2.1-qt6 libglew2.2 libstdc\\+\\+6)
+                libqcustomplot2.1-qt6 libglew2.2 libpng16-16 libjpeg62-turbo libtiff6 libwebp7 libgif7
+                libsqlite3-0 libstdc\\+\\+6)
     field(Depends "(^|[ ,|])${library}[ ,\n]")
 endforeach()
 field(Depends "(^|, )qt6-image-formats-plugins(,|\n)")
 field(Recommends "pocl-opencl-icd")
+field(Suggests "^oclgrind\n$")
 
 execute_process(COMMAND dpkg-deb --contents ${deb} OUTPUT_VARIABLE contents RESULT_VARIABLE result)
 foreach(path bin/histoscope bin/histoscope-cli bin/histoscope-bench share/applications/histoscope.desktop

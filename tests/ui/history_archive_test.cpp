@@ -7,6 +7,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <array>
 #include <random>
 
 #include "archive/archive.hpp"
@@ -120,6 +121,29 @@ class HistoryArchiveTest : public QObject {
         QCoreApplication::processEvents();
         QCOMPARE(recorded.size(), 1);
         QCOMPARE(archive.list().size(), std::size_t{1});
+
+        // A Run ×N that makes an image keeps the first run's pixels, as the CLI does: here a half turn,
+        // nearest sampling, which moves each pixel to the point-mirrored place.
+        w.window.history().recordAction()->trigger();
+        w.window.setRotation(180, rotate::FilterMode::Nearest, false);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.window.controller().busy(), kWaitMs);
+        w.window.runRepeated(2);
+        QTRY_COMPARE_WITH_TIMEOUT(recorded.size(), 2, kWaitMs);
+        const archive::Record rotated = archive.load(recorded[1][0].toLongLong());
+        QVERIFY(!rotated.outputHash.empty());
+        const ImageRGBA8 kept = archive::keptOutput(rotated);
+        QCOMPARE(kept.width, image.width);
+        QCOMPARE(kept.height, image.height);
+        for (int y = 0; y < image.height; ++y) {
+            for (int x = 0; x < image.width; ++x) {
+                const auto at = [](const ImageRGBA8& picture, int px, int py) {
+                    const std::uint8_t* p =
+                        &picture.pixels[(static_cast<std::size_t>(py) * picture.width + px) * 4];
+                    return std::array<std::uint8_t, 4>{p[0], p[1], p[2], p[3]};
+                };
+                QCOMPARE(at(kept, x, y), at(image, image.width - 1 - x, image.height - 1 - y));
+            }
+        }
         QVERIFY2(reports.isEmpty(), test::messagesOf(reports).constData());
     }
 

@@ -64,7 +64,7 @@ class RunModelTest : public QObject {
         outcome.result.histogram = test::referenceOf(*image, 16);
         outcome.result.strategy = &serial;
         outcome.result.timings = oneKernel(4000);
-        outcome.stages = {{"histogram", &serial, {}, {KernelBuild{"histogram", "-D BINS=256"}}}};
+        outcome.stages = {{"histogram", &serial, {}, {KernelBuild{"histogram", "-D BINS=256"}}, {}}};
 
         RunModel model;
         QSignalSpy histogramChanged(&model, &RunModel::histogramChanged);

@@ -139,6 +139,8 @@ class LaunchTest : public QObject {
         QTest::newRow("two images") << QStringList{"a.png", "b.png"} << "expected one image to open";
         QTest::newRow("screenshot") << QStringList{"--screenshot", "out.jpg"} << "does not end in .png";
         QTest::newRow("unknown") << QStringList{"--frobnicate"} << "frobnicate";
+        QTest::newRow("sweep") << QStringList{"--sweep", "local-atomic:WG=8"}
+                               << "is not STRATEGY:NAME=V,V:NAME=V,V";
         QTest::newRow("angle word") << QStringList{"--angle", "left"}
                                     << "--angle expects a finite number of degrees, got 'left'";
         QTest::newRow("angle nan") << QStringList{"--angle", "nan"}
@@ -205,6 +207,27 @@ class LaunchTest : public QObject {
         // Not blank: the dark image background and light widget chrome both appear.
         QVERIFY(shot.pixelColor(shot.width() / 2, shot.height() / 3) !=
                 shot.pixelColor(2, shot.height() / 2));
+    }
+
+    void scriptedSweepRunsTheGridBeforeTheScreenshot() {
+        AppSettings settings(dir_.filePath(QStringLiteral("sweep.ini")));
+        MainWindow window(settings);
+        QSignalSpy swept(&window, &MainWindow::sweepShown);
+        LaunchOptions options = parse({"--sweep", "local-atomic:WG=8,16:COPIES=1,2", "--quit"});
+        QCOMPARE(options.sweep, QStringLiteral("local-atomic:WG=8,16:COPIES=1,2"));
+        options.screenshot = test::artifactPath(QStringLiteral("shell_scripted_sweep.png"));
+        QFile::remove(options.screenshot);
+        QCOMPARE(runScripted(window, options, imagePath_), 0);
+        // The screenshot waited for the grid: its heat map was shown first, and the page names the best.
+        QCOMPARE(swept.count(), 1);
+        QVERIFY2(window.sweepStatus().contains(QStringLiteral("local-atomic on")),
+                 qPrintable(window.sweepStatus()));
+        QVERIFY2(window.sweepStatus().contains(QStringLiteral("best WG=")), qPrintable(window.sweepStatus()));
+        QVERIFY(!QImage(options.screenshot).isNull());
+        // A strategy without tunables is refused with the reason, and the scripted run fails.
+        MainWindow other(settings);
+        QVERIFY(!other.runSweep(QStringLiteral("serial:WG=8:COPIES=1")));
+        QVERIFY(other.sweepStatus().contains(QStringLiteral("no strategy serial")));
     }
 
     void scriptedTransformsReachThePanelAndTheResult() {

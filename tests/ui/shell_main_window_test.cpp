@@ -384,9 +384,14 @@ class MainWindowTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(!controller.busy(), kResultTimeoutMs);
         const auto device = test::part<DevicePanel>(*window_)->currentDevice();
         const int bins = test::part<QSpinBox>(*window_, "bins")->value();
+        // Before any comparison the tab says what Compare does instead of showing an empty plot.
+        const QLabel* emptyState = test::part<CompareView>(*window_)->emptyState();
+        QVERIFY(!emptyState->isHidden());
+        QVERIFY(emptyState->text().contains(QStringLiteral("Compare")));
         QSignalSpy compared(&controller, &Controller::compareReady);
         emit test::part<CompareView>(*window_)->compareRequested(3);
         QVERIFY(compared.wait(kResultTimeoutMs));
+        QVERIFY(emptyState->isHidden());
         const auto entries = test::part<CompareView>(*window_)->entries();
         QCOMPARE(static_cast<std::size_t>(entries.size()), histogram::strategies().size());
         const double bytes = static_cast<double>(window_->image()->byteCount());

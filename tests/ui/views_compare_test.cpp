@@ -2,6 +2,7 @@
 // their reason, and the Compare button's request.
 
 #include <qcustomplot.h>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -63,6 +64,21 @@ class CompareViewTest : public QObject {
     Q_OBJECT
 
   private slots:
+    // The empty state says what Compare does, in place of an empty plot, until a comparison is shown, and
+    // again once it is cleared.
+    void saysWhatCompareDoesUntilAComparison() {
+        CompareView view;
+        QVERIFY(!view.emptyState()->isHidden());
+        QVERIFY(view.emptyState()->text().contains(QStringLiteral("every strategy")));
+        QVERIFY(!view.plot()->isVisibleTo(&view));
+        view.showComparison(comparison());
+        QVERIFY(view.emptyState()->isHidden());
+        QVERIFY(view.plot()->isVisibleTo(&view));
+        view.clear();
+        QVERIFY(!view.emptyState()->isHidden());
+        QVERIFY(!view.plot()->isVisibleTo(&view));
+    }
+
     void showsOneBarPerSupportedStrategy() {
         CompareView view;
         view.showComparison(comparison());

@@ -137,10 +137,14 @@ class KernelLabTest : public QObject {
                             QStringLiteral("dev")}});
         QVERIFY(lab.editCopy());
         const QStringList lines = lab.text().split(QLatin1Char('\n'));
-        QVERIFY2(lines.size() == 5, qPrintable(lab.text()));
-        QCOMPARE(lines[1], QStringLiteral("#define BINS 64"));
-        QCOMPARE(lines[2], QStringLiteral("#define WG 128"));
-        QCOMPARE(lines[3] + QLatin1Char('\n'), source);
+        QVERIFY2(lines.size() == 6, qPrintable(lab.text()));
+        QCOMPARE(lines[1],
+                 QStringLiteral("// Run replaces the local-atomic strategy's kernels with this text: keep "
+                                "their names and arguments."));
+        QCOMPARE(lines[2], QStringLiteral("#define BINS 64"));
+        QCOMPARE(lines[3], QStringLiteral("#define WG 128"));
+        QCOMPARE(lines[4] + QLatin1Char('\n'), source);
+        QCOMPARE(lab.copiedStrategy(), QStringLiteral("local-atomic"));
         QCOMPARE(lab.pages()->currentIndex(), 1);
     }
 

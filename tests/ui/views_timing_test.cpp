@@ -214,6 +214,33 @@ class TimingViewTest : public QObject {
                                     "dev A (0:0) · private-uchar"));
     }
 
+    // In a dock narrower than the table's columns the commands stay whole, in both tables, with and without
+    // the Device column; the numbers scroll sideways.
+    void commandsStayWholeInANarrowDock() {
+        RunModel model;
+        TimingView view(model);
+        std::vector<Timing> timings = run(2);
+        timings[0].name = "histogram: upload pixels";
+        timings[1].name = "histogram: reduce_partials";
+        model.keep(
+            test::oneDeviceRun(timings, QStringLiteral("private-uchar"), QStringLiteral("dev A (0:0)")));
+        QVERIFY(test::showExposed(view, {700, 420}));
+        auto* tabs = view.findChild<QTabWidget*>("timingTables");
+        for (int tab = 0; tab < 2; ++tab) {
+            tabs->setCurrentIndex(tab);
+            auto* table = view.findChild<QTableWidget*>(tab == 0 ? "lastRunTable" : "summaryTable");
+            QTRY_VERIFY(table->isVisible());
+            for (int row = 0; row < table->rowCount(); ++row) {
+                if (!table->item(row, 1)) continue;  // a group's heading row of the summary
+                const QString command = table->item(row, 1)->text();
+                QVERIFY2(table->columnWidth(1) >= table->fontMetrics().horizontalAdvance(command),
+                         qPrintable(QStringLiteral("%1: '%2' in %3 px")
+                                        .arg(table->objectName(), command)
+                                        .arg(table->columnWidth(1))));
+            }
+        }
+    }
+
     // At the window's default size both tables show at least six whole rows.
     void defaultWindowShowsSixWholeRowsOfEachTable() {
         test::PrivateWindow window;

@@ -13,6 +13,8 @@
 #include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -163,6 +165,33 @@ class VisualWordsViewTest : public QObject {
         io::saveImage(secondPath_, second_);
         vocabularyPath_ = dir_.filePath(QStringLiteral("vocabulary.npy"));
         io::writeDescriptorArray(vocabularyPath_, vocabularyFrom(first_, 8));
+    }
+
+    // In a window as large as it opens on a 1280 × 800 screen (1280 × 760, the panel's bar aside), the tab
+    // fits its dock: the dock's scroll area has nothing to scroll and the word histogram (its axis titles)
+    // shows whole. Taller than the dock, the tab scrolled and the y-axis title read "ptors" (issue 23).
+    void fitsTheBottomDockOfA1280x800Screen() {
+        test::PrivateWindow window;
+        QVERIFY(test::showExposed(window.window, {1280, 760}));
+        auto* dock = window.window.findChild<QDockWidget*>(QStringLiteral("visualWordsDock"));
+        QVERIFY(dock);
+        dock->raise();
+        // The bottom docks' height in the app opened on a 1280 × 800 screen (screenshot of issue 23).
+        window.window.resizeDocks({dock}, {290}, Qt::Vertical);
+        auto* view = test::part<VisualWordsView>(window.window);
+        QTRY_VERIFY(view->isVisible());
+        auto* scroll = qobject_cast<QScrollArea*>(dock->widget());
+        QVERIFY(scroll);
+        QTRY_COMPARE(scroll->verticalScrollBar()->maximum(), 0);
+        const auto* plot = test::part<QCustomPlot>(*view, "wordHistogramPlot");
+        // Top to bottom inside what the dock shows.
+        const int top = plot->mapTo(scroll->viewport(), QPoint(0, 0)).y();
+        QVERIFY(top >= 0);
+        QVERIFY2(top + plot->height() <= scroll->viewport()->height(),
+                 qPrintable(QStringLiteral("plot %1..%2, dock shows %3")
+                                .arg(top)
+                                .arg(top + plot->height())
+                                .arg(scroll->viewport()->height())));
     }
 
     // The window's tab on the first image and device 0:0, with a saved vocabulary loaded through Load….

@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <filesystem>
 #include <map>
@@ -26,7 +27,9 @@
 #include <sstream>
 #include <thread>
 
+#include "archive/record.hpp"
 #include "cli/commands/pipeline_command.hpp"
+#include "cli/commands/record_option.hpp"
 #include "cli/commands/terminal_line.hpp"
 #include "engine/image/pixel_source.hpp"
 #include "engine/runtime/atomic_file.hpp"
@@ -313,13 +316,25 @@ class HandleInterrupt {
 // ---- The batch
 // ----------------------------------------------------------------------------------------------
 
-// One image of the batch as it moves through: read and decoded by a decoder thread, run by each device's
-// thread, its lines written in order by the main thread.
 // One line of the JSONL, and whether it tells of a failure.
 struct Line {
     std::string text;
     bool failed = false;
 };
+
+// An output image a device thread ran, waiting for a file thread to encode and write it (--out-dir), so that
+// the device goes on with the next image meanwhile.
+struct Encode {
+    std::size_t item = 0;
+    std::size_t device = 0;
+    fs::path target;
+    std::vector<std::uint8_t> pixels;
+    int width = 0;
+    int height = 0;
+};
+
+// One image of the batch as it moves through: read and decoded by a file thread, run by each device's
+// thread, its outputs encoded by a file thread, its lines written in order by the main thread.
 
 struct Item {
     bool ready = false;  // hashed and decoded (or failed at it)
@@ -329,6 +344,7 @@ struct Item {
     std::vector<bool> wanted;                // per device: not already in the JSONL (--resume)
     std::vector<std::optional<Line>> lines;  // per device, once run
     std::size_t devicesPassed = 0;           // device threads done with it (run, skipped or stopped)
+    std::size_t encodesPending = 0;          // its outputs not yet written (each line waits for its file)
 };
 
 struct Device {
@@ -340,12 +356,13 @@ struct Device {
 class Batch {
   public:
     Batch(std::vector<InputFile> files, std::vector<Device> devices, const stages::StageList& stages,
-          int jobs, std::set<std::string> finished)
+          int jobs, std::set<std::string> finished, std::optional<archive::Settings> recordIn)
         : files_(std::move(files)),
           devices_(std::move(devices)),
           stages_(stages),
           jobs_(jobs),
           finished_(std::move(finished)),
+          recordIn_(std::move(recordIn)),
           items_(files_.size()) {
         for (auto& item : items_) item.lines.resize(devices_.size());
     }
@@ -354,16 +371,24 @@ class Batch {
     // and returns the exit code.
     int run(LineSink& sink) {
         std::vector<std::thread> threads;
-        for (int j = 0; j < jobs_; ++j) threads.emplace_back([this] { guarded([this] { decode(); }); });
+        for (int j = 0; j < jobs_; ++j) threads.emplace_back([this] { guarded([this] { handleFiles(); }); });
         for (std::size_t d = 0; d < devices_.size(); ++d)
-            threads.emplace_back([this, d] { guarded([this, d] { work(d); }); });
+            threads.emplace_back([this, d] {
+                guarded([this, d] { work(d); });
+                const std::lock_guard lock(mutex_);
+                ++devicesDone_;
+                cv_.notify_all();
+            });
         const auto start = std::chrono::steady_clock::now();
         std::size_t failed = 0, runs = 0, written = 0;
         std::exception_ptr sinkError;
         for (std::size_t i = 0; i < items_.size(); ++i) {
             std::unique_lock lock(mutex_);
-            waitFor(lock, [&] { return items_[i].devicesPassed == devices_.size(); });
-            if (items_[i].devicesPassed < devices_.size()) break;  // stopped
+            const auto whole = [&] {
+                return items_[i].devicesPassed == devices_.size() && items_[i].encodesPending == 0;
+            };
+            waitFor(lock, whole);
+            if (!whole()) break;  // stopped
             std::vector<std::optional<Line>> lines = std::move(items_[i].lines);
             items_[i].image.reset();
             lock.unlock();
@@ -386,7 +411,8 @@ class Batch {
         }
         stop();
         for (auto& thread : threads) thread.join();
-        // Stopped: what the devices finished after the last whole image still gets its lines.
+        // Stopped: what the devices finished after the last whole image still gets its lines (the file
+        // threads wrote every output in hand before they returned).
         for (std::size_t i = written; i < items_.size() && !sinkError; ++i)
             for (auto& line : items_[i].lines)
                 if (line) {
@@ -440,40 +466,84 @@ class Batch {
         }
     }
 
-    // Decoder thread: takes the next file, at most `jobs + devices` images ahead of the writer (the memory it
-    // holds), hashes it, and decodes it unless every device already has it (--resume).
-    void decode() {
+    // File thread: writes the outputs the devices ran (first, as their lines wait for them) and reads the
+    // next files, at most `jobs + devices` images ahead of the writer (the memory they hold). It returns once
+    // the device threads have returned and no output is left to write: when the batch stops, the outputs of
+    // the images in hand are still written, as their lines will be.
+    void handleFiles() {
         const std::size_t ahead = static_cast<std::size_t>(jobs_) + devices_.size();
         for (;;) {
             std::unique_lock lock(mutex_);
-            waitFor(lock, [&] { return next_ >= items_.size() || next_ < written_ + ahead; });
-            if (stopping() || next_ >= items_.size()) return;
-            const std::size_t i = next_++;
-            lock.unlock();
-
-            Item item;
-            item.lines.resize(devices_.size());
-            const std::string file = shown(files_[i].path).toStdString();
-            try {
-                item.hash = contentHash(files_[i].path);
-                for (const auto& device : devices_) {
-                    const DeviceInfo& info = device.context->info();
-                    item.wanted.push_back(!finished_.contains(file + '\n' + item.hash + '\n' +
-                                                              deviceKey(info.selector(), info.name)));
-                }
-                if (std::find(item.wanted.begin(), item.wanted.end(), true) != item.wanted.end())
-                    item.image = std::make_shared<ImageRGBA8>(io::loadImage(shown(files_[i].path)));
-            } catch (const Error& error) {
-                item.error = error.what();
-            } catch (const std::bad_alloc&) {
-                item.error = file + ": out of memory";
+            const auto canRead = [&] {
+                return !stopping() && next_ < items_.size() && next_ < written_ + ahead;
+            };
+            const auto finished = [&] {
+                return devicesDone_ == devices_.size() && (stopping() || next_ >= items_.size());
+            };
+            while (encodes_.empty() && !canRead() && !finished())
+                cv_.wait_for(lock, std::chrono::milliseconds(100));  // SIGINT wakes no one: look again
+            if (!encodes_.empty()) {
+                Encode encode = std::move(encodes_.front());
+                encodes_.pop_front();
+                lock.unlock();
+                write(encode);
+            } else if (canRead()) {
+                const std::size_t i = next_++;
+                lock.unlock();
+                decode(i);
+            } else {
+                return;
             }
-            item.wanted.resize(devices_.size(), true);  // an unreadable file is tried again: a line each
-            item.ready = true;
-            lock.lock();
-            items_[i] = std::move(item);
-            cv_.notify_all();
         }
+    }
+
+    // Hashes file `i` and decodes it unless every device already has it (--resume).
+    void decode(std::size_t i) {
+        Item item;
+        item.lines.resize(devices_.size());
+        const std::string file = shown(files_[i].path).toStdString();
+        try {
+            item.hash = contentHash(files_[i].path);
+            for (const auto& device : devices_) {
+                const DeviceInfo& info = device.context->info();
+                item.wanted.push_back(!finished_.contains(file + '\n' + item.hash + '\n' +
+                                                          deviceKey(info.selector(), info.name)));
+            }
+            if (std::find(item.wanted.begin(), item.wanted.end(), true) != item.wanted.end())
+                item.image = std::make_shared<ImageRGBA8>(io::loadImage(shown(files_[i].path)));
+        } catch (const Error& error) {
+            item.error = error.what();
+        } catch (const std::bad_alloc&) {
+            item.error = file + ": out of memory";
+        }
+        item.wanted.resize(devices_.size(), true);  // an unreadable file is tried again: a line each
+        item.ready = true;
+        const std::lock_guard lock(mutex_);
+        items_[i] = std::move(item);
+        cv_.notify_all();
+    }
+
+    // Writes one output; a file that cannot be written turns its line into a failure.
+    void write(Encode& encode) {
+        std::optional<Line> failure;
+        try {
+            std::error_code error;
+            fs::create_directories(encode.target.parent_path(), error);
+            if (error)
+                throw InputError(encode.target.parent_path().native() + ": cannot make the folder (" +
+                                 error.message() + ")");
+            io::saveImage(shown(encode.target), encode.pixels.data(), encode.width, encode.height);
+        } catch (const Error& error) {
+            failure = failedLine(encode.device, encode.item, error.what());
+        } catch (const std::bad_alloc&) {
+            failure = failedLine(encode.device, encode.item,
+                                 shown(encode.target).toStdString() + ": out of memory");
+        }
+        const std::lock_guard lock(mutex_);
+        Item& item = items_[encode.item];
+        if (failure) item.lines[encode.device] = std::move(failure);
+        --item.encodesPending;
+        cv_.notify_all();
     }
 
     // Device thread: every image in order, each run as `pipeline` runs it, until the files end or the batch
@@ -486,39 +556,55 @@ class Batch {
             if (stopping()) return;
             Item& item = items_[i];
             std::optional<Line> line;
+            std::optional<Encode> encode;
             if (item.wanted[d]) {
                 std::shared_ptr<ImageRGBA8> image = item.image;
                 lock.unlock();
-                line = runOne(d, i, item, image);
+                line = runOne(d, i, item, image, encode);
                 lock.lock();
             }
             item.lines[d] = std::move(line);
+            if (encode) {
+                ++item.encodesPending;
+                encodes_.push_back(std::move(*encode));
+            }
             ++item.devicesPassed;
             cv_.notify_all();
         }
     }
 
+    // The line of image `i` on device `d` that failed with `error`. The item's hash is set before any device
+    // runs it and not changed after.
+    Line failedLine(std::size_t d, std::size_t i, const std::string& error) const {
+        const std::string& hash = items_[i].hash;
+        return Line{jsonDocument(
+                        [&](JsonWriter& json) {
+                            json.beginObject()
+                                .field("file", shown(files_[i].path).toStdString())
+                                .field("status", "failed");
+                            json.field("error", error);
+                            if (!hash.empty()) json.field("content_hash", hash);
+                            json.key("device");
+                            writeDeviceJson(json, devices_[d].context->info());
+                            json.endObject();
+                        },
+                        JsonWriter::Layout::Compact),
+                    true};
+    }
+
     // The line of image `i` on device `d`: pipeline's JSON object plus the file, its status and content hash,
-    // and how many programs this run built (0 once the batch's first image has built them).
-    Line runOne(std::size_t d, std::size_t i, const Item& item, const std::shared_ptr<ImageRGBA8>& image) {
+    // and how many programs this run built (0 once the batch's first image has built them). With --out-dir
+    // the output's pixels go to `encode`, for a file thread to write before the line is. With --record the
+    // run goes into the run archive as pipeline --record's does (a run that cannot be kept fails its line).
+    Line runOne(std::size_t d, std::size_t i, const Item& item, const std::shared_ptr<ImageRGBA8>& image,
+                std::optional<Encode>& encode) {
         Device& device = devices_[d];
         const QString path = shown(files_[i].path);
-        const auto failed = [&](const std::string& error) {
-            return Line{
-                jsonDocument(
-                    [&](JsonWriter& json) {
-                        json.beginObject().field("file", path.toStdString()).field("status", "failed");
-                        json.field("error", error);
-                        if (!item.hash.empty()) json.field("content_hash", item.hash);
-                        json.key("device");
-                        writeDeviceJson(json, device.context->info());
-                        json.endObject();
-                    },
-                    JsonWriter::Layout::Compact),
-                true};
-        };
+        const auto failed = [&](const std::string& error) { return failedLine(d, i, error); };
         if (!image) return failed(item.error);
         try {
+            const archive::ImageIdentity identity =
+                recordIn_ ? archive::identify(path.toStdString(), *image) : archive::ImageIdentity{};
             // One device takes the pixels (the run consumes them, as pipeline's does); several copy them.
             std::vector<std::uint8_t> pixels =
                 devices_.size() == 1 ? std::move(image->pixels) : image->pixels;
@@ -526,18 +612,31 @@ class Batch {
             session::RunReport ran = device.session->run(
                 *device.context, PixelSource(std::move(pixels), image->width, image->height), stages_);
             QString out;
-            if (!device.outputs.empty()) {
-                const fs::path& target = device.outputs[i];
-                std::error_code error;
-                fs::create_directories(target.parent_path(), error);
-                if (error)
-                    throw InputError(target.parent_path().native() + ": cannot make the folder (" +
-                                     error.message() + ")");
-                out = shown(target);
+            archive::OutputImage output;
+            const bool keepOutput = !device.outputs.empty();
+            // The archive keeps an image stage's output (the diff's pixels), as pipeline --record does.
+            const bool recordOutput =
+                recordIn_ && std::any_of(stages_.begin(), stages_.end(),
+                                         [](const auto& stage) { return stage->kind().producesImage(); });
+            if (keepOutput || recordOutput) {
+                const int width = ran.result.image.width();
+                const int height = ran.result.image.height();
+                std::optional<Encode> pending;
+                if (keepOutput) pending = Encode{i, d, device.outputs[i], {}, width, height};
                 ran.result.withPixels([&](const std::uint8_t* data) {
-                    io::saveImage(out, data, ran.result.image.width(), ran.result.image.height());
+                    if (pending)
+                        pending->pixels.assign(data, data + 4 * static_cast<std::size_t>(width) *
+                                                                static_cast<std::size_t>(height));
+                    if (recordOutput) output = archive::outputOf(width, height, data);
                 });
+                if (pending) {
+                    out = shown(pending->target);
+                    encode = std::move(pending);
+                }
             }
+            if (recordIn_)
+                archive::recordOrWarn(*recordIn_, archive::recordOf("histoscope-cli batch", identity, stages_,
+                                                                    ran, std::move(output)));
             const std::size_t built = device.context->sourceBuilds() - builtBefore;
             return Line{jsonDocument(
                 [&](JsonWriter& json) {
@@ -588,13 +687,16 @@ class Batch {
     const stages::StageList& stages_;
     int jobs_;
     std::set<std::string> finished_;
+    std::optional<archive::Settings> recordIn_;  // --record
 
     std::mutex mutex_;
     std::condition_variable cv_;
-    std::vector<Item> items_;  // under mutex_, but a device thread reads its item's pixels outside it
-    std::size_t next_ = 0;     // the next file a decoder takes
-    std::size_t written_ = 0;  // images whose lines are written
-    bool stopped_ = false;     // an error or the end: the threads return
+    std::vector<Item> items_;      // under mutex_, but a device thread reads its item's pixels outside it
+    std::size_t next_ = 0;         // the next file a decoder takes
+    std::size_t written_ = 0;      // images whose lines are written
+    std::size_t devicesDone_ = 0;  // device threads returned
+    std::deque<Encode> encodes_;   // outputs waiting for a file thread, oldest first
+    bool stopped_ = false;         // an error or the end: the threads return
     std::exception_ptr internalError_;
 };
 
@@ -635,6 +737,7 @@ void declare(ArgumentParser& parser, const QStringList&) {
         "resume",
         "Skip the images that --jsonl already has an ok line for, on the same device, with the same "
         "content hash (a changed file is run again, and so is a failed one).");
+    addRecordOption(parser);
 }
 
 int run(const ArgumentParser& parser) {
@@ -648,6 +751,7 @@ int run(const ArgumentParser& parser) {
         parser.isSet("glob") ? std::optional(io::nativePath(parser.value("glob")).native()) : std::nullopt;
     std::vector<InputFile> files = collectFiles(parser.positionals(), parser.isSet("recursive"), glob);
     keepShard(parser, files);
+    std::optional<archive::Settings> recordIn = recordFrom(parser);
 
     // One session per device, opened (and its queue made) once for the whole batch.
     auto first = std::make_unique<session::Session>();
@@ -664,7 +768,8 @@ int run(const ArgumentParser& parser) {
     std::set<std::string> finished = resume ? finishedLines(jsonl) : std::set<std::string>();
     LineSink sink(jsonl, resume);
     const HandleInterrupt interrupt;
-    return Batch(std::move(files), std::move(devices), stages, jobs, std::move(finished)).run(sink);
+    return Batch(std::move(files), std::move(devices), stages, jobs, std::move(finished), std::move(recordIn))
+        .run(sink);
 }
 
 [[maybe_unused]] const bool registered = registerCommand(

@@ -3,6 +3,9 @@
 // process (this program's own `pipeline`), so that a kernel that faults or never ends cannot take this
 // process with it. Prints a line "FILE:LINE: finding" per finding (FILE: where the simulator names no
 // line); exits 5 when there are findings, 0 when the run is clean.
+#include <sys/prctl.h>
+#include <unistd.h>
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -11,6 +14,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <algorithm>
+#include <csignal>
 
 #include "cli/commands/option_groups.hpp"
 #include "engine/lab/oclgrind_log.hpp"
@@ -72,6 +76,13 @@ int run(const ArgumentParser& parser) {
     environment.insert("HISTOSCOPE_PROGRAM_CACHE", "0");
     environment.insert("HISTOSCOPE_CACHE_DIR", scratch.filePath("cache"));
     child.setProcessEnvironment(environment);
+    // The child (Oclgrind execs the pipeline in its own process) dies with this one: a check killed from
+    // outside (the Lab's Stop, the app's exit) must not leave an endless kernel running on its own.
+    const pid_t parent = ::getpid();
+    child.setChildProcessModifier([parent] {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(1);  // the parent was gone before the signal was asked for
+    });
     child.start(oclgrind, arguments);
     if (!child.waitForStarted()) throw OpenClError("check", 0, "cannot start " + oclgrind.toStdString());
     const std::string file = io::nativePath(kernel).native();

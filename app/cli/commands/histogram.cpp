@@ -174,7 +174,7 @@ int run(const ArgumentParser& parser) {
         printText(QString::fromUtf8(io::histogramCsv(counted.histogram(), counted.context())));
     else if (!report.jsonOnStdout)
         printText(table(counted, image, kernelNs, cache));
-    if (recorded) recordRun(*recordIn, *recorded);
+    if (recorded) archive::recordOrWarn(*recordIn, *recorded);
     return 0;
 }
 

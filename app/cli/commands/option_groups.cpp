@@ -92,7 +92,7 @@ void addStageOptions(ArgumentParser& parser, const stages::StageKind& kind, cons
             parser.addOption(text(parameter.name), text(parameter.placeholder), text(parameter.help),
                              text(parameter.defaultText));
     }
-    if (kind.strategies().empty()) return;
+    if (kind.strategies().empty() || strategyOption.isEmpty()) return;
     QStringList names;
     for (const auto* strategy : kind.strategies()) names += text(strategy->name());
     parser.addOption(strategyOption, "NAME",
@@ -125,8 +125,9 @@ std::shared_ptr<const stages::Stage> stageFrom(const ArgumentParser& parser, con
             value = parser.value(name).toStdString();
         values.emplace(parameter.name, std::move(value));
     }
-    const std::string strategy =
-        kind.strategies().empty() ? std::string() : parser.value(strategyOption).toStdString();
+    const std::string strategy = kind.strategies().empty() || strategyOption.isEmpty()
+                                     ? std::string()
+                                     : parser.value(strategyOption).toStdString();
     return parser.withCommand([&] { return kind.configure(values, strategy, readStageFile); });
 }
 

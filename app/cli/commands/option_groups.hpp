@@ -59,7 +59,8 @@ std::string readStageFile(const std::string& path, std::uint64_t maxBytes, std::
 
 // The group of a stage kind: one option per parameter (--angle, --filter, --bins, ...), its strategy option
 // `strategyOption` (default: the kind's defaultStrategy(), as in every front end) where it has strategies,
-// and --<kind> itself where no parameter adds the stage (--equalize).
+// and --<kind> itself where no parameter adds the stage (--equalize). An empty `strategyOption` adds no
+// strategy option (a command with one of its own).
 void addStageOptions(ArgumentParser& parser, const stages::StageKind& kind, const QString& strategyOption);
 // Whether the command line asks for `kind`: one of its options (--angle, --filter) or its own flag is set.
 bool asksFor(const ArgumentParser& parser, const stages::StageKind& kind);

@@ -7,6 +7,7 @@
 #include "cli/commands/record_option.hpp"
 
 #include "engine/image/pixel_source.hpp"
+#include "engine/lab/edited_strategy.hpp"
 #include "engine/ops/pipeline/pipeline.hpp"
 #include "engine/runtime/device_properties.hpp"
 #include "engine/runtime/error.hpp"
@@ -33,6 +34,28 @@ void writeStageJson(JsonWriter& json, const pipeline::StageReport& report) {
     for (const auto& build : report.builds)
         json.beginObject().field("source", build.source).field("options", build.options).endObject();
     json.endArray();
+    if (const auto& check = report.referenceCheck) {
+        json.key("reference_check").beginObject().field("matches", check->matches());
+        json.field("max_difference", check->maxDifference).field("text", check->describe());
+        if (check->firstPixel)
+            json.key("first_pixel")
+                .beginObject()
+                .field("x", check->firstPixel->x)
+                .field("y", check->firstPixel->y)
+                .field("channel", std::string(1, "rgba"[check->firstPixel->channel]))
+                .field("expected", check->firstPixel->expected)
+                .field("got", check->firstPixel->got)
+                .endObject();
+        if (check->firstBin)
+            json.key("first_bin")
+                .beginObject()
+                .field("channel", histogram::channelName(check->firstBin->channel))
+                .field("bin", check->firstBin->bin)
+                .field("expected", check->firstBin->expected)
+                .field("got", check->firstBin->got)
+                .endObject();
+        json.endObject();
+    }
     json.endObject();
 }
 
@@ -48,6 +71,7 @@ QString summary(const QString& path, const ImageRGBA8& image, const QString& out
                      .arg(report.strategy ? text(report.strategy->name()) : QString("-"), -15)
                      .arg(what);
         if (!report.note.empty()) lines += "note      " + text(report.note) + "\n";
+        if (report.referenceCheck) lines += "check     " + text(report.referenceCheck->describe()) + "\n";
     }
     lines += "timings\n" + timingLines(result.timings(), 36);
     lines += QString("wrote     %1 (%2x%3)\n").arg(out).arg(result.image.width()).arg(result.image.height());
@@ -84,10 +108,10 @@ int runStages(const ArgumentParser& parser, const stages::StageList& stages) {
     session::RunReport ran =
         session.run(device, PixelSource(std::move(image.pixels), image.width, image.height), stages);
     pipeline::Result& result = ran.result;
-    std::string outputHash;
+    archive::OutputImage output;
     result.withPixels([&](const std::uint8_t* pixels) {
         io::saveImage(out, pixels, result.image.width(), result.image.height());
-        if (recordIn) outputHash = archive::contentHash(result.image.width(), result.image.height(), pixels);
+        if (recordIn) output = archive::outputOf(result.image.width(), result.image.height(), pixels);
     });
 
     const auto writeJson = [&](JsonWriter& json) {
@@ -97,8 +121,8 @@ int runStages(const ArgumentParser& parser, const stages::StageList& stages) {
     };
     wanted.publish(writeJson, [&] { return summary(path, image, out, device.info(), result); });
     if (recordIn)
-        recordRun(*recordIn, archive::recordOf("histoscope-cli " + parser.command().toStdString(), identity,
-                                               stages, ran, outputHash));
+        archive::recordOrWarn(*recordIn, archive::recordOf("histoscope-cli " + parser.command().toStdString(),
+                                                           identity, stages, ran, std::move(output)));
     return 0;
 }
 
@@ -173,6 +197,8 @@ qsizetype positionOf(const QStringList& arguments, const stages::StageKind& kind
     return arguments.size();
 }
 
+const QString kStrategySource = "strategy-source";
+
 QString strategyOptionOf(const stages::StageKind& kind) {
     return text(kind.name()) + "-strategy";
 }
@@ -184,6 +210,12 @@ void addPipelineStageOptions(ArgumentParser& parser) {
         if (kind->producesImage()) addStageOptions(parser, *kind, strategyOptionOf(*kind));
     const stages::StageKind& measurement = stages::findKind("histogram");
     addStageOptions(parser, measurement, strategyOptionOf(measurement));
+    parser.addOption(
+        kStrategySource, "STRATEGY=FILE.cl",
+        "Builds the named strategy's kernels from FILE.cl, an edit of its kernels/ source with the "
+        "same kernel names and arguments (Edit a copy in the app's Kernel tab), and checks its "
+        "result against the stage's CPU reference: the largest difference and the first differing "
+        "pixel or histogram bin (docs/kernel-lab.md). Repeatable, one per stage.");
 }
 
 // The image kinds the command line asks for, in the order their options are written, then the measurement.
@@ -198,6 +230,33 @@ stages::StageList pipelineStagesFrom(const ArgumentParser& parser) {
     stages::StageList list;
     for (const auto* kind : imageKinds) list.push_back(stageFrom(parser, *kind, strategyOptionOf(*kind)));
     list.push_back(stageFrom(parser, measurement, strategyOptionOf(measurement)));
+    for (const QString& given : parser.values(kStrategySource)) {
+        const qsizetype equals = given.indexOf('=');
+        if (equals <= 0 || equals == given.size() - 1)
+            throw UsageError("--" + kStrategySource.toStdString() + ": '" + given.toStdString() +
+                             "' is not STRATEGY=FILE.cl");
+        const std::string strategy = given.left(equals).toStdString();
+        const std::string file = io::nativePath(given.mid(equals + 1)).native();
+        const auto edited = std::find_if(list.begin(), list.end(), [&](const auto& stage) {
+            const StrategyInfo* requested = stage->requestedStrategy();
+            return requested && sameNameIgnoringCase(requested->name(), strategy);
+        });
+        if (edited == list.end()) {
+            std::string how = "no stage kind has a strategy so called";
+            // The kinds this command offers: the image kinds and the histogram.
+            for (const auto* kind : stages::kinds()) {
+                if (!kind->producesImage() && kind->name() != "histogram") continue;
+                for (const StrategyInfo* known : kind->strategies())
+                    if (sameNameIgnoringCase(known->name(), strategy))
+                        how = "choose it with --" + strategyOptionOf(*kind).toStdString() + " " + strategy;
+            }
+            throw UsageError("--" + kStrategySource.toStdString() + " " + strategy +
+                             ": no stage of this run uses that strategy (" + how + ")");
+        }
+        // A kernel's source is text a person writes, far below a mebibyte.
+        std::string source = readStageFile(file, std::uint64_t{1} << 20, "strategy source");
+        *edited = parser.withCommand([&] { return lab::editedStrategy(*edited, file, std::move(source)); });
+    }
     return list;
 }
 

@@ -13,11 +13,4 @@ std::optional<archive::Settings> recordFrom(const ArgumentParser& parser) {
     return parser.withCommand([] { return archive::Settings::fromEnvironment(); });
 }
 
-void recordRun(const archive::Settings& settings, const archive::Record& run) {
-    const archive::Recorded done = archive::record(settings, run);
-    if (done.problem.empty()) return;
-    if (done.pending.empty()) throw InputError(done.problem);
-    warn(done.problem);
-}
-
 }  // namespace hs::cli

@@ -4,7 +4,7 @@
 //
 //     addRecordOption(parser);                                  // declare
 //     const auto archive = recordFrom(parser);                  // run, before any work
-//     if (archive) recordRun(*archive, archive::recordOf(...));  // once the run is made
+//     if (archive) archive::recordOrWarn(*archive, archive::recordOf(...));  // once the run is made
 
 #include <optional>
 
@@ -17,8 +17,5 @@ void addRecordOption(ArgumentParser& parser);
 // The archive's settings when --record is given, read now so that a bad $HISTOSCOPE_ARCHIVE_MAX_RUNS stops
 // the command before any work; nothing otherwise.
 std::optional<archive::Settings> recordFrom(const ArgumentParser& parser);
-// Records `run`. One that the archive cannot take is said in one line on stderr: kept in the pending folder
-// (the exit code stays 0: the run is not lost), or lost (InputError: exit code 3).
-void recordRun(const archive::Settings& settings, const archive::Record& run);
 
 }  // namespace hs::cli

@@ -139,7 +139,12 @@ QString showText(const archive::Record& run) {
                    .arg(milliseconds(summary.min), milliseconds(summary.median), milliseconds(summary.max));
     }
     if (run.bins > 0) out += QString("histogram %1 bins (the counts: --json)\n").arg(run.bins);
-    if (!run.outputHash.empty()) out += "output    content " + text(run.outputHash) + "\n";
+    if (!run.outputHash.empty())
+        out +=
+            "output    content " + text(run.outputHash) +
+            (run.outputPng.empty() ? QString(" (pixels not kept)")
+                                   : QString(" (pixels kept: %1 bytes of PNG)").arg(run.outputPng.size())) +
+            "\n";
     return out;
 }
 

@@ -74,4 +74,130 @@ void checkAxis(const Axis& axis, const std::vector<Tunable>& tunables, std::stri
     }
 }
 
+Point builtPoint(const Point& asked, std::string_view options) {
+    Point built = asked;
+    for (auto& [name, value] : built) {
+        const std::string key = "-D " + name + "=";
+        const auto at = options.find(key);
+        if (at == std::string_view::npos) continue;
+        const auto start = at + key.size();
+        value = std::string(options.substr(start, options.find_first_of(" ;", start) - start));
+    }
+    return built;
+}
+
+std::optional<std::size_t> Sweep::best() const {
+    std::optional<std::size_t> found;
+    for (std::size_t p = 0; p < points.size(); ++p) {
+        const auto& point = points[p];
+        if (!point.ns || point.sameBuildAs) continue;
+        if (!found || point.ns->median < points[*found].ns->median) found = p;
+    }
+    return found;
+}
+
+std::optional<double> Sweep::timesRead(const PointResult& point) const {
+    if (!readNs || !point.ns) return std::nullopt;
+    return measure::ratioToBaseline(*point.ns, *readNs);
+}
+
+void markSameBuilds(std::vector<PointResult>& points) {
+    for (std::size_t p = 0; p < points.size(); ++p) {
+        points[p].sameBuildAs.reset();
+        if (!points[p].ns) continue;
+        for (std::size_t q = 0; q < p; ++q) {
+            if (points[q].ns && !points[q].sameBuildAs && points[q].built == points[p].built &&
+                points[q].builds == points[p].builds) {
+                points[p].sameBuildAs = q;
+                break;
+            }
+        }
+    }
+}
+
+namespace {
+
+void writeValues(JsonWriter& json, const Point& point) {
+    json.beginObject();
+    for (const auto& [name, value] : point) {
+        // Numbers as numbers (every tunable and @param is one); anything else as written.
+        double number = 0;
+        const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+        if (error == std::errc() && end == value.data() + value.size())
+            json.field(name, number);
+        else
+            json.field(name, value);
+    }
+    json.endObject();
+}
+
+}  // namespace
+
+void writeJson(JsonWriter& json, const Sweep& sweep) {
+    json.field("stage", sweep.stage).field("strategy", sweep.strategy);
+    json.field("repetitions", sweep.repetitions).field("clock", "kernel");
+    json.key("tunables").beginArray();
+    for (const auto& axis : sweep.axes) json.value(axis.name);
+    json.endArray();
+    if (sweep.readNs) json.field("read_ns", sweep.readNs->median);
+    json.key("points").beginArray();
+    for (const auto& point : sweep.points) {
+        json.beginObject().key("values");
+        writeValues(json, point.asked);
+        json.key("built");
+        writeValues(json, point.built);
+        if (point.ns) {
+            json.field("min_ns", point.ns->min)
+                .field("median_ns", point.ns->median)
+                .field("max_ns", point.ns->max);
+            json.field("gbps", point.gbps);
+            if (const auto times = sweep.timesRead(point)) json.field("x_read", *times);
+            json.field("builds", point.builds);
+            if (point.maxDifference) json.field("max_difference", *point.maxDifference);
+            if (point.sameBuildAs)
+                json.field("same_build_as", static_cast<std::uint64_t>(*point.sameBuildAs));
+        } else {
+            json.field("error", point.error);
+        }
+        json.endObject();
+    }
+    json.endArray();
+    if (const auto best = sweep.best()) {
+        json.key("best");
+        writeValues(json, sweep.points[*best].built);
+    }
+}
+
+std::string csv(const Sweep& sweep) {
+    const auto quoted = [](const std::string& text) {
+        if (text.find_first_of(",\"\n") == std::string::npos) return text;
+        std::string out = "\"";
+        for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return out + '"';
+    };
+    const auto number = [](double value) {
+        char buffer[32];
+        const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
+        return error == std::errc() ? std::string(buffer, end) : std::string();
+    };
+    std::string out;
+    for (const auto& axis : sweep.axes) out += quoted(axis.name) + ',';
+    for (const auto& axis : sweep.axes) out += quoted("built_" + axis.name) + ',';
+    out += "min_ns,median_ns,max_ns,gbps,x_read,max_difference,same_build_as,error\n";
+    for (const auto& point : sweep.points) {
+        for (const auto& entry : point.asked) out += quoted(entry.second) + ',';
+        for (const auto& entry : point.built) out += quoted(entry.second) + ',';
+        if (point.ns) {
+            const auto times = sweep.timesRead(point);
+            out += number(point.ns->min) + ',' + number(point.ns->median) + ',' + number(point.ns->max) +
+                   ',' + number(point.gbps) + ',' + (times ? number(*times) : "") + ',' +
+                   (point.maxDifference ? std::to_string(*point.maxDifference) : "") + ',' +
+                   (point.sameBuildAs ? std::to_string(*point.sameBuildAs) : "") + ",\n";
+        } else {
+            out += ",,,,,,," + quoted(point.error) + '\n';
+        }
+    }
+    return out;
+}
+
 }  // namespace hs::lab

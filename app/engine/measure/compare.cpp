@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/image/pixel_source.hpp"
+#include "engine/lab/edited_strategy.hpp"
 #include "engine/runtime/error.hpp"
 #include "engine/runtime/runtime.hpp"
 
@@ -18,13 +19,31 @@ void append(std::vector<Timing>& to, const std::vector<Timing>& records) {
 
 Comparison compareHistogramStrategies(DeviceContext* device, const ImageRGBA8& image,
                                       const histogram::Params& params, int repetitions,
-                                      const CompareHooks& hooks, std::string_view baseline) {
+                                      const CompareHooks& hooks, std::string_view baseline,
+                                      const std::optional<EditedSource>& edited) {
     if (repetitions < 1) throw UsageError("a comparison needs at least one repetition");
     const DeviceInfo* info = device ? &device->info() : nullptr;
     Comparison comparison{std::string(baseline), image.byteCount(), repetitions, {}, {}};
     bool anyOnDevice = false;
-    for (const auto* strategy : histogram::strategies()) {
-        StrategyMeasurement entry{std::string(strategy->name()), {}, {}, {}, 0, {}};
+    // What each entry runs: a registered strategy, or (the last, with `edited`) one built from the edit.
+    std::vector<const histogram::Strategy*> runs(histogram::strategies().begin(),
+                                                 histogram::strategies().end());
+    if (edited) {
+        const histogram::Strategy& strategy = histogram::findStrategy(edited->strategy);
+        if (!strategy.runsOnDevice())
+            throw UsageError("strategy " + edited->strategy + " runs on the host: it has no kernel to edit");
+        runs.push_back(&strategy);
+    }
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const histogram::Strategy* strategy = runs[i];
+        const bool isEdit = edited && i + 1 == runs.size();
+        StrategyMeasurement entry{
+            std::string(strategy->name()) + (isEdit ? " (edited: " + edited->label + ")" : std::string()),
+            {},
+            {},
+            {},
+            0,
+            {}};
         const auto support = supportOn(info, {image.width, image.height}, params, *strategy);
         if (!support.ok) entry.unsupported = support.reason;
         anyOnDevice = anyOnDevice || (support.ok && strategy->runsOnDevice());
@@ -39,9 +58,9 @@ Comparison compareHistogramStrategies(DeviceContext* device, const ImageRGBA8& i
             append(comparison.timings, upload.collect());
         } catch (const Error& e) {
             // Too large for the device, say: no device strategy can run, and each says why.
-            for (auto& entry : comparison.strategies) {
-                if (entry.unsupported.empty() && histogram::findStrategy(entry.strategy).runsOnDevice())
-                    entry.unsupported = e.what();
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                auto& entry = comparison.strategies[i];
+                if (entry.unsupported.empty() && runs[i]->runsOnDevice()) entry.unsupported = e.what();
             }
         }
     }
@@ -50,19 +69,24 @@ Comparison compareHistogramStrategies(DeviceContext* device, const ImageRGBA8& i
                                         comparison.strategies.begin(), comparison.strategies.end(),
                                         [](const auto& entry) { return entry.unsupported.empty(); }));
     int done = 0;
-    for (auto& entry : comparison.strategies) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        auto& entry = comparison.strategies[i];
         if (!entry.unsupported.empty()) continue;
         if (comparison.stopped) {
             entry.unsupported = kNotMeasured;
             continue;
         }
-        const histogram::Strategy& strategy = histogram::findStrategy(entry.strategy);
+        const histogram::Strategy& strategy = *runs[i];
+        const bool isEdit = edited && i + 1 == runs.size();
         const int doneBefore = done;
         try {
             bool warmedUp = false;
             const auto measured = measureWhile(
                 {Clock::Kernel, 1, repetitions, comparison.bytes},
                 [&] {
+                    std::optional<DeviceContext::SourceOverride> edit;
+                    if (isEdit)
+                        edit.emplace(*device, lab::kernelSourceOf(strategy), edited->label, edited->text);
                     auto result = histogram::computeHistogram(device, pixels, params, strategy);
                     if (result.strategy != &strategy) entry.ranAs = result.strategy->name();
                     append(comparison.timings, result.timings);

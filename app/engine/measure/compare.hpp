@@ -36,7 +36,8 @@ struct Comparison {
     std::string baseline;     // the strategy the ratios are to
     std::uint64_t bytes = 0;  // the image's, what GB/s divides
     int repetitions = 0;
-    std::vector<StrategyMeasurement> strategies;  // every strategy of the registry, in its order
+    std::vector<StrategyMeasurement>
+        strategies;  // every strategy of the registry, in its order (then an edit)
     // The proceed hook said stop: the strategies measured until then are kept, the rest say so.
     // Every record of the comparison in order: the one upload of the pixels, then each strategy's warm-up and
     // repetitions.
@@ -55,6 +56,14 @@ struct CompareHooks {
 // Why a strategy of a stopped comparison has no figures.
 inline constexpr std::string_view kNotMeasured = "not measured: the comparison was stopped";
 
+// A strategy built from a user's edit of its kernels (the kernel lab's edited built-in,
+// lab/edited_strategy.hpp), measured as one more row after the registry's, named "STRATEGY (edited: LABEL)".
+struct EditedSource {
+    std::string strategy;  // the registered strategy whose kernels `text` replaces
+    std::string label;     // the text's file name
+    std::string text;
+};
+
 // Speed-ups are relative to the golden reference strategy (issue 3).
 inline constexpr std::string_view kCompareBaseline = "serial";
 
@@ -64,6 +73,7 @@ inline constexpr std::string_view kCompareBaseline = "serial";
 Comparison compareHistogramStrategies(DeviceContext* device, const ImageRGBA8& image,
                                       const histogram::Params& params, int repetitions,
                                       const CompareHooks& hooks = {},
-                                      std::string_view baseline = kCompareBaseline);
+                                      std::string_view baseline = kCompareBaseline,
+                                      const std::optional<EditedSource>& edited = std::nullopt);
 
 }  // namespace hs::measure

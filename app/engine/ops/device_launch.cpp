@@ -3,6 +3,7 @@
 #include <array>
 #include <utility>
 
+#include "engine/ops/tuning.hpp"
 #include "engine/runtime/error.hpp"
 #include "engine/runtime/runtime.hpp"
 
@@ -110,6 +111,43 @@ cl::NDRange localSize2d(DeviceContext& device, const cl::Kernel& kernel) {
         if (x * y <= limit) return cl::NDRange(x, y);
     }
     return cl::NDRange(1, 1);
+}
+
+std::vector<Tunable> groupTunables() {
+    return {{.name = "LOCAL_X", .help = "work-items per work-group along x", .min = 1, .max = 1024},
+            {.name = "LOCAL_Y", .help = "work-items per work-group along y", .min = 1, .max = 1024}};
+}
+
+LaunchableKernel tunedKernel(DeviceContext& device, std::string_view strategy, const KernelBuild& build,
+                             const std::string& name,
+                             const std::function<cl::NDRange(const cl::Kernel&)>& chosen) {
+    tuning::loadStored(device.programCache());
+    const auto make = [&](const KernelBuild& b) {
+        return withClErrors("device " + device.info().name + ": setting up " + name,
+                            [&] { return cl::Kernel(device.program(b.source, b.options), name.c_str()); });
+    };
+    // Zero: not set; the strategy chooses.
+    auto x = static_cast<std::size_t>(tuning::valueOr(device.info(), strategy, "LOCAL_X", 0));
+    auto y = static_cast<std::size_t>(tuning::valueOr(device.info(), strategy, "LOCAL_Y", 0));
+    if (x == 0 && y == 0) {
+        cl::Kernel kernel = make(build);
+        const cl::NDRange local = chosen(kernel);
+        return {kernel, local, build};
+    }
+    const cl::NDRange own = chosen(make(build));
+    x = x == 0 ? own[0] : x;
+    y = y == 0 ? own[1] : y;
+    std::size_t limit = device.info().maxWorkGroupSize;
+    for (;;) {
+        while (x * y > limit) (y > 1 ? y : x) /= 2;
+        KernelBuild tuned = build;
+        tuned.options += " -D LOCAL_X=" + std::to_string(x) + " -D LOCAL_Y=" + std::to_string(y);
+        cl::Kernel kernel = make(tuned);
+        limit = withClErrors("device " + device.info().name + ": querying " + name, [&] {
+            return kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device());
+        });
+        if (x * y <= limit) return {kernel, cl::NDRange(x, y), tuned};
+    }
 }
 
 void launch2d(DeviceContext& device, const cl::Kernel& kernel, int width, int height,

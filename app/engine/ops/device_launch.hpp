@@ -3,11 +3,14 @@
 // launches). Not for callers of the operations.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/image/pixel_source.hpp"
 #include "engine/image/region.hpp"
+#include "engine/ops/strategy.hpp"
 #include "engine/runtime/cl.hpp"
 #include "engine/runtime/device_info.hpp"
 #include "engine/runtime/timing.hpp"
@@ -49,6 +52,24 @@ PixelSource cropped(DeviceContext* device, PixelSource& pixels, const Region& re
 
 // The largest of 16×16, 16×8, 8×8, ... that `kernel` accepts on `device`.
 cl::NDRange localSize2d(DeviceContext& device, const cl::Kernel& kernel);
+
+// The 2-D work-group a sweep may set for a strategy that otherwise lets the launch choose it
+// (ops/tuning.hpp): LOCAL_X × LOCAL_Y work-items.
+std::vector<Tunable> groupTunables();
+
+// A kernel ready to launch in 2-D: its program's build, and the work-group it runs in.
+struct LaunchableKernel {
+    cl::Kernel kernel;
+    cl::NDRange local;
+    KernelBuild build;
+};
+
+// Kernel `name` of `build`, in the work-group in force for `strategy` on the device (groupTunables; the build
+// then says it with -D LOCAL_X and LOCAL_Y, halved, y first, until the kernel accepts it), else in the one
+// `chosen` picks for the built kernel (the strategy's own choice; the build unchanged).
+LaunchableKernel tunedKernel(DeviceContext& device, std::string_view strategy, const KernelBuild& build,
+                             const std::string& name,
+                             const std::function<cl::NDRange(const cl::Kernel&)>& chosen);
 
 // Runs `kernel` over width × height work-items, the global size rounded up to `local` (kernels check bounds).
 void launch2d(DeviceContext& device, const cl::Kernel& kernel, int width, int height,

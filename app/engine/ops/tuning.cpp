@@ -68,6 +68,13 @@ std::map<std::pair<std::string, std::string>, Values> readFile(ProgramCache& cac
 
 }  // namespace
 
+std::string key(std::string_view stage, std::string_view strategy, std::string_view variant) {
+    std::string name =
+        stage == "histogram" ? std::string(strategy) : std::string(stage) + '/' + std::string(strategy);
+    if (!variant.empty()) name += '@' + std::string(variant);
+    return name;
+}
+
 std::string deviceKey(const DeviceInfo& info) {
     std::string key = info.platformName + " | " + info.name + " | " + info.driverVersion;
     std::replace_if(

@@ -24,6 +24,13 @@ using Values = std::map<std::string, int, std::less<>>;
 
 inline constexpr const char* kTuningFile = "tuning.txt";
 
+// The name `strategy` of the stage kind `stage` is tuned and stored under: a histogram strategy's own name
+// (local-atomic), any other's KIND/NAME (rotate/image-sampler, convolve/image-sampler), so that strategies of
+// the same name in two operations never take each other's values; then @VARIANT where the best values also
+// depend on what the stage computes (Stage::tuningVariant: a convolution's filter size,
+// convolve/local-tiled@5x5, since the H200's best 5x5 tile made a 15x15 filter 4.7 times slower).
+std::string key(std::string_view stage, std::string_view strategy, std::string_view variant = {});
+
 // How a device is named in the state files: platform, name and driver version (a new driver is measured
 // again).
 std::string deviceKey(const DeviceInfo& info);

@@ -83,7 +83,22 @@ DeviceContext::~DeviceContext() {
 }
 
 cl::Program DeviceContext::program(std::string_view source, const std::string& options) {
+    if (override_ && override_->source == source)
+        return programFromText(override_->label, override_->text, options);
     return programFromText(std::string(source) + ".cl", kernelSource(source), options);
+}
+
+DeviceContext::SourceOverride::SourceOverride(DeviceContext& device, std::string source, std::string label,
+                                              std::string text)
+    : device_(device) {
+    if (device_.override_)
+        throw UsageError("device " + device_.info_.name + ": " + device_.override_->label +
+                         " already replaces " + device_.override_->source + ".cl");
+    device_.override_ = Override{std::move(source), std::move(label), std::move(text)};
+}
+
+DeviceContext::SourceOverride::~SourceOverride() {
+    device_.override_.reset();
 }
 
 cl::Program DeviceContext::programFromText(std::string_view label, std::string_view text,

@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,20 @@ class DeviceContext {
     // cache when it holds a matching entry. Memoized per (source, options). A failed build throws
     // OpenClError carrying the build log.
     cl::Program program(std::string_view source, const std::string& options = {});
+    // While alive, program(source) on `device` builds `text` (a user's edit of kernels/<source>.cl, named
+    // `label` in errors and the cache) in place of the embedded source: the kernel lab's edited built-in
+    // strategy, installed by the stage that runs it (lab/edited_strategy.hpp) for that stage's run only, so
+    // the strategy's own host code runs the user's kernels unchanged. One at a time per context.
+    class SourceOverride {
+      public:
+        SourceOverride(DeviceContext& device, std::string source, std::string label, std::string text);
+        ~SourceOverride();
+        SourceOverride(const SourceOverride&) = delete;
+        SourceOverride& operator=(const SourceOverride&) = delete;
+
+      private:
+        DeviceContext& device_;
+    };
     // Same, for OpenCL C text that is not among the embedded sources (a test's own kernel); `label` names it
     // in errors.
     cl::Program programFromText(std::string_view label, std::string_view text, const std::string& options);
@@ -65,6 +80,12 @@ class DeviceContext {
     std::mutex programsMutex_;
     std::map<std::string, cl::Program> programs_;
     std::size_t sourceBuilds_ = 0;
+    struct Override {
+        std::string source;
+        std::string label;
+        std::string text;
+    };
+    std::optional<Override> override_;  // SourceOverride's, while one lives
 };
 
 // The devices of the machine and the contexts of those in use. Long-lived: one per process (or per test).

@@ -4,6 +4,7 @@
 // (stages::findKind("rotate").configure(...)), which ends in the same objects.
 
 #include <memory>
+#include <string>
 
 #include "engine/ops/convolve/convolve.hpp"
 #include "engine/ops/histogram/histogram.hpp"
@@ -14,7 +15,9 @@
 namespace hs::stages {
 
 std::shared_ptr<const Stage> rotateStage(const rotate::Params& params, const rotate::Strategy& strategy);
-std::shared_ptr<const Stage> convolveStage(convolve::Filter filter, const convolve::Strategy& strategy);
+// `spec`: the --filter spec `filter` was made from, which the stage's values keep; empty: its label.
+std::shared_ptr<const Stage> convolveStage(convolve::Filter filter, const convolve::Strategy& strategy,
+                                           std::string spec = {});
 std::shared_ptr<const Stage> histogramStage(const histogram::Params& params,
                                             const histogram::Strategy& strategy);
 std::shared_ptr<const Stage> scopeStage(const scope::Params& params, const scope::Strategy& strategy);

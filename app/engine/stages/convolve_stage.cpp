@@ -29,6 +29,7 @@ class ConvolveStage final : public Stage {
         json.field("height", filter_.height).field("integer", filter_.isInteger()).endObject();
     }
     std::string summary() const override { return filter_.label; }
+    std::string tuningVariant() const override { return convolve::tuningVariant(filter_); }
     const convolve::Filter& filter() const { return filter_; }
 
   private:
@@ -84,8 +85,9 @@ const StageKind& ConvolveStage::kind() const {
 
 }  // namespace
 
-std::shared_ptr<const Stage> convolveStage(convolve::Filter filter, const convolve::Strategy& strategy) {
-    Values values{{"filter", filter.label}};
+std::shared_ptr<const Stage> convolveStage(convolve::Filter filter, const convolve::Strategy& strategy,
+                                           std::string spec) {
+    Values values{{"filter", spec.empty() ? filter.label : std::move(spec)}};
     return std::make_shared<ConvolveStage>(std::move(values), std::move(filter), strategy);
 }
 

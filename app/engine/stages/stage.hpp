@@ -22,6 +22,7 @@
 
 #include "engine/image/image.hpp"
 #include "engine/image/pixel_source.hpp"
+#include "engine/lab/reference_check.hpp"
 #include "engine/ops/histogram/histogram.hpp"
 #include "engine/ops/operation.hpp"
 #include "engine/ops/parameter.hpp"
@@ -49,6 +50,8 @@ struct StageRun : RunRecord {
     std::optional<histogram::Histogram> histogram;  // the requested bins
     std::optional<histogram::Histogram> values;     // the 256 values
     std::optional<scope::Counts> scope;             // a scope stage's counts
+    // An edited built-in strategy's result against the stage's CPU reference (lab/edited_strategy.hpp).
+    std::optional<lab::ReferenceCheck> referenceCheck;
 };
 
 class StageKind;
@@ -69,6 +72,9 @@ class Stage {
     virtual void writeJson(JsonWriter& json) const = 0;
     // One line for a text report: "30 degrees, linear", "Gaussian σ=2".
     virtual std::string summary() const = 0;
+    // What its strategy's stored tunings depend on beside the strategy (tuning::key's variant); empty:
+    // nothing.
+    virtual std::string tuningVariant() const { return {}; }
 
     const Values& values() const { return values_; }
 

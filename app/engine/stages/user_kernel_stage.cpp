@@ -115,8 +115,11 @@ class UserKernelStage final : public Stage {
             const lab::ParsedLog log = lab::parseBuildLog(error.buildLog());
             std::string line;
             if (const lab::Diagnostic* first = log.firstError()) {
-                line = path_ + ':' + std::to_string(first->line) + ':' + std::to_string(first->column) +
-                       ": error: " + first->message;
+                // An assembler's error (ptxas) has no source line: the file alone.
+                const std::string where =
+                    first->line > 0 ? ':' + std::to_string(first->line) + ':' + std::to_string(first->column)
+                                    : "";
+                line = path_ + where + ": error: " + first->message;
             } else {
                 // A format we do not know: its first non-empty line, as the driver wrote it.
                 std::istringstream lines(error.buildLog());

@@ -21,8 +21,9 @@ constexpr double kMinimumDrag = 2;
 RegionSelector::RegionSelector(ImageView& view, QObject* parent)
     : QObject(parent), view_(view), band_(new QRubberBand(QRubberBand::Rectangle, &view)) {
     view.installEventFilter(this);
-    // The band follows zoom and pan: both repaint the view.
+    // The band follows zoom and pan (both repaint the view) and a new image (fitted into the view anew).
     connect(&view, &ImageView::zoomChanged, this, &RegionSelector::placeBand);
+    connect(&view, &ImageView::imageDisplayed, this, &RegionSelector::placeBand);
 }
 
 std::optional<Region> RegionSelector::region() const {

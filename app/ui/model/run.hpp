@@ -53,6 +53,16 @@ struct RunRequest {
     // The scopes to count after the histogram (the Scopes dock's, while it is shown); their region and
     // ignore-transparent come from the request (scopeParams).
     std::vector<scope::Params> scopes = {};
+    // The kernel lab's edited built-in (engine/lab/edited_strategy.hpp): the stage of kind `stage` runs
+    // `strategy` built from `text`, whatever strategy the panel or toolbar chose, and is checked against its
+    // CPU reference.
+    struct EditedStrategy {
+        std::string stage;
+        std::string strategy;
+        std::string label;
+        std::string text;
+    };
+    std::optional<EditedStrategy> edited = std::nullopt;
 
     histogram::Params histogramParams() const { return {bins, ignoreTransparent, roi}; }
     // `scopes` with the request's region and ignore-transparent; none in pipeline mode, whose consumer
@@ -83,6 +93,7 @@ struct StageOutcome {
     const StrategyInfo* strategy = nullptr;  // null for a kind without strategies (equalize)
     QString note;
     std::vector<KernelBuild> builds;
+    std::optional<lab::ReferenceCheck> referenceCheck;  // an edited built-in's (RunRequest::edited)
 
     // The strategy's name and description; empty for a kind without strategies.
     QString strategyName() const { return strategy ? QString::fromUtf8(strategy->name()) : QString(); }

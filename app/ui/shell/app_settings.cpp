@@ -20,6 +20,7 @@ const QString kGeometry = QStringLiteral("window/geometry");
 const QString kState = QStringLiteral("window/state");
 const QString kDeviceName = QStringLiteral("run/device");
 const QString kPlatformName = QStringLiteral("run/platform");
+const QString kDeviceSelector = QStringLiteral("run/deviceSelector");
 const QString kStrategy = QStringLiteral("run/strategy");
 const QString kBins = QStringLiteral("run/bins");
 const QString kIgnoreTransparent = QStringLiteral("run/ignore_transparent");
@@ -29,6 +30,11 @@ const QString kHistogramCumulative = QStringLiteral("histogram/cumulative");
 const QString kHistogramClipPeak = QStringLiteral("histogram/clipPeak");
 const QString kHistogramChannels = QStringLiteral("histogram/channels");
 const QString kRecordRuns = QStringLiteral("run/record");
+const QString kStartDevice = QStringLiteral("start/device");
+const QString kStartDeviceName = QStringLiteral("start/deviceName");
+const QString kKeptRuns = QStringLiteral("run/keptRuns");
+const QString kProgramCache = QStringLiteral("cache/programs");
+const QString kTypingPause = QStringLiteral("input/typingPauseMs");
 const QString kRotate = QStringLiteral("transform/rotate");
 const QString kAngle = QStringLiteral("transform/angle");
 const QString kFitCanvas = QStringLiteral("transform/fitCanvas");
@@ -93,10 +99,16 @@ void AppSettings::load() {
     windowState_ = settings.value(kState).toByteArray();
     deviceName_ = settings.value(kDeviceName).toString();
     platformName_ = settings.value(kPlatformName).toString();
+    deviceSelector_ = settings.value(kDeviceSelector).toString();
     strategy_ = settings.value(kStrategy).toString();
     setBins(settings.value(kBins, histogram::kMaxBins).toInt());
     ignoreTransparent_ = settings.value(kIgnoreTransparent, false).toBool();
-    recordRuns_ = settings.value(kRecordRuns, true).toBool();
+    const Preferences preferenceDefaults;
+    setPreferences({settings.value(kStartDevice).toString(), settings.value(kStartDeviceName).toString(),
+                    settings.value(kKeptRuns, preferenceDefaults.keptRuns).toInt(),
+                    settings.value(kRecordRuns, preferenceDefaults.recordRuns).toBool(),
+                    settings.value(kProgramCache, preferenceDefaults.programCache).toBool(),
+                    settings.value(kTypingPause, preferenceDefaults.typingPauseMs).toInt()});
     setRepeatCount(settings.value(kRepeatCount, kDefaultRepeatCount).toInt());
     if (settings.contains(kHistogramChannels))
         histogramDisplay_ = HistogramDisplay{
@@ -135,10 +147,12 @@ void AppSettings::load() {
 
 bool AppSettings::save() const {
     QSettings settings(path_, QSettings::IniFormat);
+    if (clearFileOnSave_) settings.clear();
     settings.setValue(kGeometry, windowGeometry_);
     settings.setValue(kState, windowState_);
     settings.setValue(kDeviceName, deviceName_);
     settings.setValue(kPlatformName, platformName_);
+    settings.setValue(kDeviceSelector, deviceSelector_);
     settings.setValue(kStrategy, strategy_);
     settings.setValue(kBins, bins_);
     settings.setValue(kIgnoreTransparent, ignoreTransparent_);
@@ -149,7 +163,12 @@ bool AppSettings::save() const {
         settings.setValue(kHistogramClipPeak, histogramDisplay_->clipPeak);
         settings.setValue(kHistogramChannels, histogramDisplay_->channels);
     }
-    settings.setValue(kRecordRuns, recordRuns_);
+    settings.setValue(kRecordRuns, preferences_.recordRuns);
+    settings.setValue(kStartDevice, preferences_.startDeviceSelector);
+    settings.setValue(kStartDeviceName, preferences_.startDeviceName);
+    settings.setValue(kKeptRuns, preferences_.keptRuns);
+    settings.setValue(kProgramCache, preferences_.programCache);
+    settings.setValue(kTypingPause, preferences_.typingPauseMs);
     settings.setValue(kRotate, transform_.rotate);
     settings.setValue(kAngle, transform_.angle);
     settings.setValue(kFitCanvas, transform_.fitCanvas);
@@ -175,14 +194,42 @@ bool AppSettings::save() const {
     return settings.status() == QSettings::NoError;
 }
 
+void AppSettings::reset() {
+    windowGeometry_.clear();
+    windowState_.clear();
+    deviceName_.clear();
+    platformName_.clear();
+    deviceSelector_.clear();
+    strategy_.clear();
+    bins_ = histogram::kMaxBins;
+    ignoreTransparent_ = false;
+    repeatCount_ = kDefaultRepeatCount;
+    histogramDisplay_.reset();
+    preferences_ = {};
+    transform_ = {};
+    plotExportSize_ = {};
+    lastFolder_.clear();
+    recentFiles_.clear();
+    // Keys written only when set (the histogram's display, stage pages) go from the file too.
+    clearFileOnSave_ = true;
+}
+
+Preferences Preferences::clamped() const {
+    Preferences clamped = *this;
+    clamped.keptRuns = std::clamp(keptRuns, kMinKeptRuns, kMaxKeptRuns);
+    clamped.typingPauseMs = std::clamp(typingPauseMs, kMinTypingPauseMs, kMaxTypingPauseMs);
+    return clamped;
+}
+
 PlotExportSize PlotExportSize::clamped() const {
     return {std::clamp(width, kMinSide, kMaxSide), std::clamp(height, kMinSide, kMaxSide),
             std::clamp(dpi, kMinDpi, kMaxDpi)};
 }
 
-void AppSettings::setDevice(const QString& platformName, const QString& deviceName) {
+void AppSettings::setDevice(const QString& platformName, const QString& deviceName, const QString& selector) {
     platformName_ = platformName;
     deviceName_ = deviceName;
+    deviceSelector_ = selector;
 }
 
 void AppSettings::setBins(int bins) {

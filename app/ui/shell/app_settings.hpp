@@ -67,6 +67,34 @@ struct PlotExportSize {
     bool operator==(const PlotExportSize&) const = default;
 };
 
+// What a user sets once, in Edit ▸ Preferences (ui/shell/preferences_dialog.hpp); the window applies each as
+// it is set (MainWindow::applyPreferences).
+struct Preferences {
+    static constexpr int kMinKeptRuns = 1;
+    static constexpr int kMaxKeptRuns = 10000;
+    static constexpr int kMinTypingPauseMs = 100;
+    static constexpr int kMaxTypingPauseMs = 5000;
+
+    // The device chosen at start: empty for the last one used, else a fixed one by its selector ("0:1") and
+    // name, which must both still match (drivers come and go); otherwise the last one used is chosen and the
+    // status bar says why.
+    QString startDeviceSelector;
+    QString startDeviceName;
+    // How many runs the Timings dock keeps (RunModel::setMaxKeptRuns).
+    int keptRuns = 50;
+    // Run ×N records its runs in the run archive (Run ▸ Record Runs).
+    bool recordRuns = true;
+    // Compiled kernels kept between starts (engine/runtime/program_cache.hpp); HISTOSCOPE_PROGRAM_CACHE=off
+    // still turns it off whatever this says.
+    bool programCache = true;
+    // How long typing may pause before a number field takes its text (ui/shell/number_field.hpp).
+    int typingPauseMs = 500;
+
+    // Within the limits above; out-of-range values are clamped.
+    Preferences clamped() const;
+    bool operator==(const Preferences&) const = default;
+};
+
 // What the app remembers between sessions. Read once when constructed and written by save() (the window
 // saves when it closes): QSettings would otherwise write and fsync the file from the event loop after every
 // change, which costs tens of milliseconds on a busy disk. Tests point it at a private file.
@@ -88,10 +116,12 @@ class AppSettings {
     QByteArray windowState() const { return windowState_; }
     void setWindowState(const QByteArray& state) { windowState_ = state; }
 
-    // The device is remembered by name and platform: indices change when drivers come and go.
+    // The device is remembered by name and platform: indices change when drivers come and go. Its selector
+    // ("0:1") tells two identical devices apart while it still names one of that name.
     QString deviceName() const { return deviceName_; }
     QString platformName() const { return platformName_; }
-    void setDevice(const QString& platformName, const QString& deviceName);
+    QString deviceSelector() const { return deviceSelector_; }
+    void setDevice(const QString& platformName, const QString& deviceName, const QString& selector);
 
     QString strategy() const { return strategy_; }
     void setStrategy(const QString& strategy) { strategy_ = strategy; }
@@ -119,8 +149,14 @@ class AppSettings {
     std::optional<HistogramDisplay> histogramDisplay() const { return histogramDisplay_; }
     void setHistogramDisplay(const HistogramDisplay& display) { histogramDisplay_ = display; }
     // Run ×N records its runs in the run archive (archive/archive.hpp); on when unset.
-    bool recordRuns() const { return recordRuns_; }
-    void setRecordRuns(bool on) { recordRuns_ = on; }
+    bool recordRuns() const { return preferences_.recordRuns; }
+    void setRecordRuns(bool on) { preferences_.recordRuns = on; }
+
+    Preferences preferences() const { return preferences_; }
+    void setPreferences(const Preferences& preferences) { preferences_ = preferences.clamped(); }
+
+    // Every value back to a first start's (the file keeps its name); save() writes them.
+    void reset();
 
     TransformSettings transform() const { return transform_; }
     void setTransform(const TransformSettings& transform) { transform_ = transform; }
@@ -145,16 +181,18 @@ class AppSettings {
     QByteArray windowState_;
     QString deviceName_;
     QString platformName_;
+    QString deviceSelector_;
     QString strategy_;
     int bins_ = 256;
     bool ignoreTransparent_ = false;
     int repeatCount_ = kDefaultRepeatCount;
     std::optional<HistogramDisplay> histogramDisplay_;
-    bool recordRuns_ = true;
+    Preferences preferences_;
     TransformSettings transform_;
     PlotExportSize plotExportSize_;
     QString lastFolder_;
     QStringList recentFiles_;
+    bool clearFileOnSave_ = false;  // reset() was called
 };
 
 }  // namespace hs::ui

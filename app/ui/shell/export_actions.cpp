@@ -2,16 +2,12 @@
 
 #include <qcustomplot.h>
 #include <QAction>
-#include <QBuffer>
 #include <QClipboard>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QMessageBox>
-#include <QPdfWriter>
-#include <QSvgGenerator>
-#include <cmath>
 #include <vector>
 
 #include "engine/runtime/error.hpp"
@@ -20,6 +16,7 @@
 #include "ui/model/run_model.hpp"
 #include "ui/shell/app_settings.hpp"
 #include "ui/shell/plot_export_dialog.hpp"
+#include "ui/views/document_render.hpp"
 #include "ui/views/histogram_view.hpp"
 #include "ui/views/plot_style.hpp"
 #include "ui/views/timeline_view.hpp"
@@ -98,60 +95,14 @@ QString suffixOfFilter(const QString& filter) {
 
 }  // namespace
 
-// QCustomPlot draws itself onto any QPainter; painting into memory first lets every format end in one
-// atomic file write.
+// QCustomPlot draws itself onto any QPainter: the document's, through the one layout every export shares.
 QByteArray renderPlot(QCustomPlot* plot, const QString& format, const QString& path,
                       const PlotExportSize& size, const QString& title) {
+    static_assert(PlotExportSize::kScreenDpi == kLayoutDpi, "a plot's DPI counts the layout's units");
     const ExportDecoration decoration(plot, title);
-    const int width = size.width;
-    const int height = size.height;
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    if (format == QLatin1String("png")) {
-        // Laid out at width x height and drawn dpi / 96 times larger: text and lines grow with the pixels.
-        QImage image =
-            plot->toPixmap(width, height, static_cast<double>(size.dpi) / PlotExportSize::kScreenDpi)
-                .toImage();
-        const int dotsPerMeter = static_cast<int>(std::lround(size.dpi / 0.0254));
-        image.setDotsPerMeterX(dotsPerMeter);
-        image.setDotsPerMeterY(dotsPerMeter);
-        if (!image.save(&buffer, "PNG")) fail(path, QStringLiteral("PNG encoding failed"));
-        return bytes;
-    }
-    // The dots per inch the PNG's fonts are sized at: those of a pixmap, which toPixmap draws into.
-    const int textDpi = QPixmap(1, 1).logicalDpiY();
-    std::unique_ptr<QPaintDevice> device;
-    if (format == QLatin1String("pdf")) {
-        auto pdf = std::make_unique<QPdfWriter>(&buffer);
-        // A page of width x height points, drawn in a window of width x height plot pixels; the fonts are
-        // sized at the screen's dots per inch, as in the PNG, so that text keeps its size relative to the
-        // plot (at 72 dpi a 9-pt label was 9 of the plot's pixels instead of the screen's 12).
-        pdf->setResolution(textDpi);
-        pdf->setPageSize(
-            QPageSize(QSizeF(width, height), QPageSize::Point, QString(), QPageSize::ExactMatch));
-        pdf->setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf->setCreator(QStringLiteral("HistoScope"));
-        pdf->setTitle(title);
-        device = std::move(pdf);
-    } else if (format == QLatin1String("svg")) {
-        auto svg = std::make_unique<QSvgGenerator>();
-        svg->setOutputDevice(&buffer);
-        svg->setSize(QSize(width, height));
-        svg->setViewBox(QRect(0, 0, width, height));
-        svg->setResolution(textDpi);  // as the PDF's
-        svg->setTitle(title);
-        device = std::move(svg);
-    } else {
-        fail(path, QStringLiteral("unknown plot format '%1' (use .png, .pdf or .svg)").arg(format));
-    }
-    QCPPainter painter;
-    if (!painter.begin(device.get())) fail(path, QStringLiteral("cannot draw the %1 document").arg(format));
-    painter.setMode(QCPPainter::pmVectorized);
-    painter.setWindow(0, 0, width, height);
-    plot->toPainter(&painter, width, height);
-    painter.end();
-    return bytes;
+    return renderDocument(
+        format, path, QSize(size.width, size.height), size.dpi, title,
+        [plot, &size](QCPPainter& painter) { plot->toPainter(&painter, size.width, size.height); });
 }
 
 ExportActions::ExportActions(const RunModel& model, HistogramView* histogram, TimelineView* timeline,

@@ -52,6 +52,12 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
     const QCommandLineOption filter = io::sharedOption(options::filterOption());
     const QCommandLineOption ignoreTransparent = io::sharedOption(options::kIgnoreTransparent);
     const QCommandLineOption fitCanvas = io::sharedOption(options::kFitCanvas);
+    const QCommandLineOption scopes(
+        QStringLiteral("scopes"),
+        QStringLiteral(
+            "Open the Scopes dock with these scopes, comma-separated: waveform, parade, vectorscope."),
+        QStringLiteral("LIST"));
+    const QCommandLineOption roi = io::sharedOption(options::kRoi);
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("After the first result, save the window to FILE (PNG)."), QStringLiteral("FILE"));
@@ -80,9 +86,16 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
     const QCommandLineOption measureJson(QStringLiteral("measure-json"),
                                          QStringLiteral("Where --measure-frames writes its figures (JSON)."),
                                          QStringLiteral("FILE"));
+    const QCommandLineOption sweep(
+        QStringLiteral("sweep"),
+        QStringLiteral("After the first result, run a sweep on the Kernel tab's Sweep page, e.g. "
+                       "local-atomic:WG=32,64:COPIES=1,2 (STRATEGY, or KIND/STRATEGY, and two tunables with "
+                       "their values), then take the screenshot."),
+        QStringLiteral("SPEC"));
+    parser.addOption(sweep);
     parser.addOptions({helpOption, versionOption, open, device, strategy, bins, ignoreTransparent, angle,
-                       sampling, fitCanvas, filter, display, screenshot, histogramExport, measureFrames,
-                       measureJson, quit});
+                       sampling, fitCanvas, filter, scopes, roi, display, screenshot, histogramExport,
+                       measureFrames, measureJson, quit});
     // The flag of every image stage kind that no parameter adds (--equalize), as histoscope-cli pipeline has.
     QStringList stageFlags;
     for (const auto* kind : stages::kinds()) {
@@ -134,6 +147,13 @@ std::optional<LaunchOptions> parseLaunchOptions(const QStringList& arguments) {
     }
     for (const QString& name : stageFlags)
         if (parser.isSet(name)) options.stages << name;
+    if (parser.isSet(scopes))
+        for (const QString& name : parser.value(scopes).split(QLatin1Char(',')))
+            options.scopes.push_back(scope::parseKind(name.trimmed().toStdString(), "--scopes"));
+    if (parser.isSet(roi)) options.roi = parseRegion(parser.value(roi).toStdString(), "--roi");
+    options.sweep = parser.value(sweep);
+    if (parser.isSet(sweep) && options.sweep.split(':').size() != 3)
+        throw UsageError("--sweep: '" + options.sweep.toStdString() + "' is not STRATEGY:NAME=V,V:NAME=V,V");
     options.screenshot = parser.value(screenshot);
     if (!options.screenshot.isEmpty() &&
         QFileInfo(options.screenshot).suffix().toLower() != QLatin1String("png"))
@@ -199,6 +219,7 @@ void Launcher::start(const QString& image) {
         }
     }
     for (const QString& stage : options_.stages) window_.switchStageOn(stage);
+    if (!options_.scopes.empty()) window_.showScopes(options_.scopes);
     if (!image.isEmpty()) {
         window_.openImage(image);
     } else if (options_.quit) {
@@ -224,6 +245,19 @@ void Launcher::checkStrategy() {
 void Launcher::firstResult() {
     // The first result and the image on screen, in either order.
     if (done_ || shot_ || !window_.lastOutcome() || !window_.imageOnScreen()) return;
+    if (options_.roi && window_.model().histogramContext().roi != options_.roi) {
+        // The region belongs to the image opened, and is checked against its size after the stages.
+        if (regionSet_) return;  // its result is still on the way
+        regionSet_ = true;
+        const io::HistogramContext& context = window_.model().histogramContext();
+        try {
+            requireInside(*options_.roi, context.imageWidth, context.imageHeight, "--roi");
+        } catch (const Error& e) {
+            return fail(e.kind(), tr("Region not set"), QString::fromUtf8(e.what()));
+        }
+        window_.setRegion(*options_.roi);
+        return;
+    }
     shot_ = true;
     if (options_.measureFrames > 0) {
         // The first result was the warm-up (program builds, the display's texture and sharing context).
@@ -254,6 +288,13 @@ void Launcher::measuredFrame() {
 }
 
 void Launcher::afterResults() {
+    if (!options_.sweep.isEmpty() && !swept_) {
+        swept_ = true;
+        connect(&window_, &MainWindow::sweepShown, this, &Launcher::afterResults, Qt::SingleShotConnection);
+        if (!window_.runSweep(options_.sweep))
+            fail(ErrorKind::Usage, tr("Sweep not run"), window_.sweepStatus());
+        return;
+    }
     if (!options_.histogramExport.isEmpty()) {
         try {
             window_.exports().exportHistogram(options_.histogramExport);

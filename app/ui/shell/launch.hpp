@@ -6,7 +6,9 @@
 #include <memory>
 #include <optional>
 
+#include "engine/image/region.hpp"
 #include "engine/ops/rotate/rotate.hpp"
+#include "engine/ops/scope/scope.hpp"
 #include "engine/runtime/error.hpp"
 
 namespace hs::ui {
@@ -17,8 +19,8 @@ class MainWindow;
 
 // What the command line asks for. `histoscope IMAGE` opens a file; the scripted mode
 // `histoscope --open IMG --device SEL --strategy NAME --bins N [--ignore-transparent] [--angle DEG
-// [--sampling MODE] [--fit-canvas]] [--filter SPEC] [--equalize] [--export-histogram OUT.csv|json]
-// --screenshot OUT.png
+// [--sampling MODE] [--fit-canvas]] [--filter SPEC] [--equalize] [--scopes waveform,parade,vectorscope]
+// [--roi X,Y,W,H] [--export-histogram OUT.csv|json] --screenshot OUT.png
 // --quit` renders the window after the first result, exports the histogram, saves the window, and exits. With
 // `--measure-frames N --measure-json OUT.json` it first runs the pipeline N more times as Run ×N does (the
 // same requests, stages and display hand-off; `--display-path copy` forces the copy path) and writes the
@@ -37,7 +39,13 @@ struct LaunchOptions {
     QString filter;  // a convolve::filterFromSpec spec
     // Stage kinds whose own flag was given (--equalize): their generated Transform pages are switched on.
     QStringList stages;
+    // The Scopes dock opened with these scopes ticked (--scopes); empty: the dock as the layout has it.
+    std::vector<scope::Kind> scopes;
+    // The region drawn on the image once it is shown (--roi, read as histoscope-cli reads it); it must lie
+    // inside the image after the stages, or the run fails with histoscope-cli's words.
+    std::optional<Region> roi;
     QString screenshot;
+    QString sweep;            // --sweep STRATEGY:T1=v,v:T2=v,v, run after the first result
     QString histogramExport;  // .csv or .json, written as File ▸ Export ▸ Histogram writes it
     bool quit = false;
     bool forceCopyDisplay = false;  // --display-path copy
@@ -86,6 +94,8 @@ class Launcher : public QObject {
     LaunchOptions options_;
     bool done_ = false;
     bool shot_ = false;
+    bool regionSet_ = false;                         // --roi: asked of the window after the first result
+    bool swept_ = false;                             // --sweep was started
     std::unique_ptr<FrameMeasurement> measurement_;  // while --measure-frames runs
     quint64 measuredRequest_ = 0;                    // its Run ×N
 };

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -40,16 +41,19 @@
 #include "ui/shell/device_panel.hpp"
 #include "ui/shell/export_actions.hpp"
 #include "ui/shell/number_field.hpp"
+#include "ui/shell/preferences_dialog.hpp"
 #include "ui/shell/run_history.hpp"
 #include "ui/shell/scope_wiring.hpp"
 #include "ui/shell/shortcuts_dialog.hpp"
 #include "ui/shell/strategy_box.hpp"
 #include "ui/shell/transform_panel.hpp"
+#include "ui/shell/user_guide.hpp"
 #include "ui/views/compare_view.hpp"
 #include "ui/views/histogram_view.hpp"
 #include "ui/views/kernel_lab_view.hpp"
 #include "ui/views/kernel_view.hpp"
 #include "ui/views/scope_view.hpp"
+#include "ui/views/sweep_view.hpp"
 #include "ui/views/timeline_view.hpp"
 #include "ui/views/timing_view.hpp"
 #include "ui/views/view_helpers.hpp"
@@ -167,6 +171,7 @@ MainWindow::MainWindow(AppSettings& settings, QWidget* parent)
     connect(imageView_, &ImageView::imageDisplayed, this, &MainWindow::imageOnScreenChanged);
     buildActions();
     buildDocks();
+    applyPreferences(settings_.preferences());
     history_ = new RunHistory(*this, settings_);
     buildToolBar();
     buildMenus();
@@ -279,6 +284,14 @@ void MainWindow::buildActions() {
                [this] { imageView_->zoomIn(); });
     addCommand(Command::ZoomOut, themed("zoom-out"), tr("Zoom &Out"), {QKeySequence(QKeySequence::ZoomOut)},
                {}, [this] { imageView_->zoomOut(); });
+    // The platform's key where it has one (Ctrl+, on KDE and macOS), else Ctrl+, as most Linux programs do.
+    QList<QKeySequence> preferenceKeys = QKeySequence::keyBindings(QKeySequence::Preferences);
+    if (preferenceKeys.isEmpty()) preferenceKeys << QKeySequence(Qt::CTRL | Qt::Key_Comma);
+    addCommand(Command::Preferences, themed("preferences-system", QStyle::SP_FileDialogInfoView),
+               tr("&Preferences…"), preferenceKeys, {}, [this] { openPreferences(); })
+        ->setMenuRole(QAction::PreferencesRole);
+    action(Command::Preferences)
+        ->setStatusTip(tr("The device at start, the runs kept, the program cache, the typing pause"));
 }
 
 void MainWindow::buildDocks() {
@@ -304,6 +317,17 @@ void MainWindow::buildDocks() {
                                            QStringLiteral("/kernel-lab"));
     kernelLab_->setDeviceSource([this] { return devicePanel_->currentSelector(); });
     connect(kernelLab_, &KernelLabView::runRequested, this, &MainWindow::runHistogram);
+    sweepView_ = new SweepView;
+    sweepView_->setImageSource([this] { return image_; });
+    sweepView_->setDeviceSource([this] { return devicePanel_->currentSelector(); });
+    kernelLab_->pages()->addTab(sweepView_, tr("Sweep"));
+    connect(sweepView_, &SweepView::sweepFinished, this, &MainWindow::sweepShown);
+    connect(sweepView_, &SweepView::sweepFailed, this, [this](const QString& message) {
+        reportProblem({ErrorKind::OpenCl, tr("Sweep failed"), message, {}, {}});
+    });
+    kernelLab_->follow(*model_);
+    connect(controller_, &Controller::busyChanged, kernelLab_, &KernelLabView::setRunInFlight);
+    connect(kernelLab_, &KernelLabView::abandonRequested, controller_, &Controller::cancel);
     visualWordsView_ = new VisualWordsView;
     scopeView_ = new ScopeView;
     // Every docked view, once, in the View menu's order. The side areas stack their views, the bottom shows
@@ -317,8 +341,8 @@ void MainWindow::buildDocks() {
         {tr("Device"), "deviceDock", devicePanel_, Qt::LeftDockWidgetArea},
         {tr("Transform"), "transformDock", transformPanel_, Qt::LeftDockWidgetArea},
         {tr("Histogram"), "histogramDock", histogramView_, Qt::RightDockWidgetArea},
-        {tr("Scopes"), "scopesDock", scopeView_, Qt::RightDockWidgetArea},
         {tr("Timings"), "timingDock", timingView_, Qt::BottomDockWidgetArea},
+        {tr("Scopes"), "scopesDock", scopeView_, Qt::BottomDockWidgetArea},
         {tr("Timeline"), "timelineDock", timelineView_, Qt::BottomDockWidgetArea},
         {tr("Compare"), "compareDock", compareView_, Qt::BottomDockWidgetArea},
         {tr("Kernel"), "kernelDock", kernelLab_, Qt::BottomDockWidgetArea},
@@ -441,6 +465,9 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(action(Command::Quit));
 
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(action(Command::Preferences));
+
     viewMenu_ = menuBar()->addMenu(tr("&View"));
     viewMenu_->addAction(action(Command::FitToWindow));
     viewMenu_->addAction(action(Command::ActualSize));
@@ -462,7 +489,10 @@ void MainWindow::buildMenus() {
     run->addAction(history_->recordAction());
 
     auto* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard Shortcuts"), QKeySequence(QKeySequence::HelpContents), this,
+    help->addAction(tr("&User Guide"), QKeySequence(QKeySequence::HelpContents), this,
+                    [this] { showUserGuide(*this); })
+        ->setStatusTip(tr("How to use HistoScope: the README and the guides of docs/"));
+    help->addAction(tr("&Keyboard Shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this,
                     [this] { ShortcutsDialog(*this, this).exec(); })
         ->setStatusTip(tr("Every shortcut of the window, read from its actions"));
     help->addAction(tr("&About HistoScope"), this, [this] {
@@ -626,8 +656,12 @@ void MainWindow::imageDecoded(quint64 generation, const QString& path,
     settings_.addRecentFile(path);
     settings_.setLastFolder(file.absolutePath());
     imagePath_ = file.absoluteFilePath();
+    {
+        // The run showImage starts counts this image's region; no run of the new image with the last one's.
+        const QSignalBlocker quiet(regions_);
+        regions_->setImagePath(imagePath_);
+    }
     showImage(std::move(image), file.fileName());
-    regions_->setImagePath(imagePath_);
     emit imageLoaded(path);
 }
 
@@ -672,6 +706,16 @@ bool MainWindow::chooseStrategy(const QString& name) {
     return strategyBox_->setCurrentStrategy(name);
 }
 
+bool MainWindow::chooseStageStrategy(const QString& kind, const QString& name) {
+    QComboBox* list = kind == QLatin1String("rotate")     ? transformPanel_->rotateStrategyBox()
+                      : kind == QLatin1String("convolve") ? transformPanel_->convolveStrategyBox()
+                                                          : nullptr;
+    const int index = list ? list->findText(name) : -1;
+    if (index < 0) return false;
+    list->setCurrentIndex(index);
+    return true;
+}
+
 void MainWindow::setBins(int bins) {
     bins_->setValue(bins);
 }
@@ -686,6 +730,14 @@ void MainWindow::setRotation(double degrees, rotate::FilterMode mode, bool fitCa
 
 void MainWindow::setFilter(const QString& spec) {
     transformPanel_->applyFilterSpec(spec);
+}
+
+void MainWindow::setCustomFilter(const QString& text) {
+    transformPanel_->applyCustomMatrix(text);
+}
+
+QString MainWindow::customFilter() const {
+    return transformPanel_->customMatrix();
 }
 
 std::optional<DeviceInfo> MainWindow::currentDevice() const {
@@ -716,11 +768,7 @@ void MainWindow::onDevicesReady() {
             reportProblem({e.kind(), tr("Device not found"), QString::fromUtf8(e.what()), {}, {}});
         }
     } else {
-        for (const auto& device : devices) {
-            if (QString::fromStdString(device.name) == settings_.deviceName() &&
-                QString::fromStdString(device.platformName) == settings_.platformName())
-                selector = QString::fromStdString(device.selector());
-        }
+        selector = startDeviceSelector(devices);
         if (selector.isEmpty() && !devices.empty()) {
             try {
                 selector = QString::fromStdString(selectDevice(devices, {}).selector());
@@ -741,6 +789,32 @@ void MainWindow::onDevicesReady() {
     refreshSupport();
     emit devicesShown();
     runHistogram();
+}
+
+QString MainWindow::startDeviceSelector(const std::vector<DeviceInfo>& devices) {
+    const Preferences preferences = settings_.preferences();
+    if (!preferences.startDeviceSelector.isEmpty()) {
+        for (const auto& device : devices) {
+            if (QString::fromStdString(device.selector()) == preferences.startDeviceSelector &&
+                QString::fromStdString(device.name) == preferences.startDeviceName)
+                return preferences.startDeviceSelector;
+        }
+        statusBar()->showMessage(tr("The device chosen for the start, %1 (%2), is not present: the last one "
+                                    "used instead")
+                                     .arg(preferences.startDeviceName, preferences.startDeviceSelector),
+                                 10000);
+    }
+    // The last one used: of its name and platform, the one at its selector where that is one of them (two
+    // identical devices), else the first.
+    QString lastUsed;
+    for (const auto& device : devices) {
+        if (QString::fromStdString(device.name) != settings_.deviceName() ||
+            QString::fromStdString(device.platformName) != settings_.platformName())
+            continue;
+        const QString selector = QString::fromStdString(device.selector());
+        if (lastUsed.isEmpty() || selector == settings_.deviceSelector()) lastUsed = selector;
+    }
+    return lastUsed;
 }
 
 void MainWindow::onDeviceChanged() {
@@ -768,6 +842,20 @@ void MainWindow::onBinsChanged() {
 
 // ---- running ----
 
+bool MainWindow::runSweep(const QString& spec) {
+    kernelLab_->pages()->setCurrentWidget(sweepView_);
+    if (auto* dock = dockOf(kernelLab_)) {
+        dock->raise();
+        // Room for the heat map: as much height as the docks above it let go.
+        resizeDocks({dock}, {height()}, Qt::Vertical);
+    }
+    return sweepView_->configure(spec) && sweepView_->run();
+}
+
+QString MainWindow::sweepStatus() const {
+    return sweepView_->status();
+}
+
 bool MainWindow::canRun() const {
     return image_ && controller_->devicesKnown();
 }
@@ -785,6 +873,7 @@ RunRequest MainWindow::currentRequest() const {
                        forceCopyDisplay_,
                        imagePath_};
     addRegionAndScopes(request, *scopeView_, *dockOf(scopeView_), *regions_);
+    request.edited = kernelLab_->editedStrategy();
     return request;
 }
 
@@ -795,8 +884,64 @@ bool MainWindow::switchStageOn(const QString& name) {
     return true;
 }
 
+bool MainWindow::switchStageOn(const stages::Stage& stage) {
+    StagePage* page = transformPanel_->stagePage(QString::fromUtf8(stage.kind().name()));
+    if (!page) return false;
+    QMap<QString, QString> settings{{QStringLiteral("on"), QStringLiteral("false")}};
+    if (const auto* strategy = stage.requestedStrategy())
+        settings.insert(QStringLiteral("strategy"), QString::fromUtf8(strategy->name()));
+    for (const auto& parameter : stage.kind().parameters()) {
+        const QString name = QString::fromStdString(parameter.name);
+        if (parameter.type == stages::Parameter::Type::Flag)
+            settings.insert(name, stage.values().contains(parameter.name) ? QStringLiteral("true")
+                                                                          : QStringLiteral("false"));
+        else if (const auto value = stages::valueOr(stage.kind(), stage.values(), parameter.name))
+            settings.insert(name, QString::fromStdString(*value));
+    }
+    page->applySettings(settings);  // quietly, and off: switching on below runs once
+    page->setChecked(true);
+    return true;
+}
+
+QString MainWindow::userKernelPath() const {
+    return kernelLab_->path();
+}
+
+QString MainWindow::userKernelText() const {
+    return kernelLab_->text();
+}
+
+bool MainWindow::runUserKernel(const QString& path, const QString& text, const QMap<QString, double>& params,
+                               int workGroup) {
+    kernelLab_->showSource(text, path);
+    kernelLab_->setWorkGroup(workGroup);
+    for (auto param = params.cbegin(); param != params.cend(); ++param)
+        if (!kernelLab_->setParamValue(param.key(), param.value())) return false;
+    kernelLab_->setRunning(true);
+    return true;
+}
+
+void MainWindow::switchImageStagesOff() {
+    transformPanel_->twoDevicesGroup()->setChecked(false);
+    transformPanel_->rotationGroup()->setChecked(false);
+    transformPanel_->convolutionGroup()->setChecked(false);
+    for (const auto* kind : stages::kinds()) {
+        if (StagePage* page = transformPanel_->stagePage(QString::fromUtf8(kind->name())))
+            page->setChecked(false);
+    }
+    kernelLab_->setRunning(false);
+}
+
 void MainWindow::setForceCopyDisplay(bool force) {
     forceCopyDisplay_ = force;
+}
+
+void MainWindow::showScopes(const std::vector<scope::Kind>& kinds) {
+    showScopeDock(*scopeView_, *dockOf(scopeView_), kinds);
+}
+
+void MainWindow::setRegion(std::optional<Region> region) {
+    regions_->setRegion(region);
 }
 
 void MainWindow::runHistogram() {
@@ -949,6 +1094,48 @@ void MainWindow::onRunFailed(const RunFailure& failure) {
     emit runFailed(failure.message);
 }
 
+// ---- preferences ----
+
+void MainWindow::openPreferences() {
+    auto* dialog = new PreferencesDialog(settings_.preferences(), controller_->devices(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (dialog->resetRequested())
+            resetAllSettings();
+        else
+            applyPreferences(dialog->preferences());
+    });
+    dialog->open();
+}
+
+void MainWindow::applyPreferences(const Preferences& preferences) {
+    settings_.setPreferences(preferences);
+    const Preferences applied = settings_.preferences();
+    timingView_->setMaxRuns(applied.keptRuns);
+    setTypingPauseMs(applied.typingPauseMs);
+    Worker::setProgramCacheAllowed(applied.programCache);
+    // Run ▸ Record Runs is the same setting: its action tells the controller.
+    if (history_) history_->recordAction()->setChecked(applied.recordRuns);
+}
+
+void MainWindow::resetAllSettings() {
+    settings_.reset();
+    applyPreferences(settings_.preferences());
+    const AppSettings::HistogramDisplay firstDisplay = histogramDisplayOf(HistogramView());
+    applyHistogramDisplay(*histogramView_, firstDisplay);
+    timingView_->setRepeatCount(settings_.repeatCount());
+    transformPanel_->applySettings(settings_.transform());
+    ignoreTransparent_->setChecked(settings_.ignoreTransparent());
+    bins_->setValue(settings_.bins());
+    strategyBox_->setCurrentStrategy(QString::fromUtf8(kPreferredDefaultStrategy));
+    rebuildRecentMenu();
+    resetLayout();
+    // Written now, so that the file holds no setting of before even if the window never closes normally.
+    if (!settings_.save())
+        qWarning("histoscope: %s: the settings could not be written", qUtf8Printable(settings_.fileName()));
+    statusBar()->showMessage(tr("Every setting is back to a first start's"), 10000);
+}
+
 // ---- closing ----
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -956,13 +1143,17 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings_.setWindowState(saveState());
     if (const auto device = devicePanel_->currentDevice())
         settings_.setDevice(QString::fromStdString(device->platformName),
-                            QString::fromStdString(device->name));
+                            QString::fromStdString(device->name), QString::fromStdString(device->selector()));
     settings_.setStrategy(strategyBox_->wantedStrategy());
     settings_.setBins(bins_->value());
     settings_.setIgnoreTransparent(ignoreTransparent_->isChecked());
     settings_.setRepeatCount(timingView_->repeatCount());
     settings_.setHistogramDisplay(histogramDisplayOf(*histogramView_));
     settings_.setTransform(transformPanel_->settings());
+    // The Timings dock's "keep last" field sets the same preference as Edit ▸ Preferences.
+    Preferences preferences = settings_.preferences();
+    preferences.keptRuns = timingView_->maxRuns();
+    settings_.setPreferences(preferences);
     if (!settings_.save())
         qWarning("histoscope: %s: the settings could not be written", qUtf8Printable(settings_.fileName()));
     QMainWindow::closeEvent(event);

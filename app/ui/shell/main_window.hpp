@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QMainWindow>
+#include <QMap>
 #include <QString>
 #include <functional>
 #include <map>
@@ -10,7 +11,9 @@
 #include <optional>
 
 #include "engine/image/image.hpp"
+#include "engine/image/region.hpp"
 #include "engine/ops/rotate/rotate.hpp"
+#include "engine/ops/scope/scope.hpp"
 #include "engine/runtime/error.hpp"
 #include "ui/model/run_model.hpp"
 #include "ui/work/controller.hpp"
@@ -29,12 +32,14 @@ class QTimer;
 namespace hs::ui {
 
 class AppSettings;
+struct Preferences;
 class CompareView;
 class DevicePanel;
 class ExportActions;
 class HistogramView;
 class ImageView;
 class KernelLabView;
+class SweepView;
 class KernelView;
 class RunHistory;
 class StrategyBox;
@@ -87,7 +92,8 @@ class MainWindow : public QMainWindow {
         FitToWindow,
         ActualSize,
         ZoomIn,
-        ZoomOut
+        ZoomOut,
+        Preferences
     };
     QAction* action(Command command) const;
     // File ▸ Export: its actions (with their file dialogs) and the exports they make, given a path.
@@ -109,6 +115,9 @@ class MainWindow : public QMainWindow {
     // False when the strategy is unknown or the current device cannot run it (it stays wanted: it is chosen
     // once a device can run it).
     bool chooseStrategy(const QString& name);
+    // Selects the Transform panel's strategy `name` for the rotate or convolve stage (`kind`); false when
+    // its list has none so called.
+    bool chooseStageStrategy(const QString& kind, const QString& name);
     void setBins(int bins);
     void setIgnoreTransparent(bool ignore);
     // Switches rotation on at `degrees` (shown reduced into (-180, 180]).
@@ -116,15 +125,42 @@ class MainWindow : public QMainWindow {
     // Switches convolution on with a convolve::filterFromSpec spec; throws UsageError or InputError as that
     // does.
     void setFilter(const QString& spec);
+    // Switches convolution on with a custom matrix's text (convolve::parseFilterText); throws UsageError as
+    // that does. customFilter(): the custom matrix's text in use.
+    void setCustomFilter(const QString& text);
+    QString customFilter() const;
     // Switches on the Transform panel's generated page of the stage kind called `name` (equalize); false
     // when the panel has no such page.
     bool switchStageOn(const QString& name);
+    // Switches on the generated page of `stage`'s kind set to its values and strategy; false when the panel
+    // has no such page.
+    bool switchStageOn(const stages::Stage& stage);
+    // The kernel lab's file (empty for a text never saved) and text, what its stage runs.
+    QString userKernelPath() const;
+    QString userKernelText() const;
+    // Runs `text` (the file `path`'s) as the kernel lab's stage, its @params set from `params` (name, value).
+    // False, with nothing run, when a name is not one of the kernel's @params.
+    bool runUserKernel(const QString& path, const QString& text, const QMap<QString, double>& params,
+                       int workGroup = 0);
+    // Switches every image stage off (rotation, convolution, the generated pages, the kernel lab's) and
+    // pipeline mode.
+    void switchImageStagesOff();
     // Processed images go through the host even where OpenCL could write the view's texture (the launch
     // option --display-path copy; the next run uses it).
     void setForceCopyDisplay(bool force);
+    // Opens the Scopes dock with exactly `kinds` ticked (View ▸ Scopes and its check boxes).
+    void showScopes(const std::vector<scope::Kind>& kinds);
+    // The current image's region of interest, as a Shift+drag draws it (clipped to the image shown); none
+    // clears it (Esc).
+    void setRegion(std::optional<Region> region);
 
     // Every dock and toolbar shown in its first place, the window at its first size (View ▸ Reset Layout).
     void resetLayout();
+    // What Edit ▸ Preferences sets, kept in the settings: the runs kept, recording and the typing pause apply
+    // at once, the device at start and the program cache at the next start.
+    void applyPreferences(const hs::ui::Preferences& preferences);
+    // Preferences' Reset All Settings: every setting back to a first start's, the window following them.
+    void resetAllSettings();
 
     void runHistogram();
     // The request's id (RunOutcome::requestId of its results), 0 when nothing can run yet.
@@ -136,6 +172,11 @@ class MainWindow : public QMainWindow {
     QString imagePath() const { return imagePath_; }
     // The device, strategy, bins and transforms the next run uses.
     RunRequest currentRequest() const;
+    // Opens the Kernel tab's Sweep page on "STRATEGY:T1=v,v:T2=v,v" and runs the grid on the shown image and
+    // device; false when the spec does not fit or the grid cannot start (sweepStatus() says why). sweepShown
+    // follows the grid's heat map.
+    bool runSweep(const QString& spec);
+    QString sweepStatus() const;
     std::optional<DeviceInfo> currentDevice() const;
     // Why the current device cannot run `strategy`; empty when it can.
     QString strategyUnsupportedReason(const QString& strategy) const;
@@ -162,6 +203,8 @@ class MainWindow : public QMainWindow {
     // The views show a new result.
     void resultShown();
     void runFailed(const QString& message);
+    // The Sweep page shows a finished grid.
+    void sweepShown();
     // A run (Run, Run ×N or Compare) was asked of the controller; `id` is its request's.
     void runRequested(quint64 id);
 
@@ -182,6 +225,10 @@ class MainWindow : public QMainWindow {
     void buildStatusBar();
     void restoreLayout();
     void rebuildRecentMenu();
+    void openPreferences();
+    // The device a start chooses when no --device asks for one: the fixed one of the preferences where it
+    // is present, else the last one used; empty when neither is.
+    QString startDeviceSelector(const std::vector<DeviceInfo>& devices);
 
     void chooseOpenFile();
     void imageDecoded(quint64 generation, const QString& path, std::shared_ptr<const ImageRGBA8> image,
@@ -232,6 +279,7 @@ class MainWindow : public QMainWindow {
     CompareView* compareView_ = nullptr;
     KernelView* kernelView_ = nullptr;
     KernelLabView* kernelLab_ = nullptr;  // the Kernel tab: kernelView_ and the lab
+    SweepView* sweepView_ = nullptr;      // the Kernel tab's Sweep page
     VisualWordsView* visualWordsView_ = nullptr;
     ScopeView* scopeView_ = nullptr;
     RegionSelector* regions_ = nullptr;

@@ -24,7 +24,18 @@ std::string shortest(double value) {
     return QString::number(value, 'g', 10).toStdString();
 }
 
+// GUI thread only, as the fields are.
+int typingPause = kTypingPauseMs;
+
 }  // namespace
+
+int typingPauseMs() {
+    return typingPause;
+}
+
+void setTypingPauseMs(int milliseconds) {
+    typingPause = milliseconds;
+}
 
 NumberRule parameterRule(const stages::Parameter& parameter) {
     return [parameter](std::string_view text) {
@@ -51,8 +62,8 @@ NumberField<Box>::NumberField(NumberRule rule, QWidget* parent)
     // The value changes when the text is complete, not at each keystroke.
     this->setKeyboardTracking(false);
     pause_->setSingleShot(true);
-    pause_->setInterval(kTypingPauseMs);
-    QObject::connect(this->lineEdit(), &QLineEdit::textEdited, pause_, qOverload<>(&QTimer::start));
+    QObject::connect(this->lineEdit(), &QLineEdit::textEdited, pause_,
+                     [this] { pause_->start(typingPauseMs()); });
     QObject::connect(this, &QAbstractSpinBox::editingFinished, pause_, &QTimer::stop);
     QObject::connect(pause_, &QTimer::timeout, this, [this] {
         // A pause in the middle of a number ("-", "1e") waits for more, and so does a refused one: Enter or

@@ -21,8 +21,12 @@ class QTimer;
 
 namespace hs::ui {
 
-// How long typing may pause before the field takes its text as complete.
+// How long typing may pause before a field takes its text as complete: kTypingPauseMs until the user sets
+// another in Preferences (AppSettings's, applied by the window). One value for every field of the process,
+// read each time a keystroke starts the pause, so fields made later (a stage page, a dialog) follow it too.
 inline constexpr int kTypingPauseMs = 500;
+int typingPauseMs();
+void setTypingPauseMs(int milliseconds);
 
 // The value of a complete text, else a UsageError whose message says why.
 using NumberRule = std::function<double(std::string_view text)>;

@@ -6,9 +6,13 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <filesystem>
+#include <memory>
+#include <optional>
 
 #include "archive/diff.hpp"
 #include "archive/export.hpp"
+#include "engine/ops/convolve/filter.hpp"
 #include "engine/ops/rotate/rotate.hpp"
 #include "engine/runtime/error.hpp"
 #include "engine/stages/builtin.hpp"
@@ -45,6 +49,16 @@ std::string valueOf(const stages::Stage& stage, std::string_view name) {
 
 bool flagOf(const stages::Stage& stage, std::string_view name) {
     return stage.values().contains(name);
+}
+
+// An image stage's strategy, as the Transform panel's list offers it; one the list lacks is said in `missed`.
+void chooseStageStrategy(MainWindow& window, const stages::Stage& stage, QStringList& missed) {
+    const auto* strategy = stage.requestedStrategy();
+    if (!strategy) return;
+    const QString name = QString::fromUtf8(strategy->name());
+    if (!window.chooseStageStrategy(QString::fromUtf8(stage.kind().name()), name))
+        missed << QObject::tr("%1 strategy %2: not offered here")
+                      .arg(QString::fromUtf8(stage.kind().name()), name);
 }
 
 }  // namespace
@@ -90,7 +104,7 @@ RunHistory::RunHistory(MainWindow& window, AppSettings& settings)
     openSessionAction_->setStatusTip(
         tr("Restore the image, device, stages and layout of a .histoscope file"));
     connect(openSessionAction_, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(&window_, tr("Open Session"), lastDirectory_,
+        const QString path = QFileDialog::getOpenFileName(&window_, tr("Open Session"), startDirectory(),
                                                           tr("HistoScope session (*.histoscope)"));
         if (path.isEmpty()) return;
         lastDirectory_ = QFileInfo(path).absolutePath();
@@ -198,8 +212,25 @@ archive::SessionFile RunHistory::currentSession() const {
         entry.kind = std::string(stage->kind().name());
         if (const auto* strategy = stage->requestedStrategy()) entry.strategy = std::string(strategy->name());
         entry.values.insert(stage->values().begin(), stage->values().end());
+        if (entry.kind == "kernel") {
+            // The lab's stage names its file by name alone: the session keeps the whole path and the text.
+            const QString path = window_.userKernelPath();
+            if (!path.isEmpty()) entry.values["kernel"] = path.toStdString();
+            session.userKernels.push_back({entry.values["kernel"], window_.userKernelText().toStdString()});
+        }
+        if (entry.kind == "convolve" && request.convolution) {
+            const std::string& spec = request.convolution->spec;
+            // A typed matrix has no spec, a filter file a path: the session keeps the matrix's text.
+            if (spec.empty()) entry.values.erase("filter");
+            if (!convolve::findFilterKind(spec.substr(0, spec.find(':'))))
+                entry.text = window_.customFilter().toStdString();
+        }
         session.stages.push_back(std::move(entry));
     }
+    // The region, also among the histogram's values (--roi), as a member of its own: the window sets it on
+    // the session's image once that is open, for the scopes as well as the histogram.
+    if (request.roi)
+        session.roi = archive::Roi{request.roi->x, request.roi->y, request.roi->width, request.roi->height};
     session.view[kWindowStateKey] = window_.saveState().toBase64().toStdString();
     return session;
 }
@@ -253,28 +284,52 @@ QStringList RunHistory::openSession(const QString& path) {
     };
     const archive::RestoredStages stages = archive::restoreStages(session, readFile);
     for (const std::string& problem : stages.problems) missed << QString::fromStdString(problem);
-    for (const auto& stage : stages.stages) {
-        const std::string kind(stage->kind().name());
+    QStringList notes;
+    for (const std::string& note : stages.notes) notes << QString::fromStdString(note);
+    // The session's stages and no others: what it does not name is switched off.
+    window_.switchImageStagesOff();
+    for (std::size_t i = 0; i < stages.stages.size(); ++i) {
+        const stages::Stage& stage = *stages.stages[i];
+        const std::string kind(stage.kind().name());
         const QString name = QString::fromStdString(kind);
         try {
             if (kind == "rotate") {
-                const std::string angle = valueOf(*stage, options::kAngle.name);
-                const std::string sampling = valueOf(*stage, options::kSampling.name);
+                const std::string angle = valueOf(stage, options::kAngle.name);
+                const std::string sampling = valueOf(stage, options::kSampling.name);
                 window_.setRotation(
                     angle.empty() ? 0.0 : std::stod(angle),
                     sampling.empty() ? rotate::FilterMode::Linear : rotate::parseFilterMode(sampling),
-                    flagOf(*stage, options::kFitCanvas.name));
+                    flagOf(stage, options::kFitCanvas.name));
+                chooseStageStrategy(window_, stage, missed);
             } else if (kind == "convolve") {
-                window_.setFilter(QString::fromStdString(valueOf(*stage, "filter")));
+                const std::string spec = valueOf(stage, "filter");
+                std::error_code error;
+                const bool named = !spec.empty() && convolve::findFilterKind(spec.substr(0, spec.find(':')));
+                if (named || (!spec.empty() && std::filesystem::exists(spec, error)))
+                    window_.setFilter(QString::fromStdString(spec));
+                else
+                    window_.setCustomFilter(QString::fromStdString(stages.texts[i]));
+                chooseStageStrategy(window_, stage, missed);
+            } else if (kind == "kernel") {
+                QMap<QString, double> params;
+                for (const QString& assignment : QString::fromStdString(valueOf(stage, "param"))
+                                                     .split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+                    params.insert(assignment.section(QLatin1Char('='), 0, 0),
+                                  assignment.section(QLatin1Char('='), 1).toDouble());
+                const std::string group = valueOf(stage, "kernel-group");
+                if (!window_.runUserKernel(QString::fromStdString(valueOf(stage, "kernel")),
+                                           QString::fromStdString(stages.texts[i]), params,
+                                           group.empty() ? 0 : std::stoi(group)))
+                    missed << tr("stage kernel: its parameters are not the kernel's");
             } else if (kind == "histogram") {
-                if (const auto* strategy = stage->requestedStrategy();
+                if (const auto* strategy = stage.requestedStrategy();
                     strategy && !window_.chooseStrategy(QString::fromUtf8(strategy->name())))
                     missed << tr("strategy %1: this device cannot run it (chosen once one can)")
                                   .arg(QString::fromUtf8(strategy->name()));
-                if (const std::string bins = valueOf(*stage, options::kBins.name); !bins.empty())
+                if (const std::string bins = valueOf(stage, options::kBins.name); !bins.empty())
                     window_.setBins(std::stoi(bins));
-                window_.setIgnoreTransparent(flagOf(*stage, options::kIgnoreTransparent.name));
-            } else if (!window_.switchStageOn(name)) {
+                window_.setIgnoreTransparent(flagOf(stage, options::kIgnoreTransparent.name));
+            } else if (!window_.switchStageOn(stage)) {
                 missed << tr("stage %1: the Transform panel has no page for it").arg(name);
                 continue;
             }
@@ -285,11 +340,30 @@ QStringList RunHistory::openSession(const QString& path) {
     }
 
     const QString image = QString::fromStdString(session.image);
+    std::optional<Region> roi;
+    if (session.roi) roi = Region{session.roi->x, session.roi->y, session.roi->width, session.roi->height};
     if (!image.isEmpty() && QFileInfo(image).isFile()) {
+        // The region belongs to the session's image: set once it is the window's (regions are kept per
+        // image), and cleared there when the session has none.
+        auto loaded = std::make_shared<QMetaObject::Connection>();
+        auto failed = std::make_shared<QMetaObject::Connection>();
+        const auto done = [loaded, failed] {
+            QObject::disconnect(*loaded);
+            QObject::disconnect(*failed);
+        };
+        *loaded = connect(&window_, &MainWindow::imageLoaded, this, [this, roi, done] {
+            done();
+            window_.setRegion(roi);
+        });
+        *failed = connect(&window_, &MainWindow::imageLoadFailed, this, done);
         window_.openImage(image);
         restored << tr("image %1").arg(image);
+        if (roi) restored << tr("region %1").arg(QString::fromStdString(roi->text()));
     } else if (!image.isEmpty()) {
         missed << tr("image %1: the file is gone (the current image stays)").arg(image);
+        if (roi)
+            missed
+                << tr("region %1: it belongs to the missing image").arg(QString::fromStdString(roi->text()));
     }
 
     const QString summary =
@@ -298,9 +372,15 @@ QStringList RunHistory::openSession(const QString& path) {
                  restored.isEmpty() ? tr("nothing") : restored.join(QStringLiteral(", ")));
     window_.statusBar()->showMessage(summary, kStatusMs);
     if (!missed.isEmpty()) {
+        QString message = tr("%1: not restored: %2.").arg(path, missed.join(QStringLiteral("; ")));
+        if (!notes.isEmpty())
+            message += QLatin1Char(' ') + notes.join(QStringLiteral("; ")) + QLatin1Char('.');
+        window_.reportProblem(
+            {ErrorKind::Input, tr("Session partly restored"), message, summary + QLatin1Char('.'), {}});
+    } else if (!notes.isEmpty()) {
         window_.reportProblem({ErrorKind::Input,
-                               tr("Session partly restored"),
-                               tr("%1: not restored: %2.").arg(path, missed.join(QStringLiteral("; "))),
+                               tr("Session restored from its saved texts"),
+                               tr("%1: %2.").arg(path, notes.join(QStringLiteral("; "))),
                                summary + QLatin1Char('.'),
                                {}});
     }
@@ -334,10 +414,15 @@ void RunHistory::exportDiffTable(const QString& path) {
     window_.statusBar()->showMessage(tr("Exported the diff to %1").arg(path), kStatusMs);
 }
 
+QString RunHistory::startDirectory() const {
+    if (!lastDirectory_.isEmpty() || window_.imagePath().isEmpty()) return lastDirectory_;
+    return QFileInfo(window_.imagePath()).absolutePath();
+}
+
 void RunHistory::askAndWrite(const QString& title, const QString& filters,
                              void (RunHistory::*write)(const QString&), bool plot) {
     QString selectedFilter;
-    QString path = QFileDialog::getSaveFileName(&window_, title, lastDirectory_, filters, &selectedFilter);
+    QString path = QFileDialog::getSaveFileName(&window_, title, startDirectory(), filters, &selectedFilter);
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) {
         static const QRegularExpression pattern(QStringLiteral("\\*\\.(\\w+)"));

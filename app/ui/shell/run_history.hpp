@@ -71,6 +71,8 @@ class RunHistory : public QObject {
     void askAndWrite(const QString& title, const QString& filters, void (RunHistory::*write)(const QString&),
                      bool plot);
     void recorded(qint64 id, const QString& problem);
+    // Where a file dialog opens: the folder of the last file chosen, else the image's.
+    QString startDirectory() const;
 
     MainWindow& window_;
     AppSettings& settings_;

@@ -214,6 +214,7 @@ QWidget* TransformPanel::buildConvolution() {
 
     // One entry and one page per registered filter kind; kinds without parameters share the taps page.
     filterKind_ = new QComboBox;
+    filterKind_->setObjectName(QStringLiteral("filterKind"));
     filterPages_ = new QStackedWidget;
     filterPages_->addWidget(fixedTaps_);
     for (const auto* kind : convolve::filterKinds()) {
@@ -397,6 +398,7 @@ void TransformPanel::customTextEdited() {
     try {
         customFilter_ = convolve::parseFilterText(customEditor_->toPlainText().toStdString());
         customText_ = customEditor_->toPlainText();
+        customPath_.clear();
     } catch (const Error& e) {
         // The last valid matrix stays in use, so the image does not flicker while a row is being typed.
         customError_->setText(tr("%1 — the last valid matrix stays in use").arg(QString::fromUtf8(e.what())));
@@ -418,16 +420,17 @@ void TransformPanel::loadFilterFile(const QString& path) {
         emit problemReported(QString::fromUtf8(e.what()));
         return;
     }
-    showCustomFilter(QString::fromStdString(loaded.text), std::move(loaded.filter));
+    showCustomFilter(QString::fromStdString(loaded.text), std::move(loaded.filter), path);
 }
 
-void TransformPanel::showCustomFilter(const QString& text, convolve::Filter filter) {
+void TransformPanel::showCustomFilter(const QString& text, convolve::Filter filter, const QString& path) {
     {
         // The file's own label ("custom 3x3 (edge.txt)") is kept rather than the editor's re-parse.
         const QSignalBlocker blocker(customEditor_);
         customEditor_->setPlainText(text);
     }
     customText_ = text;
+    customPath_ = path;
     customFilter_ = std::move(filter);
     customError_->hide();
     if (selectedKind()) {
@@ -453,7 +456,7 @@ void TransformPanel::applyFilterSpec(const QString& spec) {
     if (!kind) {
         // Anything but a registered kind's name is a filter file, read once above.
         lastFilterFolder_ = QFileInfo(spec).absolutePath();
-        showCustomFilter(QString::fromStdString(fileText), std::move(named));
+        showCustomFilter(QString::fromStdString(fileText), std::move(named), spec);
     } else {
         // filterFromSpec accepted the numbers; the spin boxes must also be able to show them.
         const auto& boxes = parameterBoxes_.value(QString::fromStdString(kind->name));
@@ -473,6 +476,21 @@ void TransformPanel::applyFilterSpec(const QString& spec) {
         selectFilter(QString::fromStdString(kind->name));
     }
     convolutionGroup_->setChecked(true);
+}
+
+void TransformPanel::applyCustomMatrix(const QString& text) {
+    convolve::Filter filter = convolve::parseFilterText(text.toStdString());
+    showCustomFilter(text, std::move(filter), {});
+    convolutionGroup_->setChecked(true);
+}
+
+std::string TransformPanel::filterSpec() const {
+    const auto* kind = selectedKind();
+    if (!kind) return customPath_.toStdString();
+    std::vector<double> values;
+    for (const auto* box : parameterBoxes_.value(QString::fromStdString(kind->name)))
+        values.push_back(box->value());
+    return convolve::filterSpec(*kind, values);
 }
 
 // ---- settings ----
@@ -542,8 +560,8 @@ std::optional<pipeline::RotateStage> TransformPanel::rotation() const {
 
 std::optional<pipeline::ConvolveStage> TransformPanel::convolution() const {
     if (!convolutionGroup_->isChecked()) return std::nullopt;
-    return pipeline::ConvolveStage{filter(),
-                                   &strategyAt<convolve::Operation>(convolveStrategy_->currentIndex())};
+    return pipeline::ConvolveStage{
+        filter(), &strategyAt<convolve::Operation>(convolveStrategy_->currentIndex()), filterSpec()};
 }
 
 stages::StageList TransformPanel::otherStages() const {

@@ -80,6 +80,11 @@ class TransformPanel : public QWidget {
     // kind such as box[:N] or gaussian:SIGMA[:SIZE], or a filter file). Throws UsageError or InputError, as
     // filterFromSpec does, and UsageError for a parameter beyond the range its spin box shows.
     void applyFilterSpec(const QString& spec);
+    // Switches convolution on with the custom matrix `text` (convolve::parseFilterText), as if typed in the
+    // editor; throws UsageError as that does, changing nothing.
+    void applyCustomMatrix(const QString& text);
+    // The custom matrix's text: the editor's last text that parsed.
+    QString customMatrix() const { return customText_; }
 
     // The state of every widget, to remember between sessions.
     TransformSettings settings() const;
@@ -144,7 +149,11 @@ class TransformPanel : public QWidget {
     // Selects `name`'s entry (the first entry when there is none of that name).
     void selectFilter(const QString& name);
     // Shows `text` in the custom editor and applies `filter`, parsed from it, selecting the custom matrix.
-    void showCustomFilter(const QString& text, convolve::Filter filter);
+    // `path`: the filter file it was read from; empty for a typed matrix.
+    void showCustomFilter(const QString& text, convolve::Filter filter, const QString& path);
+    // The --filter spec of filter(): the kind with its values, the custom matrix's file while its text is
+    // the file's; empty for a typed matrix.
+    std::string filterSpec() const;
     void setAngleFromSlider(int steps);
     void setAngleFromBox(double degrees);
     void customTextEdited();
@@ -186,6 +195,7 @@ class TransformPanel : public QWidget {
 
     convolve::Filter customFilter_;  // the last custom matrix that parsed
     QString customText_;             // its text, what settings() saves
+    QString customPath_;             // the filter file it was read from; empty once typed in
     QString lastFilterFolder_;
     std::optional<DeviceInfo> device_;
     QSize imageSize_;

@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 #include <QBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -62,14 +63,25 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), plot_(new QCustomPl
     table_->horizontalHeaderItem(4)->setToolTip(tr("Image bytes read per second of median kernel time"));
     table_->horizontalHeader()->setStretchLastSection(true);
 
-    auto* body = stretchedSplitter(Qt::Vertical, {{plot_, 3}, {table_, 2}}, this);
+    emptyState_ = new QLabel(
+        tr("<b>Compare the histogram strategies.</b> Compare runs every strategy the device supports on the "
+           "current image, each the chosen number of repetitions after an untimed warm-up, and shows their "
+           "median kernel times here as bars (min–max whiskers), with GB/s and the speed-up over serial. "
+           "Press <b>Compare</b> above (or Run ▸ Compare) to measure the open image."),
+        this);
+    emptyState_->setObjectName("compareEmptyState");
+    emptyState_->setWordWrap(true);
+    emptyState_->setTextFormat(Qt::RichText);
+
+    body_ = stretchedSplitter(Qt::Vertical, {{plot_, 3}, {table_, 2}}, this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
-    layout->addWidget(body, 1);
+    layout->addWidget(emptyState_, 1, Qt::AlignTop);
+    layout->addWidget(body_, 1);
 
     applyPlotStyle(plot_, palette());
-    refreshPlot();
+    setEntries({});
 }
 
 void CompareView::showComparison(const measure::Comparison& comparison) {
@@ -100,6 +112,9 @@ void CompareView::clear() {
 
 void CompareView::setEntries(QVector<Entry> entries) {
     entries_ = std::move(entries);
+    // Until a comparison, the text instead of an empty plot and table.
+    emptyState_->setVisible(entries_.isEmpty());
+    body_->setVisible(!entries_.isEmpty());
     refreshPlot();
     refreshTable();
 }

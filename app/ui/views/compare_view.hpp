@@ -9,6 +9,7 @@
 #include "engine/measure/compare.hpp"
 
 class QCustomPlot;
+class QLabel;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
@@ -41,6 +42,8 @@ class CompareView : public QWidget {
     // The strategies that have a bar, left to right.
     QStringList plottedStrategies() const;
     QCustomPlot* plot() const { return plot_; }
+    // What Compare does and how to start it, shown until a comparison is.
+    QLabel* emptyState() const { return emptyState_; }
 
   signals:
     void compareRequested(int repetitions);
@@ -56,6 +59,8 @@ class CompareView : public QWidget {
     QVector<Entry> entries_;
     QStringList plotted_;
     QCustomPlot* plot_ = nullptr;
+    QLabel* emptyState_ = nullptr;
+    QWidget* body_ = nullptr;  // the plot above the table
     QTableWidget* table_ = nullptr;
     QSpinBox* repetitions_ = nullptr;
     QPushButton* compare_ = nullptr;

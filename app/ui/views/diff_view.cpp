@@ -2,12 +2,14 @@
 
 #include <qcustomplot.h>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "archive/export.hpp"
 #include "ui/views/plot_style.hpp"
 #include "ui/views/view_helpers.hpp"
 
@@ -54,26 +56,42 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("diffPlot"));
     plot_->yAxis->setLabel(tr("ms per repetition"));
-    plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend in a row of its own above the axes, where it covers no box.
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     verdicts_ = readOnlyTable({tr("Scope"), tr("Name"), tr("Median A"), tr("Median B"), tr("Ratio B/A"),
                                tr("95 % interval"), tr("Verdict")},
                               this);
     verdicts_->setObjectName(QStringLiteral("diffVerdicts"));
     differences_ = readOnlyTable({tr("What differs"), tr("A"), tr("B")}, this);
     differences_->setObjectName(QStringLiteral("diffDifferences"));
-    auto* tables = stretchedSplitter(Qt::Horizontal, {{verdicts_, 3}, {differences_, 2}}, this);
-    auto* body = stretchedSplitter(Qt::Vertical, {{plot_, 3}, {tables, 2}}, this);
+    // The dock is wide and short (a tab of the bottom area): the plot beside the tables gets the dock's whole
+    // height, and never less than its vertical axis title needs.
+    auto* tables = stretchedSplitter(Qt::Vertical, {{verdicts_, 3}, {differences_, 2}}, this);
+    auto* body = stretchedSplitter(Qt::Horizontal, {{plot_, 2}, {tables, 3}}, this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(heading_);
     layout->addWidget(body, 1);
     applyPlotStyle(plot_, palette());
+    fitAxisTitle();
+}
+
+void DiffView::fitAxisTitle() {
+    // The title runs along the axis: the axis rect must be at least as tall, and the x axis's slanted names
+    // and the margins come on top.
+    const QFontMetrics title(plot_->yAxis->labelFont());
+    plot_->setMinimumHeight(title.horizontalAdvance(plot_->yAxis->label()) + 6 * title.height());
+    // Beside the tables, which would take every pixel they can show columns in: room for a few boxes.
+    plot_->setMinimumWidth(24 * title.height());
 }
 
 void DiffView::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange) {
         applyPlotStyle(plot_, palette());
+        fitAxisTitle();
         refreshPlot();
     }
     QWidget::changeEvent(event);
@@ -105,6 +123,7 @@ void DiffView::showDiff(archive::Diff diff, std::vector<archive::Record> a, std:
 void DiffView::refreshPlot() {
     plot_->clearPlottables();
     plotted_.clear();
+    plot_->legend->setVisible(diff_.has_value());  // an empty legend is a stray box
     if (!diff_) {
         plot_->replot();
         return;
@@ -122,11 +141,13 @@ void DiffView::refreshPlot() {
         top = std::max(
             {top, time.a.empty() ? 0.0 : time.summaryA.max, time.b.empty() ? 0.0 : time.summaryB.max});
         const QString name = QString::fromStdString(time.name);
-        ticker->addTick(key, name);
+        // Under the box the kernel alone ("reduce_partials"): the table names its stage.
+        ticker->addTick(key, name.section(QStringLiteral(": "), -1));
         plotted_ << name;
     }
     plot_->xAxis->setTicker(ticker);
-    plot_->xAxis->setTickLabelRotation(plotted_.size() > 4 ? -30 : 0);
+    // Kernel names are long ("histogram: reduce_partials"): slanted as soon as they are more than two.
+    plot_->xAxis->setTickLabelRotation(plotted_.size() > 2 ? -30 : 0);
     plot_->xAxis->setRange(-0.6, std::max<double>(0.6, plotted_.size() - 0.4));
     plot_->yAxis->setRange(0, top > 0 ? top / kNsPerMs * 1.15 : 1.0);
     plot_->replot();
@@ -173,6 +194,11 @@ void DiffView::refreshTables() {
     for (const archive::BinDifference& bin : diff_->bins)
         addDifference(tr("%1 bin %2").arg(QString::fromStdString(bin.channel)).arg(bin.bin),
                       QString::number(bin.a), QString::number(bin.b));
+    if (diff_->pixels && !(diff_->pixels->compared && diff_->pixels->differing == 0)) {
+        // "output pixels: 2 of 48 differ, ..." without its name, which the first column gives.
+        const QString text = QString::fromStdString(archive::pixelsText(*diff_->pixels));
+        addDifference(tr("output pixels"), text.section(QStringLiteral(": "), 1), {});
+    }
     if (differences_->rowCount() == 0) addDifference(tr("nothing else differs"), {}, {});
     verdicts_->resizeColumnsToContents();
     differences_->resizeColumnsToContents();

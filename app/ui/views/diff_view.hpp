@@ -42,6 +42,8 @@ class DiffView : public QWidget {
 
   private:
     void refreshPlot();
+    // Keeps the plot tall enough for its vertical axis title.
+    void fitAxisTitle();
     void refreshTables();
 
     QLabel* heading_;

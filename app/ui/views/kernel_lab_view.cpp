@@ -1,8 +1,10 @@
 #include "ui/views/kernel_lab_view.hpp"
 
 #include <QAbstractSpinBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -10,11 +12,13 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHelpEvent>
+#include <QImage>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
 #include <QPainter>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
@@ -23,6 +27,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTimer>
 #include <QToolButton>
@@ -34,6 +39,7 @@
 
 #include "engine/runtime/atomic_file.hpp"
 #include "engine/runtime/error.hpp"
+#include "ui/model/run_model.hpp"
 #include "ui/views/kernel_view.hpp"
 #include "ui/views/opencl_highlighter.hpp"
 
@@ -200,9 +206,27 @@ KernelLabView::KernelLabView(KernelView* shown, const QString& dataDirectory, QW
     run_->setObjectName(QStringLiteral("labRun"));
     run_->setCheckable(true);
     run_->setToolTip(tr("Run the kernel as a stage of the pipeline, after rotation and convolution"));
+    check_ = new QPushButton(tr("Check"));
+    check_->setObjectName(QStringLiteral("labCheck"));
+    check_->setToolTip(
+        tr("Run the kernel on a 16×16 image under Oclgrind, in a child process, and put its "
+           "findings (out-of-bounds accesses, races) on their lines; press again to stop"));
+    // The stage's own parameter gives the range and the words, as the CLI's --kernel-group.
+    const auto& groupParameter = *stages::findKind("kernel").parameter("kernel-group");
+    group_ = new QSpinBox;
+    group_->setObjectName(QStringLiteral("labGroup"));
+    group_->setRange(static_cast<int>(groupParameter.min), static_cast<int>(groupParameter.max));
+    group_->setSpecialValueText(QString::fromStdString(groupParameter.automaticText));
+    group_->setToolTip(QString::fromStdString(groupParameter.help));
+    connect(group_, &QSpinBox::valueChanged, this, [this] {
+        if (running_) emit runRequested();
+    });
+    auto* groupLabel = new QLabel(QString::fromStdString(groupParameter.label));
+    groupLabel->setBuddy(group_);
     auto* buttons = new QHBoxLayout;
-    for (QWidget* button : std::initializer_list<QWidget*>{newButton, copyButton, openButton, saveButton,
-                                                           recentButton_, buildButton, run_})
+    for (QWidget* button :
+         std::initializer_list<QWidget*>{newButton, copyButton, openButton, saveButton, recentButton_,
+                                         buildButton, run_, check_, groupLabel, group_})
         buttons->addWidget(button);
     buttons->addStretch();
 
@@ -230,7 +254,33 @@ KernelLabView::KernelLabView(KernelView* shown, const QString& dataDirectory, QW
     auto* layout = new QVBoxLayout(lab);
     layout->addLayout(buttons);
     layout->addWidget(split, 1);
+    referenceCheck_ = new QLabel;
+    referenceCheck_->setObjectName(QStringLiteral("labReferenceCheck"));
+    referenceCheck_->setWordWrap(true);
+    referenceCheck_->hide();
+    layout->addWidget(referenceCheck_);
+    runStatus_ = new QLabel;
+    runStatus_->setObjectName(QStringLiteral("labRunStatus"));
+    abandon_ = new QPushButton(tr("Abandon"));
+    abandon_->setObjectName(QStringLiteral("labAbandon"));
+    abandon_->setToolTip(tr("Give the run up: its result is discarded when the device ends it"));
+    auto* running = new QHBoxLayout;
+    running->addWidget(runStatus_, 1);
+    running->addWidget(abandon_);
+    runStatus_->hide();
+    abandon_->hide();
+    layout->addLayout(running);
     layout->addWidget(status_);
+    runTicker_ = new QTimer(this);
+    runTicker_->setInterval(250);
+    connect(runTicker_, &QTimer::timeout, this, &KernelLabView::updateRunStatus);
+    connect(abandon_, &QPushButton::clicked, this, [this] {
+        abandon_->setEnabled(false);
+        abandoned_ = true;
+        emit abandonRequested();
+        updateRunStatus();
+    });
+    connect(check_, &QPushButton::clicked, this, [this] { checking() ? cancelCheck() : (void)check(); });
 
     typingPause_ = new QTimer(this);
     typingPause_->setSingleShot(true);
@@ -299,7 +349,15 @@ bool KernelLabView::editCopy() {
     QString header =
         QStringLiteral("// A copy of the %1 stage's kernel as it ran").arg(shown_->currentStage());
     header += options.isEmpty() ? QStringLiteral(".\n") : QStringLiteral(", options '%1':\n").arg(options);
+    const int shownIndex = shown_->stageTabs()->currentIndex();
+    const QString strategy = shown_->kernels()[shownIndex].strategy;
+    header += QStringLiteral(
+                  "// Run replaces the %1 strategy's kernels with this text: keep their names and "
+                  "arguments.\n")
+                  .arg(strategy);
     setText(header + definesOf(options) + source, {});
+    copiedStage_ = shown_->currentStage();
+    copiedStrategy_ = strategy;
     pages_->setCurrentIndex(1);
     return true;
 }
@@ -328,8 +386,16 @@ bool KernelLabView::saveFile(const QString& path) {
     return true;
 }
 
+void KernelLabView::showSource(const QString& text, const QString& path) {
+    setText(text, path);
+    buildNow();
+}
+
 void KernelLabView::setText(const QString& text, const QString& path) {
     path_ = path;
+    copiedStage_.clear();
+    copiedStrategy_.clear();
+    referenceCheck_->hide();
     editor_->setPlainText(text);  // textEdited() follows: a build after the pause
 }
 
@@ -410,8 +476,15 @@ void KernelLabView::updateParams() {
         status_->setText(QString::fromUtf8(error.what()));
         return;
     }
-    status_->setText(tr("Kernel %1, %n parameter(s)", nullptr, static_cast<int>(source.params.size()))
-                         .arg(QString::fromStdString(source.kernelName)));
+    kernelName_ = QString::fromStdString(source.kernelName);
+    if (!copiedStrategy_.isEmpty())
+        status_->setText(
+            tr("A copy of the %1 strategy's kernels (%2 stage): Run builds %1 from this text in its "
+               "place and checks the result against the stage's CPU reference")
+                .arg(copiedStrategy_, copiedStage_));
+    else
+        status_->setText(tr("Kernel %1, %n parameter(s)", nullptr, static_cast<int>(source.params.size()))
+                             .arg(kernelName_));
     auto sameControls = [](const lab::KernelParam& a, const lab::KernelParam& b) {
         return a.name == b.name && a.type == b.type && a.min == b.min && a.max == b.max;
     };
@@ -465,6 +538,7 @@ void KernelLabView::updateParams() {
             box = spin;
         }
         slider->setValue(toSlider(value));
+        box->setObjectName(QStringLiteral("param-%1-value").arg(QString::fromStdString(param.name)));
         auto* row = new QHBoxLayout;
         row->addWidget(slider, 1);
         row->addWidget(box);
@@ -478,12 +552,25 @@ bool KernelLabView::setParamValue(const QString& name, double value) {
     if (found == values_.end()) return false;
     if (found->second == value) return true;
     found->second = value;
+    // The control shows it (its change comes back here and finds the value already set).
+    const QString control = QStringLiteral("param-%1-value").arg(name);
+    if (auto* spin = findChild<QSpinBox*>(control)) spin->setValue(static_cast<int>(value));
+    if (auto* spin = findChild<QDoubleSpinBox*>(control)) spin->setValue(value);
     if (running_) emit runRequested();
     return true;
 }
 
+void KernelLabView::setWorkGroup(int items) {
+    group_->setValue(items);
+}
+
+int KernelLabView::workGroup() const {
+    return group_->value();
+}
+
 stages::StageList KernelLabView::stages() const {
-    if (!running_) return {};
+    // An edited built-in runs in its strategy's place (editedStrategy), not as a stage of its own.
+    if (!running_ || !copiedStrategy_.isEmpty()) return {};
     const std::string path = label().toStdString();
     const std::string source = text().toStdString();
     std::ostringstream params;  // one NAME=VALUE a line, as the stage's repeated --param
@@ -495,6 +582,7 @@ stages::StageList KernelLabView::stages() const {
     }
     stages::Values values{{"kernel", path}};
     if (!params_.empty()) values["param"] = params.str();
+    if (group_->value() > 0) values["kernel-group"] = std::to_string(group_->value());
     try {
         // The stage reads the editor's text, not a file: what runs is what the user sees.
         return {stages::findKind("kernel").configure(
@@ -513,6 +601,7 @@ stages::StageList KernelLabView::withStage(stages::StageList others) const {
 
 void KernelLabView::showBuild(const LabBuildResult& result) {
     markers_.clear();
+    findings_.clear();
     diagnostics_->clear();
     QMap<int, bool> errorLines;
     QString log;
@@ -546,6 +635,8 @@ void KernelLabView::showBuild(const LabBuildResult& result) {
         }
     }
     log_->setPlainText(log);
+    buildMarkers_ = markers_;
+    buildErrorLines_ = errorLines;
     editor_->setMarkers(&markers_, errorLines);
     emit buildShown();
     // A running kernel runs again once its new text builds; a text that does not build is not run, so that
@@ -561,6 +652,208 @@ void KernelLabView::jumpTo(int line) {
     editor_->setTextCursor(QTextCursor(block));
     editor_->centerCursor();
     editor_->setFocus();
+}
+
+std::optional<RunRequest::EditedStrategy> KernelLabView::editedStrategy() const {
+    if (!running_ || copiedStrategy_.isEmpty()) return std::nullopt;
+    return RunRequest::EditedStrategy{copiedStage_.toStdString(), copiedStrategy_.toStdString(),
+                                      label().toStdString(), text().toStdString()};
+}
+
+void KernelLabView::follow(const RunModel& model) {
+    connect(&model, &RunModel::histogramChanged, this, [this, &model] {
+        if (model.outcome()) showReferenceCheck(*model.outcome());
+    });
+}
+
+void KernelLabView::showReferenceCheck(const RunOutcome& outcome) {
+    const auto checked =
+        std::find_if(outcome.stages.begin(), outcome.stages.end(),
+                     [](const StageOutcome& stage) { return stage.referenceCheck.has_value(); });
+    if (checked == outcome.stages.end() || !outcome.request.edited) {
+        referenceCheck_->hide();
+        return;
+    }
+    const lab::ReferenceCheck& check = *checked->referenceCheck;
+    referenceCheck_->setText(tr("Reference check of the edited %1 (%2 stage): %3")
+                                 .arg(checked->strategyName(), QString::fromStdString(checked->stage),
+                                      QString::fromStdString(check.describe())));
+    referenceCheck_->setStyleSheet(check.matches() ? QStringLiteral("color: #2e7d32; font-weight: bold;")
+                                                   : QStringLiteral("color: #c62828; font-weight: bold;"));
+    referenceCheck_->show();
+}
+
+QString KernelLabView::referenceCheckText() const {
+    return referenceCheck_->isHidden() ? QString() : referenceCheck_->text();
+}
+
+bool KernelLabView::checking() const {
+    return checker_ != nullptr;
+}
+
+bool KernelLabView::check() {
+    if (checking()) return false;
+    if (!copiedStrategy_.isEmpty()) {
+        status_->setText(tr("Check runs image kernels of your own; an edited %1 is checked against its CPU "
+                            "reference by Run")
+                             .arg(copiedStrategy_));
+        return false;
+    }
+    const QString cli =
+        QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("histoscope-cli"));
+    if (!QFileInfo(cli).isExecutable()) {
+        status_->setText(tr("%1: not found beside the app: Check runs it").arg(cli));
+        return false;
+    }
+    auto folder = std::make_unique<QTemporaryDir>();
+    if (!folder->isValid()) {
+        status_->setText(tr("Check: cannot make a temporary folder: %1").arg(folder->errorString()));
+        return false;
+    }
+    updateParams();                // the text as it is now, whether or not typing has paused since
+    folder->setAutoRemove(false);  // removed when the check ends (checkEnded)
+    checkFolder_ = folder->path();
+    // The text as shown, under its own name (the findings name it); a 16×16 image of distinct pixels.
+    const QString kernel = QDir(checkFolder_).filePath(label());
+    const QString image = QDir(checkFolder_).filePath(QStringLiteral("check.png"));
+    QImage pixels(16, 16, QImage::Format_RGBA8888);
+    for (int y = 0; y < 16; ++y)
+        for (int x = 0; x < 16; ++x) pixels.setPixel(x, y, qRgba(x * 16, y * 16, (x + y) * 8, 255));
+    try {
+        writeFileAtomically(kernel.toStdString(), text().toStdString());
+    } catch (const Error& error) {
+        status_->setText(QString::fromUtf8(error.what()));
+        return false;
+    }
+    pixels.save(image);
+    QStringList arguments = {QStringLiteral("check"), image, QStringLiteral("--kernel"), kernel};
+    for (const lab::KernelParam& param : params_) {
+        const auto value = values_.find(param.name);
+        arguments << QStringLiteral("--param")
+                  << QStringLiteral("%1=%2")
+                         .arg(QString::fromStdString(param.name))
+                         .arg(value != values_.end() ? value->second : param.defaultValue, 0, 'g', 17);
+    }
+    checker_ = new QProcess(this);
+    checker_->setProgram(cli);
+    checker_->setArguments(arguments);
+    connect(checker_, &QProcess::finished, this, &KernelLabView::checkEnded);
+    connect(checker_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart) checkEnded();
+    });
+    checker_->start();
+    check_->setText(tr("Stop check"));
+    status_->setText(tr("Checking %1 under Oclgrind…").arg(label()));
+    return true;
+}
+
+void KernelLabView::cancelCheck() {
+    if (!checker_) return;
+    checker_->disconnect(this);
+    checker_->kill();
+    checker_->waitForFinished(1000);
+    checker_->deleteLater();
+    checker_ = nullptr;
+    QDir(checkFolder_).removeRecursively();
+    check_->setText(tr("Check"));
+    status_->setText(tr("Check stopped"));
+    emit checkFinished();
+}
+
+void KernelLabView::checkEnded() {
+    QProcess* process = checker_;
+    checker_ = nullptr;
+    process->deleteLater();
+    check_->setText(tr("Check"));
+    const QString kernel = QDir(checkFolder_).filePath(label());
+    QDir(checkFolder_).removeRecursively();
+    findings_.clear();
+    const int code = process->exitStatus() == QProcess::NormalExit ? process->exitCode() : -1;
+    if (process->error() == QProcess::FailedToStart || (code != 0 && code != 5)) {
+        QString why = QString::fromLocal8Bit(process->readAllStandardError()).trimmed();
+        why = why.section(QLatin1Char('\n'), -1)
+                  .remove(QRegularExpression(QStringLiteral("^histoscope-cli: ")));
+        if (why.isEmpty()) why = process->errorString();
+        status_->setText(tr("Check could not run: %1").arg(why.replace(kernel, label())));
+        emit checkFinished();
+        return;
+    }
+    // histoscope-cli check's lines: "FILE:LINE: finding (kernel NAME)", or "FILE: finding" without a line.
+    const QStringList lines = QString::fromUtf8(process->readAllStandardOutput()).split(QLatin1Char('\n'));
+    for (QString line : lines) {
+        if (!line.startsWith(kernel + QLatin1Char(':'))) continue;
+        line = line.mid(kernel.size() + 1);
+        lab::Finding finding;
+        const int colon = line.indexOf(QStringLiteral(": "));
+        bool numbered = false;
+        const int number = line.left(colon).toInt(&numbered);
+        if (colon > 0 && numbered) {
+            finding.line = number;
+            line = line.mid(colon + 2);
+        } else {
+            line = line.trimmed();
+        }
+        finding.message = line.toStdString();
+        findings_.push_back(finding);
+    }
+    showMarkers();
+    status_->setText(findings_.empty() ? tr("Check: Oclgrind found nothing wrong in %1").arg(label())
+                                       : tr("Check: %n finding(s) under Oclgrind", nullptr,
+                                            static_cast<int>(findings_.size())));
+    emit checkFinished();
+}
+
+void KernelLabView::showMarkers() {
+    markers_ = buildMarkers_;
+    QMap<int, bool> errorLines = buildErrorLines_;
+    for (const lab::Finding& finding : findings_) {
+        const QString message = tr("oclgrind: %1").arg(QString::fromStdString(finding.message));
+        const QString where = finding.line > 0 ? QString::number(finding.line) : tr("(no line)");
+        auto* item = new QListWidgetItem(QStringLiteral("%1 %2").arg(where, message));
+        item->setData(Qt::UserRole, finding.line);
+        diagnostics_->addItem(item);
+        if (finding.line <= 0) continue;
+        QString& text = markers_[finding.line];
+        text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + message;
+        errorLines[finding.line] = true;
+    }
+    editor_->setMarkers(&markers_, errorLines);
+}
+
+void KernelLabView::setRunInFlight(bool inFlight) {
+    const bool ours = inFlight && running_;
+    if (ours && !runClock_) {
+        runClock_ = std::make_unique<QElapsedTimer>();
+        runClock_->start();
+        abandon_->setEnabled(true);
+        runTicker_->start();
+    } else if (!ours) {
+        runClock_.reset();
+        runTicker_->stop();
+        abandoned_ = false;
+    }
+    runStatus_->setVisible(ours);
+    abandon_->setVisible(ours);
+    updateRunStatus();
+}
+
+void KernelLabView::updateRunStatus() {
+    if (!runClock_) return;
+    const QString what = copiedStrategy_.isEmpty() ? tr("kernel %1 (%2)").arg(kernelName_, label())
+                                                   : tr("the edited %1 (%2)").arg(copiedStrategy_, label());
+    const QString seconds = QString::number(static_cast<double>(runClock_->elapsed()) / 1000.0, 'f', 1);
+    // A CPU driver cannot stop a kernel (README): the abandoned run's result is dropped, and runs asked for
+    // meanwhile start once the device has finished it.
+    if (abandoned_)
+        runStatus_->setText(tr("Abandoned: %1 still runs on the device (%2 s); its result will be discarded, "
+                               "and the next run starts when the device is done with it")
+                                .arg(copiedStrategy_.isEmpty() ? kernelName_ : copiedStrategy_, seconds));
+    else
+        runStatus_->setText(tr("Running %1 for %2 s").arg(what, seconds));
+}
+
+QString KernelLabView::runStatus() const {
+    return runStatus_->isHidden() ? QString() : runStatus_->text();
 }
 
 }  // namespace hs::ui

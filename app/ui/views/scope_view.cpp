@@ -1,19 +1,19 @@
 #include "ui/views/scope_view.hpp"
 
 #include <QAction>
-#include <QBuffer>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMouseEvent>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -24,6 +24,7 @@
 #include "engine/util/json_writer.hpp"
 #include "io/npy.hpp"
 #include "ui/model/run_model.hpp"
+#include "ui/views/document_render.hpp"
 
 namespace hs::ui {
 
@@ -58,6 +59,7 @@ QColor tintOf(scope::Channel channel) {
             return QColor(64, 255, 64);
         case scope::Channel::B:
             return QColor(96, 128, 255);
+        case scope::Channel::A:  // no scope counts alpha
         case scope::Channel::Luma:
             break;
     }
@@ -66,12 +68,6 @@ QColor tintOf(scope::Channel channel) {
 
 [[noreturn]] void fail(const QString& path, const QString& reason) {
     throw InputError((path + QStringLiteral(": ") + reason).toStdString());
-}
-
-void writeAtomically(const QString& path, const QByteArray& bytes) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) fail(path, file.errorString());
-    if (file.write(bytes) != bytes.size() || !file.commit()) fail(path, file.errorString());
 }
 
 }  // namespace
@@ -105,6 +101,53 @@ QImage scopeIntensity(const scope::Counts& counts, bool logIntensity) {
     return image;
 }
 
+namespace {
+
+// A label's vertical centre: on its line, moved inside the area where the line is at its edge.
+double labelCentre(double lineY, const QRectF& area, double textHeight) {
+    return std::clamp(lineY, area.top() + textHeight / 2, area.bottom() - textHeight / 2);
+}
+
+}  // namespace
+
+std::vector<int> graticuleLabels(double areaHeight, double textHeight) {
+    // 0 and 100 % first (the range), then 50, then 25 and 75: at small sizes the middle labels give way.
+    constexpr std::array<int, 5> kPriority = {0, 100, 50, 25, 75};
+    constexpr double kGap = 2;  // pixels between two labels' plates
+    const QRectF area(0, 0, 1, areaHeight);
+    std::vector<int> shown;
+    std::vector<double> centres;
+    for (const int percent : kPriority) {
+        if (textHeight + 2 * kGap > areaHeight) break;
+        const double line = (255 - 255.0 * percent / 100 + 0.5) * areaHeight / 256;
+        const double centre = labelCentre(line, area, textHeight);
+        const bool overlaps = std::any_of(centres.begin(), centres.end(), [&](double other) {
+            return std::abs(other - centre) < textHeight + kGap;
+        });
+        if (overlaps) continue;
+        shown.push_back(percent);
+        centres.push_back(centre);
+    }
+    std::sort(shown.begin(), shown.end());
+    return shown;
+}
+
+QImage shrunkByMaximum(const QImage& image, QSize size) {
+    QImage out(size, QImage::Format_RGB32);
+    out.fill(Qt::black);
+    const QImage source = image.convertToFormat(QImage::Format_RGB32);
+    for (int y = 0; y < source.height(); ++y) {
+        const auto* in = reinterpret_cast<const QRgb*>(source.constScanLine(y));
+        auto* line = reinterpret_cast<QRgb*>(out.scanLine(y * size.height() / source.height()));
+        for (int x = 0; x < source.width(); ++x) {
+            QRgb& cell = line[x * size.width() / source.width()];
+            cell = qRgb(std::max(qRed(cell), qRed(in[x])), std::max(qGreen(cell), qGreen(in[x])),
+                        std::max(qBlue(cell), qBlue(in[x])));
+        }
+    }
+    return out;
+}
+
 std::array<ChromaTarget, 6> colourBarTargets() {
     constexpr int k = 191;  // 75 % of 255
     const auto target = [](const char* name, int r, int g, int b) {
@@ -118,7 +161,9 @@ std::array<ChromaTarget, 6> colourBarTargets() {
 
 ScopePane::ScopePane(scope::Kind kind, QWidget* parent) : QWidget(parent), kind_(kind) {
     setMouseTracking(true);
-    setMinimumSize(kind == scope::Kind::Vectorscope ? QSize(160, 160) : QSize(200, 120));
+    // Small enough to share the right area with the histogram on a 1280 × 800 screen; graticuleLabels
+    // thins the labels out at such heights.
+    setMinimumSize(kind == scope::Kind::Vectorscope ? QSize(120, 120) : QSize(200, 60));
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
@@ -128,9 +173,16 @@ void ScopePane::setCounts(std::optional<scope::Counts> counts, bool logIntensity
     update();
 }
 
+QSize ScopePane::sizeHint() const {
+    return kind_ == scope::Kind::Vectorscope ? QSize(240, 240) : QSize(360, 180);
+}
+
 QRectF ScopePane::scopeArea() const {
-    const QRectF whole = rect();
-    if (kind_ != scope::Kind::Vectorscope) return whole;
+    return areaIn(kind_, rect());
+}
+
+QRectF ScopePane::areaIn(scope::Kind kind, const QRectF& whole) {
+    if (kind != scope::Kind::Vectorscope) return whole;
     const double side = std::min(whole.width(), whole.height());
     return QRectF(whole.center() - QPointF(side / 2, side / 2), QSizeF(side, side));
 }
@@ -156,14 +208,27 @@ QString ScopePane::describe(QPointF position) const {
 
 void ScopePane::paintScope(QPainter& painter, const QRectF& area) const {
     painter.fillRect(area, Qt::black);
-    if (!intensity_.isNull()) painter.drawImage(area, intensity_);
+    if (!intensity_.isNull()) {
+        // A raster smaller than the counts gets the brightest cell of each block (drawImage would drop whole
+        // rows and columns of cells, and a lone count with them); a PDF or an SVG holds every cell.
+        const QPaintEngine* engine = painter.paintEngine();
+        const bool vector =
+            engine && (engine->type() == QPaintEngine::Pdf || engine->type() == QPaintEngine::SVG);
+        const QSizeF onDevice = painter.transform().mapRect(area).size();
+        const QSize shrunk(std::min(intensity_.width(), static_cast<int>(std::ceil(onDevice.width()))),
+                           std::min(intensity_.height(), static_cast<int>(std::ceil(onDevice.height()))));
+        painter.drawImage(area, vector || shrunk == intensity_.size() || shrunk.isEmpty()
+                                    ? intensity_
+                                    : shrunkByMaximum(intensity_, shrunk));
+    }
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
-    QPen pen(QColor(255, 200, 80, 150));
+    // Dashed, so that a trace on a line (the 75 % bars lie on the 75 % line) shows between the dashes.
+    QPen pen(QColor(255, 200, 80, 150), 0, Qt::DashLine);
     pen.setCosmetic(true);
     painter.setPen(pen);
     QFont font = painter.font();
-    font.setPointSizeF(7);
+    font.setPointSizeF(kGraticulePointSize);
     painter.setFont(font);
     if (kind_ == scope::Kind::Vectorscope) {
         // Cb across, Cr upwards, each cell 1/256 of the side; a chroma's point is its cell's centre.
@@ -183,12 +248,25 @@ void ScopePane::paintScope(QPainter& painter, const QRectF& area) const {
         const double radians = kSkinToneDegrees * std::numbers::pi / 180;
         painter.drawLine(centre, at(128 + 127 * std::cos(radians), 128 + 127 * std::sin(radians)));
     } else {
-        for (const int percent : {0, 25, 50, 75, 100}) {
-            const double value = 255.0 * percent / 100;
-            const double y = area.top() + (255 - value + 0.5) * area.height() / 256;
-            painter.drawLine(QPointF(area.left(), y), QPointF(area.right(), y));
-            painter.drawText(QPointF(area.left() + 2, y - 2), QString::number(percent));
+        const QFontMetricsF metrics(font, painter.device());
+        const double textHeight = metrics.height();
+        const auto lineAt = [&area](int percent) {
+            return area.top() + (255 - 255.0 * percent / 100 + 0.5) * area.height() / 256;
+        };
+        for (const int percent : kGraticulePercents)
+            painter.drawLine(QPointF(area.left(), lineAt(percent)), QPointF(area.right(), lineAt(percent)));
+        // Each label sits on a dark plate at the left end of its line (inside the area at 0 and 100 %), so
+        // that it reads over a bright trace.
+        painter.setPen(QColor(255, 200, 80));
+        for (const int percent : graticuleLabels(area.height(), textHeight)) {
+            const QString text = QStringLiteral("%1%").arg(percent);
+            const double centre = labelCentre(lineAt(percent), area, textHeight);
+            const QRectF plate(area.left() + 2, centre - textHeight / 2, metrics.horizontalAdvance(text) + 4,
+                               textHeight);
+            painter.fillRect(plate, QColor(0, 0, 0, 170));
+            painter.drawText(plate, Qt::AlignCenter, text);
         }
+        painter.setPen(pen);
         if (kind_ == scope::Kind::Parade)
             for (int plane = 1; plane < 3; ++plane) {
                 const double x = area.left() + area.width() * plane / 3;
@@ -215,6 +293,9 @@ void ScopePane::leaveEvent(QEvent*) {
 
 ScopeView::ScopeView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
+    // Tight: the dock shares its area with the histogram, and every pixel saved goes to the panes.
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->setSpacing(2);
     auto* toolbar = new QHBoxLayout;
     for (const scope::Kind kind : kKinds) {
         auto* box = new QCheckBox(kindText(kind));
@@ -245,19 +326,30 @@ ScopeView::ScopeView(QWidget* parent) : QWidget(parent) {
         tr("Count the whole image again (Esc on the image; Shift+drag on the image draws one)"));
     toolbar->addWidget(clear);
     connect(clear, &QPushButton::clicked, this, &ScopeView::clearRegionRequested);
-    toolbar->addStretch();
+    // The hover readout ends the row: the panes keep every other pixel of a dock that shares its area.
+    readout_ = new QLabel;
+    readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    readout_->setMinimumWidth(0);
+    readout_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    toolbar->addWidget(readout_, 1);
     layout->addLayout(toolbar);
+    panesLayout_ = new QBoxLayout(QBoxLayout::TopToBottom);
+    layout->addLayout(panesLayout_, 1);
     for (const scope::Kind kind : kKinds) {
         auto* pane = new ScopePane(kind);
         panes_[indexOf(kind)] = pane;
-        layout->addWidget(pane, 1);
+        panesLayout_->addWidget(pane, 1);
         connect(pane, &ScopePane::hovered, this, [this](const QString& text) { readout_->setText(text); });
     }
-    readout_ = new QLabel;
-    readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(readout_);
     addExportActions();
     refresh();
+}
+
+void ScopeView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // Side by side in a wide dock (the bottom area), stacked in a tall one (a side area): each pane keeps a
+    // useful height, and the vectorscope its square.
+    panesLayout_->setDirection(width() >= 2 * height() ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
 }
 
 void ScopeView::follow(const RunModel& model) {
@@ -332,32 +424,65 @@ QString ScopeView::titleOf(scope::Kind kind) const {
     const auto& counts = pane(kind)->counts();
     if (kind == scope::Kind::Waveform && counts)
         title += QStringLiteral(" (%1)").arg(QString::fromUtf8(scope::channelName(counts->channel)));
-    if (!model_) return title;
-    const io::HistogramContext& context = model_->histogramContext();
-    QStringList parts{QFileInfo(context.imagePath).fileName(), title};
-    if (context.device) parts << QString::fromStdString(context.device->name);
-    if (context.roi) parts << tr("region %1").arg(QString::fromStdString(context.roi->text()));
+    if (model_ && !model_->histogramContext().imagePath.isEmpty())
+        title = tr("%1 of %2").arg(title, QFileInfo(model_->histogramContext().imagePath).fileName());
+    return title;
+}
+
+QString ScopeView::contextOf(scope::Kind kind) const {
+    QStringList parts;
+    if (model_) {
+        const io::HistogramContext& context = model_->histogramContext();
+        parts << tr("%1 × %2 pixels").arg(context.imageWidth).arg(context.imageHeight);
+        if (!context.stages.isEmpty()) parts << tr("after %1").arg(context.stages.join(QStringLiteral(", ")));
+        parts << (context.roi ? tr("region %1").arg(QString::fromStdString(context.roi->text()))
+                              : tr("whole image"));
+        if (context.ignoreTransparent) parts << tr("transparent pixels left out");
+        parts << (context.device ? QString::fromStdString(context.device->name) : tr("no OpenCL device"));
+    }
+    if (const auto& counts = pane(kind)->counts(); counts && kind != scope::Kind::Vectorscope)
+        parts << tr("%1 columns").arg(counts->columns);
+    parts << (logIntensity() ? tr("log intensity") : tr("linear intensity"));
     return parts.join(QStringLiteral(" — "));
 }
 
+void ScopeView::paintDocument(QPainter& painter, scope::Kind kind, QSizeF size) const {
+    constexpr double kTitleHeight = 26;
+    constexpr double kContextHeight = 20;
+    painter.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
+    painter.setPen(Qt::black);
+    QFont font = painter.font();
+    font.setPointSizeF(11);
+    font.setBold(true);
+    painter.setFont(font);
+    painter.drawText(QRectF(0, 0, size.width(), kTitleHeight), Qt::AlignCenter, titleOf(kind));
+    font.setPointSizeF(8);
+    font.setBold(false);
+    painter.setFont(font);
+    painter.drawText(QRectF(0, kTitleHeight, size.width(), kContextHeight), Qt::AlignCenter, contextOf(kind));
+    const QRectF below(0, kTitleHeight + kContextHeight, size.width(),
+                       size.height() - kTitleHeight - kContextHeight);
+    pane(kind)->paintScope(painter, ScopePane::areaIn(kind, below));
+}
+
+QSize ScopeView::documentSize(scope::Kind kind) {
+    return kind == scope::Kind::Vectorscope ? QSize(640, 686) : QSize(1000, 560);
+}
+
 QImage ScopeView::renderWithTitle(scope::Kind kind, QSize size) const {
-    constexpr int kTitleHeight = 28;
     QImage image(size, QImage::Format_RGB32);
-    image.fill(Qt::white);
     QPainter painter(&image);
-    painter.drawText(QRect(0, 0, size.width(), kTitleHeight), Qt::AlignCenter, titleOf(kind));
-    pane(kind)->paintScope(painter, QRectF(0, kTitleHeight, size.width(), size.height() - kTitleHeight));
+    paintDocument(painter, kind, QSizeF(size));
     return image;
 }
 
 void ScopeView::exportImage(scope::Kind kind, const QString& path) const {
     if (!pane(kind)->counts()) fail(path, tr("no %1 counted yet").arg(kindText(kind)));
-    const QSize size = kind == scope::Kind::Vectorscope ? QSize(768, 796) : QSize(1024, 540);
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    if (!renderWithTitle(kind, size).save(&buffer, "PNG")) fail(path, tr("PNG encoding failed"));
-    writeAtomically(path, bytes);
+    const QSize size = documentSize(kind);
+    io::writeFileAtomically(path, renderDocument(QFileInfo(path).suffix().toLower(), path, size, kLayoutDpi,
+                                                 titleOf(kind), [this, kind, size](QCPPainter& painter) {
+                                                     paintDocument(painter, kind, QSizeF(size));
+                                                 }));
 }
 
 void ScopeView::exportCounts(scope::Kind kind, const QString& path) const {
@@ -405,7 +530,7 @@ void ScopeView::exportCounts(scope::Kind kind, const QString& path) const {
     } else {
         fail(path, tr("unknown format '%1': .csv, .json or .npy").arg(suffix));
     }
-    writeAtomically(path, bytes);
+    io::writeFileAtomically(path, bytes);
 }
 
 void ScopeView::addExportActions() {
@@ -425,7 +550,8 @@ void ScopeView::addExportActions() {
             });
             exportActions_ << action;
         };
-        add(tr("%1 Image…").arg(name), tr("PNG image (*.png)"), true);
+        add(tr("%1 Image…").arg(name), tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"),
+            true);
         add(tr("%1 Counts…").arg(name), tr("NumPy array (*.npy);;CSV (*.csv);;JSON (*.json)"), false);
     }
 }

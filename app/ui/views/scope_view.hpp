@@ -17,9 +17,11 @@
 #include "io/export.hpp"
 
 class QAction;
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QPainter;
 
 namespace hs::ui {
 
@@ -29,6 +31,17 @@ class RunModel;
 // upwards; each pixel's brightness is its count over the largest count, linear or log (log1p), tinted by the
 // channel. Cells with no count are black.
 QImage scopeIntensity(const scope::Counts& counts, bool logIntensity);
+// `image` shrunk to `size` (no larger than it) by the brightest of the pixels that fall into each pixel, per
+// colour component, so that no lit cell of a scope disappears on a small pane.
+QImage shrunkByMaximum(const QImage& image, QSize size);
+
+// The waveform's and the parade's graticule lines, in % of the value range, and their labels' size.
+inline constexpr std::array<int, 5> kGraticulePercents = {0, 25, 50, 75, 100};
+inline constexpr double kGraticulePointSize = 8;
+// The percentages of kGraticulePercents labelled on a scope area `areaHeight` pixels high with labels
+// `textHeight` high, ascending: every label that does not overlap one kept before it (0 and 100 % first,
+// then 50, then 25 and 75), none when a label does not fit at all.
+std::vector<int> graticuleLabels(double areaHeight, double textHeight);
 
 // A 75 % colour bar's chroma, computed with the engine's Cb and Cr (scope::cb, scope::cr).
 struct ChromaTarget {
@@ -54,11 +67,15 @@ class ScopePane : public QWidget {
     // Where the pane draws its scope: the whole pane, or the vectorscope's largest centred square, so that
     // its circle of saturation and the angles of its targets are not distorted by the dock's shape.
     QRectF scopeArea() const;
+    // Where a `kind` is drawn in `whole` (the pane, an exported document's area below its title).
+    static QRectF areaIn(scope::Kind kind, const QRectF& whole);
     // The readout of the cell under widget position `position` ("value 128  column 37  count 12"); empty
     // outside the scope's area or without counts.
     QString describe(QPointF position) const;
     // Draws the scope into `area` of `painter` (the pane's paintEvent, and the exports).
     void paintScope(QPainter& painter, const QRectF& area) const;
+    // Room for the graticule's five labels and the trace's detail (the dock grows to it when opened).
+    QSize sizeHint() const override;
 
   signals:
     void hovered(const QString& readout);
@@ -96,13 +113,20 @@ class ScopeView : public QWidget {
     // The hover readout's text.
     QString readout() const;
 
-    // File ▸ Export: each scope's image (.png: the drawn scope with a title of what it counts) and counts
-    // (.csv, .json with the context, .npy uint32 in the CLI's shape).
+    // File ▸ Export: each scope's image (.png, .pdf or .svg through renderDocument, as every plot export:
+    // the drawn scope under a title of what it counts and a line of its context) and counts (.csv, .json
+    // with the context, .npy uint32 in the CLI's shape).
     QList<QAction*> exportActions() const { return exportActions_; }
     void exportImage(scope::Kind kind, const QString& path) const;
     void exportCounts(scope::Kind kind, const QString& path) const;
-    // The drawn scope with its title, `size` pixels (the PNG export).
+    // The exported document, `size` pixels (what a PNG export of that size holds).
     QImage renderWithTitle(scope::Kind kind, QSize size) const;
+    // "Waveform (luma) of photo.png", and the line below it: the image's size, the stages, the region (or
+    // the whole image), the device, the columns and the intensity scale.
+    QString titleOf(scope::Kind kind) const;
+    QString contextOf(scope::Kind kind) const;
+    // The layout of an exported `kind` (the PDF's page and the SVG's view box in points).
+    static QSize documentSize(scope::Kind kind);
 
   signals:
     // The scopes asked for changed: the window runs again.
@@ -110,13 +134,17 @@ class ScopeView : public QWidget {
     void clearRegionRequested();
     void exported(const QString& message);
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
     void refresh();
-    QString titleOf(scope::Kind kind) const;
+    void paintDocument(QPainter& painter, scope::Kind kind, QSizeF size) const;
     void addExportActions();
 
     const RunModel* model_ = nullptr;
     std::vector<scope::Counts> counts_;
+    QBoxLayout* panesLayout_ = nullptr;
     std::array<ScopePane*, 3> panes_{};
     std::array<QCheckBox*, 3> shown_{};
     QComboBox* channel_ = nullptr;

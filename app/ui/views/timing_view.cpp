@@ -155,7 +155,10 @@ void setRowToolTip(QTableWidget* table, int row, const QString& toolTip) {
 
 QTableWidget* commandTable(const QStringList& headers, QWidget* parent) {
     QTableWidget* table = readOnlyTable(headers, parent);
-    table->horizontalHeader()->setSectionResizeMode(kCommandColumn, QHeaderView::Stretch);
+    // The command is what a row is read by: as wide as its names, the numbers beside it scrolling sideways
+    // in a narrow dock. Stretched, it got what the numbers left, "upload…pixels" at 1280 px and "…" once the
+    // Device column appeared.
+    table->horizontalHeader()->setSectionResizeMode(kCommandColumn, QHeaderView::ResizeToContents);
     table->setTextElideMode(Qt::ElideMiddle);
     return table;
 }

@@ -28,8 +28,9 @@ namespace {
 
 constexpr int kMaxWords = 4096;
 constexpr int kDefaultWords = 64;
-constexpr int kMaxWindow = 2000;  // bow::validate's limit
-constexpr int kWindowStep = 20;   // a window is a multiple of SURF's 20 samples
+constexpr int kMaxWindow = 2000;        // bow::validate's limit
+constexpr int kWindowStep = 20;         // a window is a multiple of SURF's 20 samples
+constexpr int kPlotMinimumHeight = 90;  // the axes, their titles and a few bars
 
 // Distinct hues for neighbouring words: the golden-ratio walk round the colour wheel.
 QColor wordColor(std::uint32_t word) {
@@ -137,7 +138,8 @@ VisualWordsView::VisualWordsView(QWidget* parent) : QWidget(parent), worker_(new
 
     histogramPlot_ = new QCustomPlot(this);
     histogramPlot_->setObjectName(QStringLiteral("wordHistogramPlot"));
-    histogramPlot_->setMinimumHeight(180);
+    // Short enough that the tab fits the bottom dock of a 1280 × 800 window.
+    histogramPlot_->setMinimumHeight(kPlotMinimumHeight);
     histogramPlot_->xAxis->setLabel(tr("word"));
     histogramPlot_->yAxis->setLabel(tr("descriptors"));
     histogramPlot_->xAxis->grid()->setVisible(false);
@@ -156,6 +158,7 @@ VisualWordsView::VisualWordsView(QWidget* parent) : QWidget(parent), worker_(new
     tabs->addTab(buildSweepPage(), tr("Sweep"));
 
     auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(buildVocabularyControls());
     layout->addWidget(stretchedSplitter(Qt::Horizontal, {{overlay_, 1}, {tabs, 1}}, this), 1);
 
@@ -242,6 +245,12 @@ QWidget* VisualWordsView::buildVocabularyControls() {
     vocabularyLabel_ = new QLabel(tr("No vocabulary: build one from images or load a .npy file"), controls);
     vocabularyLabel_->setObjectName(QStringLiteral("vocabularyLabel"));
     vocabularyLabel_->setWordWrap(true);
+    // Wrapped without height-for-width: a label that has it makes the dock's scroll area size the whole tab
+    // to its preferred height (the plots' size hints) instead of the dock's, and at 1280 × 800 the tab then
+    // scrolled with the plot's axis title cut to "ptors".
+    QSizePolicy wrapped = vocabularyLabel_->sizePolicy();
+    wrapped.setHeightForWidth(false);
+    vocabularyLabel_->setSizePolicy(wrapped);
 
     strategy_ = new QComboBox(controls);
     strategy_->setObjectName(QStringLiteral("bowStrategy"));
@@ -291,6 +300,8 @@ QWidget* VisualWordsView::buildVocabularyControls() {
     wordsRow->addWidget(new QLabel(tr("Builder"), controls));
     wordsRow->addWidget(strategy_);
     wordsRow->addWidget(showGrid_);
+    // The vocabulary's state beside the builder rather than on a line of its own: one row less.
+    wordsRow->addWidget(vocabularyLabel_, 1);
     wordsRow->addWidget(wordsLabel_, 1);
     for (QWidget* widget : std::initializer_list<QWidget*>{imagesButton_, k_, window_, stride_, load_, save_,
                                                            cancel_, strategy_})
@@ -298,7 +309,6 @@ QWidget* VisualWordsView::buildVocabularyControls() {
     auto* layout = new QVBoxLayout(controls);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(vocabularyRow);
-    layout->addWidget(vocabularyLabel_);
     layout->addLayout(wordsRow);
     return controls;
 }
@@ -346,9 +356,9 @@ QWidget* VisualWordsView::buildSweepPage() {
 
     sweepPlot_ = new QCustomPlot(page);
     sweepPlot_->setObjectName(QStringLiteral("sweepPlot"));
-    sweepPlot_->setMinimumHeight(200);
+    sweepPlot_->setMinimumHeight(kPlotMinimumHeight);
     sweepPlot_->xAxis->setLabel(tr("descriptors × centroids"));
-    sweepPlot_->yAxis->setLabel(tr("median kernel time (ms)"));
+    sweepPlot_->yAxis->setLabel(tr("median ms"));  // short: the plot may be as low as its minimum
     sweepPlot_->yAxis->setScaleType(QCPAxis::stLogarithmic);
     sweepPlot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     sweepPlot_->xAxis->grid()->setVisible(false);
@@ -369,8 +379,11 @@ QWidget* VisualWordsView::buildSweepPage() {
     sweepTable_->setObjectName(QStringLiteral("sweepTable"));
 
     auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 4, 0, 0);
     layout->addLayout(controls);
-    layout->addWidget(stretchedSplitter(Qt::Vertical, {{sweepPlot_, 3}, {sweepTable_, 2}}, page), 1);
+    // The table beside the plot: below it, the page's minimum height made the whole tab scroll in a
+    // 1280 × 800 window.
+    layout->addWidget(stretchedSplitter(Qt::Horizontal, {{sweepPlot_, 3}, {sweepTable_, 2}}, page), 1);
     return page;
 }
 

@@ -7,6 +7,7 @@
 
 #include "archive/archive.hpp"
 #include "engine/image/pixel_source.hpp"
+#include "engine/lab/edited_strategy.hpp"
 #include "engine/measure/compare.hpp"
 #include "engine/ops/histogram/auto_strategy.hpp"
 #include "engine/runtime/runtime.hpp"
@@ -22,6 +23,26 @@ std::uint64_t nanosecondsSince(std::chrono::steady_clock::time_point start) {
     return static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
             .count());
+}
+
+// `list` with the stage of the lab's edited built-in running it: that stage made again with the edited
+// strategy (whatever the panel or toolbar chose), then built from the lab's text. A run without a stage of
+// that kind (rotation switched off) is refused, naming it.
+void withEditedStrategy(stages::StageList& list, const RunRequest& request) {
+    const RunRequest::EditedStrategy& edited = *request.edited;
+    const auto stage = std::find_if(list.begin(), list.end(),
+                                    [&](const auto& each) { return each->kind().name() == edited.stage; });
+    if (stage == list.end())
+        throw UsageError("the run has no " + edited.stage + " stage for the edited " + edited.strategy +
+                         " to run in: switch it on in the Transform panel");
+    std::shared_ptr<const stages::Stage> chosen = *stage;
+    if (const auto* params = stages::histogramParamsOf(*chosen))
+        chosen = stages::histogramStage(*params, histogram::findStrategy(edited.strategy));
+    else if (const auto* filter = stages::filterOf(*chosen))
+        chosen = stages::convolveStage(*filter, convolve::findStrategy(edited.strategy));
+    else if (edited.stage == "rotate" && request.rotation)
+        chosen = stages::rotateStage(request.rotation->params, rotate::findStrategy(edited.strategy));
+    *stage = lab::editedStrategy(std::move(chosen), edited.label, edited.text);
 }
 
 const histogram::Strategy& histogramStrategy(const RunRequest& request) {
@@ -218,6 +239,7 @@ session::RunSpec Controller::specOf(const RunRequest& request, DeviceContext* de
     spec.device = request.device.toStdString();
     spec.stages = request.imageStages();
     spec.stages.push_back(stages::histogramStage(request.histogramParams(), histogramStrategy(request)));
+    if (request.edited) withEditedStrategy(spec.stages, request);
     // The scopes' fast strategy on a device; the host has only the serial one.
     const scope::Strategy& scopeStrategy = scope::findStrategy(device ? "local-atomic" : "serial");
     for (const scope::Params& params : request.scopeParams())
@@ -273,8 +295,8 @@ void Controller::complete(RunOutcome& outcome, session::RunReport& report) {
     }
     for (const auto& stage : result.stages) {
         if (!stage.configured) continue;  // transfers
-        outcome.stages.push_back(
-            {stage.stage, stage.strategy, QString::fromStdString(stage.note), stage.builds});
+        outcome.stages.push_back({stage.stage, stage.strategy, QString::fromStdString(stage.note),
+                                  stage.builds, stage.referenceCheck});
     }
     const pipeline::StageReport& counted = *result.stage("histogram");
     outcome.result.strategy = counted.strategy;
@@ -317,6 +339,16 @@ void Controller::runRepeatedly(const Job& job) {
                     "histoscope Run ×N",
                     archive::identify(job.request.imagePath.toStdString(), *job.request.image), spec.stages,
                     report);
+                // The first run's pixels, as the CLI keeps them, for a diff's pixels that differ.
+                if (job.request.processesImage()) {
+                    pipeline::Result& result = report.result;
+                    result.withPixels([&](const std::uint8_t* pixels) {
+                        archive::OutputImage output =
+                            archive::outputOf(result.image.width(), result.image.height(), pixels);
+                        record->outputHash = std::move(output.hash);
+                        record->outputPng = std::move(output.png);
+                    });
+                }
             } else if (record) {
                 archive::addRepetition(*record, report);
             }
@@ -363,8 +395,14 @@ void Controller::executeCompare(const Job& job) {
                                       [this, id = job.id](int done, int total) {
                                           post(id, [this, done, total] { emit progress(done, total); });
                                       }};
-    auto comparison = measure::compareHistogramStrategies(device, *processed, job.request.histogramParams(),
-                                                          job.count, hooks);
+    // The lab's edited histogram strategy joins them; an image kernel (a user's, an edited rotation or
+    // convolution) is not a histogram strategy: it is measured by the run it is part of, not here.
+    std::optional<measure::EditedSource> edited;
+    if (const auto& edit = job.request.edited; edit && edit->stage == "histogram")
+        edited = measure::EditedSource{edit->strategy, edit->label, edit->text};
+    auto comparison =
+        measure::compareHistogramStrategies(device, *processed, job.request.histogramParams(), job.count,
+                                            hooks, measure::kCompareBaseline, edited);
     // A cancelled comparison keeps the strategies it measured; a superseded one is dropped.
     onOwner([this, id = job.id, comparison = std::move(comparison)] {
         if (id == latestId_.load()) emit compareReady(comparison);

@@ -2,6 +2,7 @@
 
 #include <QMetaObject>
 #include <QThread>
+#include <atomic>
 
 #ifdef __linux__
 #include <sys/resource.h>
@@ -22,7 +23,17 @@ void runBelowInteractivePriority() {
 #endif
 }
 
+std::atomic<bool> programCacheAllowedByUser{true};
+
 }  // namespace
+
+void Worker::setProgramCacheAllowed(bool allowed) {
+    programCacheAllowedByUser = allowed;
+}
+
+bool Worker::programCacheAllowed() {
+    return programCacheAllowedByUser;
+}
 
 Worker::Worker(const QString& threadName, QObject* parent)
     : QObject(parent), thread_(new QThread(this)), context_(new QObject) {
@@ -45,7 +56,11 @@ void Worker::onOwner(std::function<void()> deliver) {
 }
 
 session::Session& Worker::session() {
-    if (!session_) session_ = std::make_unique<session::Session>();
+    if (!session_) {
+        ProgramCacheSettings cache = ProgramCacheSettings::fromEnvironment();
+        cache.enabled = cache.enabled && programCacheAllowedByUser;
+        session_ = std::make_unique<session::Session>(std::move(cache));
+    }
     return *session_;
 }
 

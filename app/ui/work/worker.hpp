@@ -22,6 +22,13 @@ class Worker : public QObject {
   public:
     ~Worker() override;
 
+    // Whether the sessions of the process keep compiled kernels in the program-binary cache (the Preferences'
+    // choice; HISTOSCOPE_PROGRAM_CACHE=off still wins). A session made after the call follows it: the app
+    // sets it before its workers start, and a change takes effect at the next start (a session's contexts and
+    // programs live as long as it does).
+    static void setProgramCacheAllowed(bool allowed);
+    static bool programCacheAllowed();
+
   protected:
     // Starts the thread, named `threadName` (what a debugger or `top -H` shows).
     Worker(const QString& threadName, QObject* parent);
@@ -31,7 +38,7 @@ class Worker : public QObject {
     // Runs `deliver` on the thread that owns the worker (the GUI thread), after what was delivered before.
     void onOwner(std::function<void()> deliver);
     // Worker thread only: the session, made on first use (OpenClError when no OpenCL runtime can be opened;
-    // the next use tries again).
+    // the next use tries again), its program cache as programCacheAllowed() says when it is made.
     session::Session& session();
     // Stops the thread once what was posted has run: `release` runs on it first (what holds OpenCL objects of
     // the session's contexts), then the session goes. A derived worker calls it from its destructor, while

@@ -30,6 +30,10 @@ long long roundedQuotient(long long sum, long long divisor) {
 
 }  // namespace
 
+std::string tuningVariant(const Filter& filter) {
+    return std::to_string(filter.width) + 'x' + std::to_string(filter.height);
+}
+
 ImageRGBA8 referenceConvolve(const ImageRGBA8& image, const Filter& filter) {
     validate(filter);
     const bool integer = filter.isInteger();

@@ -17,6 +17,10 @@ using Result = pipeline::StageResult;
 // The golden reference: integer arithmetic for integer filters (exact), double precision otherwise.
 ImageRGBA8 referenceConvolve(const ImageRGBA8& image, const Filter& filter);
 
+// What a strategy's tunings are stored under beside its name (tuning::key): the filter's size, "5x5" (a tile
+// good for one size can be several times slower for another).
+std::string tuningVariant(const Filter& filter);
+
 // Convolution as an operation (see ops/operation.hpp): its strategies take the pixels and a Filter and
 // leave the result on the device; "buffer-naive" runs where another cannot.
 struct Operation {

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "engine/ops/device_launch.hpp"
+#include "engine/ops/tuning.hpp"
 #include "engine/runtime/error.hpp"
 #include "engine/runtime/runtime.hpp"
 
@@ -47,6 +48,11 @@ cl::Buffer uploadTaps(DeviceContext& device, const Filter& filter, TimingLog& lo
     return uploadWeights(device, values, filter.isInteger(), filter.divisor, log);
 }
 
+// What `strategy`'s tunings for `filter` are stored and swept under: per filter size.
+std::string tuningKey(std::string_view strategy, const Filter& filter) {
+    return tuning::key("convolve", strategy, tuningVariant(filter));
+}
+
 }  // namespace
 
 InputBinder bufferInput(DeviceContext& device, PixelSource& pixels) {
@@ -63,17 +69,22 @@ Result runTwoDimensional(DeviceContext& device, PixelSource& pixels, const Filte
     TimingLog log;
     cl::Buffer output = hs::launch::newPixelBuffer(device, width, height);
     cl::Buffer taps = uploadTaps(device, filter, log);
-    cl::Kernel kernel = withClErrors("device " + device.info().name + ": setting up " + kernelName, [&] {
-        cl::Kernel k(device.program(build.source, build.options), kernelName.c_str());
-        setKernelArgs(k, bindInputs(k, log), output, width, height, taps, kernelDivisor(filter));
-        return k;
+    // A tiled kernel's work-group is its tile's; the others' the launch chooses, or a sweep.
+    auto launchable = tile ? hs::launch::LaunchableKernel{{}, {}, build}
+                           : hs::launch::tunedKernel(
+                                 device, tuningKey(strategy.name(), filter), build, kernelName,
+                                 [&](const cl::Kernel& k) { return hs::launch::localSize2d(device, k); });
+    cl::Kernel& kernel = launchable.kernel;
+    withClErrors("device " + device.info().name + ": setting up " + kernelName, [&] {
+        if (tile) kernel = cl::Kernel(device.program(build.source, build.options), kernelName.c_str());
+        setKernelArgs(kernel, bindInputs(kernel, log), output, width, height, taps, kernelDivisor(filter));
     });
     if (tile)
         launchTiled(device, kernel, width, height, *tile, log, kernelName);
     else
-        hs::launch::launch2d(device, kernel, width, height, hs::launch::localSize2d(device, kernel), log,
-                             kernelName);
-    return {{&strategy, {}, log.collect(), {build}}, PixelSource(device, std::move(output), width, height)};
+        hs::launch::launch2d(device, kernel, width, height, launchable.local, log, kernelName);
+    return {{&strategy, {}, log.collect(), {launchable.build}},
+            PixelSource(device, std::move(output), width, height)};
 }
 
 Support bufferSupport(const DeviceInfo& device, ImageShape shape) {
@@ -109,6 +120,29 @@ std::optional<Tile> chooseTile(const DeviceInfo& device, const Filter& filter, s
     return std::nullopt;
 }
 
+std::optional<Tile> tunedTile(const DeviceInfo& device, std::string_view strategy, const Filter& filter,
+                              std::size_t workGroupLimit, bool rowSums) {
+    const auto chosen = chooseTile(device, filter, workGroupLimit, rowSums);
+    if (!chosen) return chosen;
+    const std::string tunedAs = tuningKey(strategy, filter);
+    const Tile tuned{tuning::valueOr(device, tunedAs, "TILE_X", chosen->x),
+                     tuning::valueOr(device, tunedAs, "TILE_Y", chosen->y),
+                     tuning::valueOr(device, tunedAs, "ROWS", chosen->rows)};
+    const bool fits = tuned.y % tuned.rows == 0 && tuned.workItems() <= workGroupLimit &&
+                      tileBytes(tuned, filter, rowSums) <= device.localMemBytes;
+    return fits ? tuned : *chosen;
+}
+
+std::vector<Tunable> tileTunables() {
+    return {{.name = "TILE_X", .help = "output columns of a work-group's block", .min = 1, .max = 256},
+            {.name = "TILE_Y", .help = "output rows of a work-group's block", .min = 1, .max = 256},
+            {.name = "ROWS", .help = "output rows per work-item (divides TILE_Y)", .min = 1, .max = 64}};
+}
+
+std::vector<Tunable> FilterBuiltStrategy::tunables() const {
+    return hs::launch::groupTunables();
+}
+
 Support tileSupport(const DeviceInfo& device, const Filter& filter, bool rowSums) {
     if (chooseTile(device, filter, device.maxWorkGroupSize, rowSums)) return Support::yes();
     return Support::no("even a 1x1 tile with the filter's halo needs " +
@@ -121,10 +155,12 @@ KernelBuild tiledBuild(const Filter& filter, const Tile& tile) {
                             " -D TILE_Y=" + std::to_string(tile.y) + " -D ROWS=" + std::to_string(tile.rows)};
 }
 
-Tile runnableTile(DeviceContext& device, const Filter& filter, bool rowSums, const std::string& kernelName) {
+Tile runnableTile(DeviceContext& device, std::string_view strategy, const Filter& filter, bool rowSums,
+                  const std::string& kernelName) {
+    tuning::loadStored(device.programCache());
     std::size_t limit = device.info().maxWorkGroupSize;
     while (true) {
-        const auto tile = chooseTile(device.info(), filter, limit, rowSums);
+        const auto tile = tunedTile(device.info(), strategy, filter, limit, rowSums);
         if (!tile)
             throw OpenClError("running " + kernelName, 0, "device " + device.info().name + ": no tile fits");
         const KernelBuild build = tiledBuild(filter, *tile);

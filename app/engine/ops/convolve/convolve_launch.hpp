@@ -46,6 +46,15 @@ std::uint64_t tileBytes(const Tile& tile, const Filter& filter, bool rowSums);
 std::optional<Tile> chooseTile(const DeviceInfo& device, const Filter& filter, std::size_t workGroupLimit,
                                bool rowSums);
 
+// The tile in force for `strategy` (TILE_X, TILE_Y, ROWS that a sweep set or stored, ops/tuning.hpp; each
+// unset one as chooseTile's), else chooseTile's; chooseTile's too when the tuned one does not fit the limit
+// and the device's local memory or its TILE_Y is not a multiple of ROWS (the build then says what ran).
+std::optional<Tile> tunedTile(const DeviceInfo& device, std::string_view strategy, const Filter& filter,
+                              std::size_t workGroupLimit, bool rowSums);
+
+// The tiled strategies' tunables: TILE_X, TILE_Y, ROWS.
+std::vector<Tunable> tileTunables();
+
 // Why no tile fits the device's local memory; yes when one does.
 Support tileSupport(const DeviceInfo& device, const Filter& filter, bool rowSums);
 
@@ -54,7 +63,8 @@ KernelBuild tiledBuild(const Filter& filter, const Tile& tile);
 
 // The largest tile `kernelName` accepts on this device: a kernel may take fewer work-items than the device
 // (registers, local memory), so the tile shrinks until its work-group fits.
-Tile runnableTile(DeviceContext& device, const Filter& filter, bool rowSums, const std::string& kernelName);
+Tile runnableTile(DeviceContext& device, std::string_view strategy, const Filter& filter, bool rowSums,
+                  const std::string& kernelName);
 
 // Runs `strategy`'s 2-D kernel `kernelName` of `build`, whose arguments are (inputs..., dst, width, height,
 // taps, divisor): one work-item per pixel in the largest work-group the kernel accepts, or with `tile`, one
@@ -78,6 +88,8 @@ class FilterBuiltStrategy : public Strategy {
                                            ImageShape) const override {
         return KernelBuild{"convolve", filterOptions(filter)};
     }
+    // The work-group (LOCAL_X, LOCAL_Y), which the launch chooses unless a sweep sets it.
+    std::vector<Tunable> tunables() const override;
 };
 
 }  // namespace hs::convolve::launch

@@ -1,6 +1,7 @@
 #include "engine/ops/convolve/filter.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -329,6 +330,17 @@ std::optional<Filter> namedFilterFromSpec(std::string_view spec) {
                         : parseSpecInteger(spec, parts[i + 1]);
     }
     return kind->make(values);
+}
+
+std::string filterSpec(const FilterKind& kind, const std::vector<double>& values) {
+    std::string spec = kind.name;
+    for (const double value : values) {
+        std::array<char, 32> text{};
+        const auto written = std::to_chars(text.data(), text.data() + text.size(), value);
+        spec += ':';
+        spec.append(text.data(), written.ptr);
+    }
+    return spec;
 }
 
 void throwUnknownFilterSpec(std::string_view spec) {

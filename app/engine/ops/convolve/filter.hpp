@@ -121,6 +121,9 @@ inline constexpr std::size_t kMaxFilterFileBytes = 64 * 1024;
 // registered kind); nullopt when `spec` names no filter kind, so that the caller reads it as a filter file.
 // Bad parameters: UsageError.
 std::optional<Filter> namedFilterFromSpec(std::string_view spec);
+// The spec namedFilterFromSpec reads back as `kind` made from `values` (one per parameter, in order):
+// "gaussian:1.5:7". Every value is written, each as the shortest text that reads back as it.
+std::string filterSpec(const FilterKind& kind, const std::vector<double>& values);
 // What to say about a spec that is neither a filter name nor an existing file: a UsageError listing the
 // filters when it is a bare word ("blur"), an InputError (missing file) when it holds a '/' or a '.'.
 [[noreturn]] void throwUnknownFilterSpec(std::string_view spec);

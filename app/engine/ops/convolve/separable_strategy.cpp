@@ -27,15 +27,16 @@ class Separable final : public Strategy {
     }
     std::optional<KernelBuild> kernelBuild(const DeviceInfo& device, const Filter& filter,
                                            ImageShape) const override {
-        return tiledBuild(filter, *chooseTile(device, filter, device.maxWorkGroupSize, true));
+        return tiledBuild(filter, *tunedTile(device, name(), filter, device.maxWorkGroupSize, true));
     }
+    std::vector<Tunable> tunables() const override { return tileTunables(); }
     Result run(DeviceContext* context, PixelSource& pixels, const Filter& filter) const override {
         DeviceContext& device = *context;
         const int width = pixels.width();
         const int height = pixels.height();
         const auto separation = *separate(filter);
         const bool integer = filter.isInteger();
-        const Tile tile = runnableTile(device, filter, true, "convolve_separable");
+        const Tile tile = runnableTile(device, name(), filter, true, "convolve_separable");
         const KernelBuild build = tiledBuild(filter, tile);
 
         TimingLog log;

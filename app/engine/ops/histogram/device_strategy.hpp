@@ -126,10 +126,12 @@ class SubHistogramStrategy : public SizedGroupStrategy {
     std::uint64_t localBytes(const DeviceInfo& device, const Params& params, std::size_t) const override;
     std::size_t preferredWorkGroup(const DeviceInfo&) const override { return 256; }
     std::size_t quadsPerItem(const DeviceInfo& device) const override;
+    // CHUNK_QUADS unless tuned.
+    virtual std::size_t chosenQuadsPerItem(const DeviceInfo&) const { return 16; }
     std::string options(const DeviceInfo& device, const Params& params, std::size_t workGroup) const override;
 
   private:
-    std::size_t copies(const DeviceInfo& device, const Params& params) const;
+    std::size_t copies(const DeviceInfo& device) const;
 };
 
 }  // namespace hs::histogram::device

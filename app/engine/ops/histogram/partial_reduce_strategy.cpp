@@ -15,6 +15,12 @@ class PartialReduceStrategy final : public SubHistogramStrategy {
   protected:
     const char* kernelName() const override { return "partial_reduce"; }
     bool mergesWithAtomics() const override { return false; }
+    // Longer chunks on a GPU: the best of the H200 sweep (one copy, natural 3840x2160 frame); with it,
+    // against the former four copies and 16 loads a chunk, every pattern in one run: 0.032-0.039 ->
+    // 0.024-0.031 ms.
+    std::size_t chosenQuadsPerItem(const DeviceInfo& device) const override {
+        return device.type == DeviceType::Gpu ? 64 : 16;
+    }
 };
 
 const PartialReduceStrategy strategy;

@@ -31,7 +31,8 @@ stages::StageList stagesOf(const Spec& spec) {
     if (spec.convolution) {
         convolve::validate(spec.convolution->filter);
         if (!spec.convolution->strategy) throw UsageError("pipeline: the convolve stage has no strategy");
-        list.push_back(stages::convolveStage(spec.convolution->filter, *spec.convolution->strategy));
+        list.push_back(stages::convolveStage(spec.convolution->filter, *spec.convolution->strategy,
+                                             spec.convolution->spec));
     }
     if (spec.histogram) {
         histogram::validate(spec.histogram->params);
@@ -101,6 +102,7 @@ Result runStages(DeviceContext& device, PixelSource& input, const stages::StageL
             result.scope = std::move(ran.scope);
         }
         StageReport report;
+        report.referenceCheck = std::move(ran.referenceCheck);
         static_cast<RunRecord&>(report) = std::move(ran);
         report.stage = std::string(stage->kind().name());
         report.configured = stage;

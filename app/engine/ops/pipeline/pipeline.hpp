@@ -32,6 +32,10 @@ struct RotateStage {
 struct ConvolveStage {
     convolve::Filter filter;
     const convolve::Strategy* strategy = convolve::strategies().front();
+    // The --filter spec `filter` was made from (convolve::filterSpec, a filter file's path), which the
+    // stage's values keep so that a record or a session names it as a command line would; empty for a
+    // matrix of no spec (typed in the app): the values then hold its label.
+    std::string spec{};
 };
 
 struct HistogramStage {
@@ -60,7 +64,8 @@ inline constexpr std::string_view kDisplay = "display";
 // its name (kUpload, ...) and its timings only.
 struct StageReport : RunRecord {
     std::string stage;
-    std::shared_ptr<const stages::Stage> configured;  // null for a transfer
+    std::shared_ptr<const stages::Stage> configured;    // null for a transfer
+    std::optional<lab::ReferenceCheck> referenceCheck;  // an edited built-in's (StageRun::referenceCheck)
 };
 
 struct Result {

@@ -1,6 +1,7 @@
 #include "engine/ops/rotate/device_rotation.hpp"
 
 #include "engine/ops/device_launch.hpp"
+#include "engine/ops/tuning.hpp"
 #include "engine/runtime/error.hpp"
 #include "engine/runtime/runtime.hpp"
 
@@ -10,7 +11,7 @@ namespace {
 
 // The buffer kernel makes 4 neighbouring pixels of a row per work-item (one 16-byte store), in work-groups of
 // 4 x 64: on the H100 (8192² RGBA, 33.3 degrees) bilinear 0.357 ms against 0.380 ms with one pixel in 16 x
-// 16, nearest 0.219 ms against 0.313 ms (bench/README.md).
+// 16, nearest 0.219 ms against 0.313 ms (bench/README.md). A sweep may set PIXELS_X and the work-group.
 constexpr int kBufferPixelsX = 4;
 constexpr std::size_t kBufferLocalX = 4;
 constexpr std::size_t kBufferLocalY = 64;
@@ -35,11 +36,27 @@ Support DeviceRotation::supported(const DeviceInfo* device, ImageShape shape, co
     return Support::yes();
 }
 
-std::optional<KernelBuild> DeviceRotation::kernelBuild(const DeviceInfo&, const Params& params,
+std::vector<Tunable> DeviceRotation::tunables() const {
+    auto list = launch::groupTunables();
+    if (!usesImage_)
+        list.push_back({.name = "PIXELS_X",
+                        .help = "output pixels of a row per work-item",
+                        .min = 1,
+                        .max = 8,
+                        .powerOfTwo = true});
+    return list;
+}
+
+int DeviceRotation::pixelsX(const DeviceInfo& device) const {
+    return tuning::valueOr(device, tuning::key("rotate", name_), "PIXELS_X", kBufferPixelsX);
+}
+
+std::optional<KernelBuild> DeviceRotation::kernelBuild(const DeviceInfo& device, const Params& params,
                                                        ImageShape) const {
+    // The image kernel ignores PIXELS_X: both strategies share one program unless a sweep sets it.
     return KernelBuild{"rotate", std::string("-D NEAREST=") +
                                      (params.filterMode == FilterMode::Nearest ? "1" : "0") +
-                                     " -D PIXELS_X=" + std::to_string(kBufferPixelsX)};
+                                     " -D PIXELS_X=" + std::to_string(pixelsX(device))};
 }
 
 Result DeviceRotation::run(DeviceContext* device, PixelSource& pixels, const Params& params) const {
@@ -53,6 +70,7 @@ Result DeviceRotation::runMapped(DeviceContext& device, PixelSource& pixels, con
                                  const std::array<double, 6>& m, CanvasSize out) const {
     const int width = pixels.width();
     const int height = pixels.height();
+    tuning::loadStored(device.programCache());
     const KernelBuild build = *kernelBuild(device.info(), params, {width, height});
     const cl_float4 rowX{
         {static_cast<float>(m[0]), static_cast<float>(m[1]), static_cast<float>(m[2]), 0.0f}};
@@ -64,24 +82,24 @@ Result DeviceRotation::runMapped(DeviceContext& device, PixelSource& pixels, con
     cl::Buffer output = launch::newPixelBuffer(device, out.width, out.height);
     // Held until the commands finish: a kernel argument does not keep its memory object alive.
     cl::Memory input;
-    cl::Kernel kernel = withClErrors("device " + device.info().name + ": setting up " + kernelName, [&] {
+    auto launchable = launch::tunedKernel(
+        device, tuning::key("rotate", name_), build, kernelName, [&](const cl::Kernel& k) {
+            return usesImage_ ? launch::localSize2d(device, k) : bufferLocalSize(device, k);
+        });
+    cl::Kernel& kernel = launchable.kernel;
+    withClErrors("device " + device.info().name + ": setting up " + kernelName, [&] {
         if (usesImage_)
             input = launch::toImage2D(device, pixels, cl::ImageFormat(CL_RGBA, CL_UNORM_INT8), log);
         else
             input = pixels.device(device, log);
-        cl::Kernel k(device.program(build.source, build.options), kernelName.c_str());
-        setKernelArgs(k, 0, input, output, out.width, out.height, rowX, rowY);
+        setKernelArgs(kernel, 0, input, output, out.width, out.height, rowX, rowY);
         // The image object knows its own size; the buffer kernel is told where the input ends.
-        if (!usesImage_) setKernelArgs(k, 6, width, height);
-        return k;
+        if (!usesImage_) setKernelArgs(kernel, 6, width, height);
     });
-    if (usesImage_)
-        launch::launch2d(device, kernel, out.width, out.height, launch::localSize2d(device, kernel), log,
-                         kernelName);
-    else
-        launch::launch2d(device, kernel, (out.width + kBufferPixelsX - 1) / kBufferPixelsX, out.height,
-                         bufferLocalSize(device, kernel), log, kernelName);
-    return {{this, {}, log.collect(), {build}},
+    const int perItem = usesImage_ ? 1 : pixelsX(device.info());
+    launch::launch2d(device, kernel, (out.width + perItem - 1) / perItem, out.height, launchable.local, log,
+                     kernelName);
+    return {{this, {}, log.collect(), {launchable.build}},
             PixelSource(device, std::move(output), out.width, out.height)};
 }
 

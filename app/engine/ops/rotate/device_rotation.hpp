@@ -19,6 +19,8 @@ class DeviceRotation final : public Strategy {
     Support supported(const DeviceInfo* device, ImageShape shape, const Params& params) const override;
     std::optional<KernelBuild> kernelBuild(const DeviceInfo& device, const Params& params,
                                            ImageShape shape) const override;
+    // The work-group (LOCAL_X, LOCAL_Y); the buffer kernel's PIXELS_X too.
+    std::vector<Tunable> tunables() const override;
     Result run(DeviceContext* device, PixelSource& pixels, const Params& params) const override;
     // `pixels` sampled through the inverse map `map` onto an `out` canvas: run() is the whole rotation; a
     // tile of one is the tile's map into its source box, which `pixels` then holds.
@@ -26,6 +28,9 @@ class DeviceRotation final : public Strategy {
                      const std::array<double, 6>& map, CanvasSize out) const;
 
   private:
+    // Output pixels per work-item of the buffer kernel (PIXELS_X).
+    int pixelsX(const DeviceInfo& device) const;
+
     std::string_view name_;
     std::string_view description_;
     bool usesImage_;

@@ -38,20 +38,6 @@ std::string_view kindName(Kind kind) {
     return "vectorscope";
 }
 
-std::string_view channelName(Channel channel) {
-    switch (channel) {
-        case Channel::R:
-            return "r";
-        case Channel::G:
-            return "g";
-        case Channel::B:
-            return "b";
-        case Channel::Luma:
-            break;
-    }
-    return "luma";
-}
-
 Kind parseKind(std::string_view text, std::string_view option) {
     return parseName(kKinds, kindName, text, option);
 }
@@ -64,6 +50,10 @@ void validate(const Params& params) {
     if (params.columns < 0 || params.columns > kMaxColumns)
         throw UsageError("columns must be within 1.." + std::to_string(kMaxColumns) + ", got " +
                          std::to_string(params.columns));
+    if (params.kind == Kind::Waveform && std::find(std::begin(kWaveformChannels), std::end(kWaveformChannels),
+                                                   params.channel) == std::end(kWaveformChannels))
+        throw UsageError("a waveform counts r, g, b or luma, not " +
+                         std::string(channelName(params.channel)));
 }
 
 Region countedRegion(const Params& params, int imageWidth, int imageHeight) {
@@ -145,6 +135,8 @@ Counts referenceScope(const std::uint8_t* rgba, int imageWidth, int imageHeight,
                     break;
                 case Channel::Luma:
                     count(0, histogram::luma(r, g, b));
+                    break;
+                case Channel::A:  // refused by validate()
                     break;
             }
         }

@@ -22,23 +22,26 @@
 
 #include "engine/image/pixel_source.hpp"
 #include "engine/image/region.hpp"
+#include "engine/ops/histogram/histogram.hpp"
 #include "engine/ops/operation.hpp"
 
 namespace hs::scope {
 
 enum class Kind { Waveform, Parade, Vectorscope };
-// The waveform's channel (the parade's are r, g and b; the vectorscope has none).
-enum class Channel { R, G, B, Luma };
+// The waveform's channel is the histogram's channel type (the parade's are r, g and b; the vectorscope has
+// none): r, g, b or luma, named as everywhere ("r", "g", "b", "luma"); a waveform of alpha is refused.
+using histogram::Channel;
+using histogram::channelName;
 
 inline constexpr int kValues = 256;
 inline constexpr int kDefaultMaxColumns = 1024;
 // Column bins a user may ask for: 256 x 8192 uint32 counters are 8 MiB.
 inline constexpr int kMaxColumns = 8192;
 
-// "waveform", "parade", "vectorscope"; "r", "g", "b", "luma": the option values and JSON strings.
+// "waveform", "parade", "vectorscope": the option values and JSON strings.
 std::string_view kindName(Kind kind);
-std::string_view channelName(Channel channel);
-// The kind or channel called `text` (in any case); UsageError "<option> expects ..., got 'x'".
+// The kind or waveform channel (r, g, b, luma) called `text` (in any case); UsageError "<option> expects ...,
+// got 'x'".
 Kind parseKind(std::string_view text, std::string_view option);
 Channel parseChannel(std::string_view text, std::string_view option);
 
@@ -57,7 +60,7 @@ struct Params {
     bool ignoreTransparent = false;
 };
 
-// Throws UsageError for columns outside 0..kMaxColumns.
+// Throws UsageError for columns outside 0..kMaxColumns, or a waveform of a channel other than r, g, b, luma.
 void validate(const Params& params);
 
 // The rectangle counted: the region, or the whole image.
