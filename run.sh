@@ -11,7 +11,8 @@ install_missing_packages
 build=${HISTOSCOPE_BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 # Only what runs here: the tests are built by ./test.sh, in the same folder, from what this builds.
-cmake --build "$build" -j"$(nproc)" --target histoscope histoscope-cli histoscope_sample
+# Two jobs more than cores, as test.sh builds (a larger share of cores that other processes keep busy).
+cmake --build "$build" -j"$(($(nproc) + 2))" --target histoscope histoscope-cli histoscope_sample
 
 sample="$build/share/histoscope/sample.png"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then

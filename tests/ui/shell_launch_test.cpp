@@ -34,17 +34,11 @@
 
 using namespace hs;
 using namespace hs::ui;
+using namespace hs::ui::test;
 
 namespace {
 
 constexpr int kTimeoutMs = 120000;
-
-LaunchOptions parse(QStringList arguments) {
-    arguments.prepend(QStringLiteral("histoscope"));
-    const auto options = parseLaunchOptions(arguments);
-    if (!options) throw std::runtime_error("no options");
-    return *options;
-}
 
 struct Run {
     int exitCode = -1;
@@ -89,7 +83,7 @@ class LaunchTest : public QObject {
 
     void parsesTheScriptedMode() {
         const QString strategy = QString::fromUtf8(histogram::strategies().back()->name());
-        const auto options = parse({"--open", "a.png", "--device", "0:1", "--strategy", strategy, "--bins",
+        const auto options = parseLaunch({"--open", "a.png", "--device", "0:1", "--strategy", strategy, "--bins",
                                     "64", "--screenshot", "out.png", "--quit"});
         QCOMPARE(options.image, QStringLiteral("a.png"));
         QCOMPARE(options.device, QStringLiteral("0:1"));
@@ -99,29 +93,29 @@ class LaunchTest : public QObject {
         QCOMPARE(options.screenshot, QStringLiteral("out.png"));
         QVERIFY(options.quit);
 
-        const auto positional = parse({"b.jpg"});
+        const auto positional = parseLaunch({"b.jpg"});
         QCOMPARE(positional.image, QStringLiteral("b.jpg"));
         QVERIFY(!positional.quit && !positional.bins && positional.strategy.isEmpty());
         QVERIFY(!positional.rotation && positional.filter.isEmpty());
 
         const auto transforms =
-            parse({"--angle", "-33.5", "--sampling", "nearest", "--filter", "gaussian:1.5:7"});
+            parseLaunch({"--angle", "-33.5", "--sampling", "nearest", "--filter", "gaussian:1.5:7"});
         QCOMPARE(transforms.rotation, std::optional<double>(-33.5));
         QCOMPARE(transforms.sampling, rotate::FilterMode::Nearest);
         QCOMPARE(transforms.filter, QStringLiteral("gaussian:1.5:7"));
-        QVERIFY(parse({"--ignore-transparent"}).ignoreTransparent);
+        QVERIFY(parseLaunch({"--ignore-transparent"}).ignoreTransparent);
         QVERIFY(!transforms.fitCanvas);
-        QVERIFY(parse({"--angle", "108", "--fit-canvas"}).fitCanvas);
+        QVERIFY(parseLaunch({"--angle", "108", "--fit-canvas"}).fitCanvas);
 
         // The rules histoscope-cli applies: any finite angle, reduced into (-180, 180]; names in any case.
-        QCOMPARE(parse({"--angle", "400"}).rotation, std::optional<double>(40));
-        QCOMPARE(parse({"--angle=-180", "--sampling", "NEAREST"}).rotation, std::optional<double>(180));
-        QCOMPARE(parse({"--strategy", strategy.toUpper()}).strategy, strategy);
+        QCOMPARE(parseLaunch({"--angle", "400"}).rotation, std::optional<double>(40));
+        QCOMPARE(parseLaunch({"--angle=-180", "--sampling", "NEAREST"}).rotation, std::optional<double>(180));
+        QCOMPARE(parseLaunch({"--strategy", strategy.toUpper()}).strategy, strategy);
 
         QVERIFY(!transforms.forceCopyDisplay && transforms.measureFrames == 0);
-        QVERIFY(parse({"--display-path", "COPY"}).forceCopyDisplay);
-        QVERIFY(!parse({"--display-path", "auto"}).forceCopyDisplay);
-        const auto measured = parse({"--measure-frames", "7", "--measure-json", "m.json"});
+        QVERIFY(parseLaunch({"--display-path", "COPY"}).forceCopyDisplay);
+        QVERIFY(!parseLaunch({"--display-path", "auto"}).forceCopyDisplay);
+        const auto measured = parseLaunch({"--measure-frames", "7", "--measure-json", "m.json"});
         QCOMPARE(measured.measureFrames, 7);
         QCOMPARE(measured.measureJson, QStringLiteral("m.json"));
     }
@@ -169,7 +163,7 @@ class LaunchTest : public QObject {
         QFETCH(QStringList, arguments);
         QFETCH(QString, reason);
         try {
-            parse(arguments);
+            parseLaunch(arguments);
             QFAIL("accepted");
         } catch (const UsageError& e) {
             QVERIFY2(QString::fromUtf8(e.what()).contains(reason), e.what());
@@ -213,7 +207,7 @@ class LaunchTest : public QObject {
         AppSettings settings(dir_.filePath(QStringLiteral("sweep.ini")));
         MainWindow window(settings);
         QSignalSpy swept(&window, &MainWindow::sweepShown);
-        LaunchOptions options = parse({"--sweep", "local-atomic:WG=8,16:COPIES=1,2", "--quit"});
+        LaunchOptions options = parseLaunch({"--sweep", "local-atomic:WG=8,16:COPIES=1,2", "--quit"});
         QCOMPARE(options.sweep, QStringLiteral("local-atomic:WG=8,16:COPIES=1,2"));
         options.screenshot = test::artifactPath(QStringLiteral("shell_scripted_sweep.png"));
         QFile::remove(options.screenshot);
@@ -235,7 +229,7 @@ class LaunchTest : public QObject {
         MainWindow window(settings);
         // 450 degrees is the quarter turn the panel shows as 90, as histoscope-cli reduces it.
         const LaunchOptions options =
-            parse({"--angle", "450", "--sampling", "nearest", "--filter", "sharpen", "--quit"});
+            parseLaunch({"--angle", "450", "--sampling", "nearest", "--filter", "sharpen", "--quit"});
         QCOMPARE(runScripted(window, options, imagePath_), 0);
         QCOMPARE(test::part<TransformPanel>(window)->angle(), 90.0);
         // Integer stages: the histogram equals the reference's exactly.
@@ -285,7 +279,7 @@ class LaunchTest : public QObject {
         QFETCH(bool, forceCopy);
         AppSettings settings(dir_.filePath(QStringLiteral("measure.ini")));
         MainWindow window(settings);
-        LaunchOptions options = parse({"--angle", "33", "--filter", "box:5", "--quit"});
+        LaunchOptions options = parseLaunch({"--angle", "33", "--filter", "box:5", "--quit"});
         options.forceCopyDisplay = forceCopy;
         options.measureFrames = 3;
         options.measureJson = dir_.filePath(QStringLiteral("measure.json"));

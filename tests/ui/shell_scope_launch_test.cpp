@@ -20,17 +20,11 @@
 
 using namespace hs;
 using namespace hs::ui;
+using namespace hs::ui::test;
 
 namespace {
 
 constexpr int kTimeoutMs = 120000;
-
-LaunchOptions parse(QStringList arguments) {
-    arguments.prepend(QStringLiteral("histoscope"));
-    const auto options = parseLaunchOptions(arguments);
-    if (!options) throw std::runtime_error("no options");
-    return *options;
-}
 
 // The message of the UsageError `act` throws; empty when it throws none.
 template <typename Act>
@@ -68,10 +62,10 @@ class ScopeLaunchTest : public QObject {
     }
 
     void parsesScopesAndRegion() {
-        const auto options = parse({"--scopes", "vectorscope,Waveform", "--roi", "10,5,30,20"});
+        const auto options = parseLaunch({"--scopes", "vectorscope,Waveform", "--roi", "10,5,30,20"});
         QCOMPARE(options.scopes, (std::vector{scope::Kind::Vectorscope, scope::Kind::Waveform}));
         QCOMPARE(options.roi, std::optional<Region>(Region{10, 5, 30, 20}));
-        const auto plain = parse({});
+        const auto plain = parseLaunch({});
         QVERIFY(plain.scopes.empty() && !plain.roi);
     }
 
@@ -93,7 +87,7 @@ class ScopeLaunchTest : public QObject {
         QFETCH(QStringList, arguments);
         QFETCH(QString, reason);
         QVERIFY(reason.startsWith(arguments.front()));  // the reference names the option
-        QCOMPARE(usageErrorOf([&] { parse(arguments); }), reason);
+        QCOMPARE(usageErrorOf([&] { parseLaunch(arguments); }), reason);
     }
 
     // --scopes parade,vectorscope --roi on the image's bottom-right border: the dock is shown with those two
@@ -103,7 +97,7 @@ class ScopeLaunchTest : public QObject {
         MainWindow& window = scripted.window;
         const Region region{90, 50, 30, 30};
         const LaunchOptions options =
-            parse({"--scopes", "parade,vectorscope", "--roi", QString::fromStdString(region.text()),
+            parseLaunch({"--scopes", "parade,vectorscope", "--roi", QString::fromStdString(region.text()),
                    "--screenshot", test::artifactPath(QStringLiteral("shell_scope_launch.png")), "--quit"});
         auto* launcher = new Launcher(window, options, &window);
         QSignalSpy finished(launcher, &Launcher::finished);

@@ -31,17 +31,27 @@
 #include <mutex>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <vector>
 
 #include "engine/image/image.hpp"
 #include "engine/ops/histogram/histogram.hpp"
 #include "ui/model/run_model.hpp"
 #include "ui/shell/app_settings.hpp"
+#include "ui/shell/launch.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/views/histogram_view.hpp"
 #include "ui/work/controller.hpp"
 
 namespace hs::ui::test {
+
+// The options of `histoscope ARGUMENTS...` (the program's name prepended); throws where none are made.
+inline LaunchOptions parseLaunch(QStringList arguments) {
+    arguments.prepend(QStringLiteral("histoscope"));
+    const auto options = parseLaunchOptions(arguments);
+    if (!options) throw std::runtime_error("no options");
+    return *options;
+}
 
 // Every channel uniformly random, alpha included, so every bin of every channel is exercised.
 inline ImageRGBA8 randomImage(int width, int height, std::uint32_t seed) {
