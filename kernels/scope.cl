@@ -11,8 +11,6 @@
 //   OUTSIDE_SLOTS=<n>    scope_window: local slots for chroma outside the window, a power of two, or 0
 //   UNROLL=<n>           scope_strips, scope_window: rows a work-item loads before it counts them (1, 2, 4,
 //                        8 or 16; with WIDE=4 1, 2 or 4)
-//   PREFETCH=0|1         scope_strips, scope_window: 1 loads the next batch of rows before counting the
-//                        current one (the default), 0 loads a batch only once the last is counted
 //   WIDE=1|4             scope_strips, scope_window: pixels a work-item loads from a row at once (4: one
 //                        16-byte uint4 of 4 adjacent pixels; the image's pitch must be a multiple of 4);
 //                        with WIDE=4 scope_strips takes one more argument, stripQuads
@@ -176,48 +174,28 @@ __kernel void scope_global_atomic(__global const uint* pixels, uint pitch, uint 
 #error "WIDE is 1 or 4"
 #endif
 
-#ifndef PREFETCH
-#define PREFETCH 1
-#endif
-
 // Walks rows y0, y0 + step, ... below y1 (of the rectangle) down a column of ITEMs, `first` the rectangle's
 // first row's, UNROLL rows at a time: their loads are issued together before any is counted, so a work-item
 // has UNROLL reads in flight (a GPU hides the memory's latency with them where a one-load loop would wait for
-// each). PREFETCH=1 issues the next batch's loads before the current batch is counted, so the reads are in
-// flight while the work-item counts (PREFETCH=0: it loads, waits, counts, then loads again). BODY sees
-// `item`, the ITEM of the row counted. A load past y1 reads nothing (its value is never counted).
+// each). BODY sees `item`, the ITEM of the row counted.
 #define LOAD_ROW_(component, u)                                               \
     {                                                                         \
         const uint y_ = yb_ + (u)*step_;                                      \
         batch_ component = y_ < y1_ ? row_[(size_t)y_ * stride_] : (ITEM)(0); \
-    }
-#define LOAD_NEXT_(component, u)                                             \
-    {                                                                        \
-        const uint y_ = yb_ + (UNROLL + (u)) * step_;                        \
-        next_ component = y_ < y1_ ? row_[(size_t)y_ * stride_] : (ITEM)(0); \
     }
 #define WALK_COLUMN(first, y0, y1, step, BODY)                               \
     {                                                                        \
         __global const ITEM* row_ = (first);                                 \
         const uint stride_ = pitch / WIDE;                                   \
         const uint y1_ = (y1), step_ = (step);                               \
-        uint yb_ = (y0);                                                     \
-        BATCH batch_ = (BATCH)(0), next_ = (BATCH)(0);                       \
-        if (PREFETCH) {                                                      \
+        for (uint yb_ = (y0); yb_ < y1_; yb_ += step_ * UNROLL) {            \
+            BATCH batch_;                                                    \
             BATCH_LOADS(LOAD_ROW_)                                           \
-        }                                                                    \
-        for (; yb_ < y1_; yb_ += step_ * UNROLL) {                           \
-            if (PREFETCH) {                                                  \
-                BATCH_LOADS(LOAD_NEXT_)                                      \
-            } else {                                                         \
-                BATCH_LOADS(LOAD_ROW_)                                       \
-            }                                                                \
             for (uint u_ = 0; u_ < UNROLL && yb_ + u_ * step_ < y1_; ++u_) { \
                 const ITEM item = BATCH_FIRST(batch_);                       \
                 BODY                                                         \
                 batch_ = BATCH_NEXT(batch_);                                 \
             }                                                                \
-            if (PREFETCH) batch_ = next_;                                    \
         }                                                                    \
     }
 

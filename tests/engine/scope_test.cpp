@@ -249,8 +249,8 @@ ImageRGBA8 oneColour(int width, int height, std::array<std::uint8_t, 4> colour) 
     return image;
 }
 
-// local-atomic under its tunables' defaults, the values of the kernels before them (one row per load and no
-// prefetch, 32-bit window of 64, no slots) and odd ones (every batch of rows, which need not divide a band;
+// local-atomic under its tunables' defaults, the values of the kernels before them (one row per load, 32-bit
+// window of 64, no slots) and odd ones (every batch of rows, which need not divide a band;
 // the smallest 16-bit window, one slot every outside chroma competes for, many groups, 4-pixel loads in few
 // groups, whose 16-bit window must still see fewer than 65536 pixels a group): on frames of one colour beyond
 // 65535 pixels (grey lands in the window, so a 16-bit counter would carry unless each group counts fewer; a
@@ -261,12 +261,7 @@ TEST(LocalAtomicTunings, EveryTuningEqualsTheReferenceBitForBit) {
     DeviceContext* device = deviceFor(strategy);
     const std::vector<tuning::Values> tunings{
         {},
-        {{"UNROLL", 1},
-         {"PREFETCH", 0},
-         {"GROUPS_PER_CU", 4},
-         {"WINDOW", 64},
-         {"COUNTER_BITS", 32},
-         {"OUTSIDE_SLOTS", 0}},
+        {{"UNROLL", 1}, {"GROUPS_PER_CU", 4}, {"WINDOW", 64}, {"COUNTER_BITS", 32}, {"OUTSIDE_SLOTS", 0}},
         {{"UNROLL", 4},
          {"WG", 64},
          {"GROUPS_PER_CU", 1},
@@ -275,7 +270,7 @@ TEST(LocalAtomicTunings, EveryTuningEqualsTheReferenceBitForBit) {
          {"OUTSIDE_SLOTS", 1}},
         {{"UNROLL", 16}, {"GROUPS_PER_CU", 16}, {"OUTSIDE_SLOTS", 16}, {"STRIP", 3}},
         {{"UNROLL", 8}, {"WINDOW", 32}},
-        {{"UNROLL", 2}, {"PREFETCH", 0}, {"COUNTER_BITS", 32}},
+        {{"UNROLL", 2}, {"COUNTER_BITS", 32}},
         {{"WIDE", 4}, {"UNROLL", 2}, {"GROUPS_PER_CU", 1}},
     };
     const std::vector<std::pair<std::string, ImageRGBA8>> images{
@@ -334,7 +329,7 @@ TEST(LocalAtomicTunings, WideLoadsEqualTheReferenceBitForBit) {
     DeviceContext* device = deviceFor(strategy);
     const std::vector<tuning::Values> tunings{
         {{"WIDE", 4}},
-        {{"WIDE", 4}, {"UNROLL", 2}, {"GROUPS_PER_CU", 2}, {"PREFETCH", 0}},
+        {{"WIDE", 4}, {"UNROLL", 2}, {"GROUPS_PER_CU", 2}},
         {{"WIDE", 4}, {"UNROLL", 16}, {"WG", 8}, {"GROUPS_PER_CU", 1}, {"WINDOW", 8}, {"OUTSIDE_SLOTS", 1}},
         {{"WIDE", 4}, {"UNROLL", 4}, {"STRIP", 4}, {"COUNTER_BITS", 32}},
     };

@@ -27,9 +27,6 @@ constexpr int kWorkGroup = 256;
 // (bench/results/h200-2026-11-27-scopes), the tunable stays for other devices.
 constexpr int kUnroll = 1;
 constexpr int kLargestUnroll = 16;  // kernels/scope.cl batches 1, 2, 4, 8 or 16 rows
-// A work-item issues its next batch's loads before it counts the current batch, so its reads are in flight
-// while it counts (0: load, wait, count).
-constexpr int kPrefetch = 1;
 // Pixels a work-item loads from a row at once: 4 (a uint4), faster on the H200 for every scope and frame
 // (natural 4K frame: waveform 0.030 -> 0.025 ms, parade 0.049 -> 0.037, vectorscope 0.037 -> 0.031;
 // bench/results/h200-2026-11-27-scopes/scope-tunings-wide-summary.txt); 1 where the pitch is not a multiple
@@ -40,6 +37,10 @@ constexpr int kLargestWideUnroll = 4;  // a batch of WIDE=4's rows is at most a 
 // A group's local table at most: 32 KiB lets a GPU compute unit (64 KiB or more of local memory) hold
 // several groups, and fits the 48 KiB a work-group may have on NVIDIA's OpenCL.
 constexpr std::uint64_t kTableBudget = 32 * 1024;
+// A GPU's waveform strips: 18 column bins (18 KiB), faster than the 32 the budget holds on every pattern of
+// the 4K frame, on the H200 (bench/results/h200-2026-11-27-scopes) and the H100
+// (bench/results/h100-2026-12-07-session13): natural frame 0.025 -> 0.023 ms on both.
+constexpr std::uint64_t kGpuWaveformStrip = 18;
 // The vectorscope's window and slots at most: 128 x 128 16-bit counters (32 KiB, the chroma within 64 of
 // grey, where most of a photograph's pixels are) and the slots beside them.
 constexpr std::uint64_t kWindowBudget = 40 * 1024;
@@ -66,7 +67,6 @@ int tuned(const DeviceInfo& device, std::string_view tunable, int chosen) {
 struct Plan {
     std::size_t workGroup = 0;
     int unroll = 1;
-    int prefetch = 1;               // 1: the next batch's loads before the current batch is counted
     int wide = 1;                   // pixels a work-item loads from a row at once: 1 or kQuad
     std::size_t stripQuads = 0;     // waveform, parade with WIDE=4: quads of a row per group
     std::size_t groupsPerUnit = 1;  // work-groups to aim for per compute unit
@@ -118,20 +118,22 @@ Plan plan(const DeviceInfo& device, const Params& params, const Launch& launch) 
         std::min(static_cast<std::size_t>(tuned(device, "WG", kWorkGroup)), device.maxWorkGroupSize);
     p.unroll = static_cast<int>(std::bit_floor(
         static_cast<unsigned>(std::clamp(tuned(device, "UNROLL", kUnroll), 1, kLargestUnroll))));
-    p.prefetch = tuned(device, "PREFETCH", kPrefetch) != 0 ? 1 : 0;
     p.wide = tuned(device, "WIDE", kWide) == kQuad && launch.pitch % kQuad == 0 ? kQuad : 1;
     // A GPU runs several groups per compute unit at once, a CPU core one after another.
     p.groupsPerUnit = static_cast<std::size_t>(
         std::max(1, tuned(device, "GROUPS_PER_CU", device.type == DeviceType::Gpu ? 4 : 2)));
     if (params.kind != Kind::Vectorscope) {
-        // As many column bins as the budget holds, whatever the columns (one build serves every column
-        // count; a table wider than the columns costs only its clearing); a tuned strip up to what the
-        // device's local memory holds.
+        // As many column bins as the budget holds (a GPU's waveform: fewer), whatever the columns (one build
+        // serves every column count; a table wider than the columns costs only its clearing); a tuned strip
+        // up to what the device's local memory holds.
         const std::uint64_t binBytes = static_cast<std::uint64_t>(planes(params)) * kBinBytes;
         const std::uint64_t fit = std::min(kTableBudget, device.localMemBytes) / binBytes;
         const std::uint64_t most = std::max<std::uint64_t>(device.localMemBytes / binBytes, 1);
+        const std::uint64_t chosen =
+            device.type == DeviceType::Gpu && planes(params) == 1 ? std::min(fit, kGpuWaveformStrip) : fit;
         p.strip = static_cast<std::size_t>(std::clamp<std::uint64_t>(
-            static_cast<std::uint64_t>(std::max(1, tuned(device, "STRIP", static_cast<int>(fit)))), 1, most));
+            static_cast<std::uint64_t>(std::max(1, tuned(device, "STRIP", static_cast<int>(chosen)))), 1,
+            most));
         if (p.wide == kQuad) {
             p.stripQuads = stripQuads(p.strip, p.workGroup, launch);
             if (p.stripQuads == 0) p.wide = 1;
@@ -154,8 +156,7 @@ std::pair<std::size_t, cl_uint> bands(std::size_t target, std::size_t across, in
 
 KernelBuild build(const Params& params, const Plan& p) {
     std::string options = scopeOptions(params) + " -D WG=" + std::to_string(p.workGroup) +
-                          " -D UNROLL=" + std::to_string(p.unroll) +
-                          " -D PREFETCH=" + std::to_string(p.prefetch) + " -D WIDE=" + std::to_string(p.wide);
+                          " -D UNROLL=" + std::to_string(p.unroll) + " -D WIDE=" + std::to_string(p.wide);
     if (params.kind == Kind::Vectorscope)
         options += " -D WINDOW=" + std::to_string(p.window) +
                    " -D COUNTER_BITS=" + std::to_string(p.counterBits) +
@@ -180,10 +181,6 @@ class LocalAtomicStrategy final : public DeviceStrategy {
              .min = 1,
              .max = kLargestUnroll,
              .powerOfTwo = true},
-            {.name = "PREFETCH",
-             .help = "1: a work-item loads its next rows before counting the current ones, 0: after",
-             .min = 0,
-             .max = 1},
             {.name = "WIDE",
              .help = "pixels a work-item loads from a row at once: 4 (16 bytes, UNROLL up to 4), else 1",
              .min = 1,
