@@ -255,24 +255,29 @@ ImageRGBA8 oneColour(int width, int height, std::array<std::uint8_t, 4> colour) 
 // groups, whose 16-bit window must still see fewer than 65536 pixels a group): on frames of one colour beyond
 // 65535 pixels (grey lands in the window, so a 16-bit counter would carry unless each group counts fewer; a
 // saturated colour lands outside it, in a slot; runs longer than a work-item's rows) and on noise (chroma
-// all over, slots taken and collided).
-TEST(LocalAtomicTunings, EveryTuningEqualsTheReferenceBitForBit) {
+// all over, slots taken and collided). One ctest per tuning: all in one took a minute on a fresh 2-core
+// machine with two busy loops beside the suite.
+const std::vector<tuning::Values> kTunings{
+    {},
+    {{"UNROLL", 1}, {"GROUPS_PER_CU", 4}, {"WINDOW", 64}, {"COUNTER_BITS", 32}, {"OUTSIDE_SLOTS", 0}},
+    {{"UNROLL", 4},
+     {"WG", 64},
+     {"GROUPS_PER_CU", 1},
+     {"WINDOW", 8},
+     {"COUNTER_BITS", 16},
+     {"OUTSIDE_SLOTS", 1}},
+    {{"UNROLL", 16}, {"GROUPS_PER_CU", 16}, {"OUTSIDE_SLOTS", 16}, {"STRIP", 3}},
+    {{"UNROLL", 8}, {"WINDOW", 32}},
+    {{"UNROLL", 2}, {"COUNTER_BITS", 32}},
+    {{"WIDE", 4}, {"UNROLL", 2}, {"GROUPS_PER_CU", 1}},
+};
+
+class LocalAtomicTunings : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(LocalAtomicTunings, EqualTheReferenceBitForBit) {
     const Strategy& strategy = findStrategy("local-atomic");
     DeviceContext* device = deviceFor(strategy);
-    const std::vector<tuning::Values> tunings{
-        {},
-        {{"UNROLL", 1}, {"GROUPS_PER_CU", 4}, {"WINDOW", 64}, {"COUNTER_BITS", 32}, {"OUTSIDE_SLOTS", 0}},
-        {{"UNROLL", 4},
-         {"WG", 64},
-         {"GROUPS_PER_CU", 1},
-         {"WINDOW", 8},
-         {"COUNTER_BITS", 16},
-         {"OUTSIDE_SLOTS", 1}},
-        {{"UNROLL", 16}, {"GROUPS_PER_CU", 16}, {"OUTSIDE_SLOTS", 16}, {"STRIP", 3}},
-        {{"UNROLL", 8}, {"WINDOW", 32}},
-        {{"UNROLL", 2}, {"COUNTER_BITS", 32}},
-        {{"WIDE", 4}, {"UNROLL", 2}, {"GROUPS_PER_CU", 1}},
-    };
+    const tuning::Values& values = kTunings.at(GetParam());
     const std::vector<std::pair<std::string, ImageRGBA8>> images{
         {"grey", oneColour(600, 500, {90, 90, 90, 255})},
         {"saturated", oneColour(600, 500, {250, 20, 40, 255})},
@@ -283,33 +288,29 @@ TEST(LocalAtomicTunings, EveryTuningEqualsTheReferenceBitForBit) {
     parade.kind = Kind::Parade;
     Params vectorscope;
     vectorscope.kind = Kind::Vectorscope;
-    for (const auto& values : tunings) {
-        const tuning::ScopedTuning scoped(tuning::key("scope", strategy.name()), values);
-        for (const auto& [name, image] : images) {
-            PixelSource pixels(image);
-            for (const Params& params : {waveform(Channel::Luma), parade, vectorscope}) {
-                std::string tuned;
-                for (const auto& [tunable, value] : values)
-                    tuned += " " + tunable + "=" + std::to_string(value);
-                SCOPED_TRACE(name + " " + std::string(kindName(params.kind)) + tuned);
-                const Result result = computeScope(device, pixels, params, strategy);
-                ASSERT_EQ(result.counts,
-                          referenceScope(image.pixels.data(), image.width, image.height, params));
-                ASSERT_EQ(result.builds.size(), 1u);
-                for (const auto& [tunable, value] : values) {
-                    if (params.kind != Kind::Vectorscope &&
-                        (tunable == "WINDOW" || tunable == "COUNTER_BITS" || tunable == "OUTSIDE_SLOTS"))
-                        continue;
-                    if (params.kind == Kind::Vectorscope && tunable == "STRIP") continue;
-                    if (tunable == "WIDE" && image.width % 4 != 0) continue;  // loads a pixel at a time
-                    if (tunable == "GROUPS_PER_CU") continue;  // a launch size, not a build option
-                    // WIDE=4 (the default where a row holds whole quads) batches at most 4 rows.
-                    const bool quads = mentions(result.builds.front().options, "-D WIDE=4");
-                    const int built = tunable == "UNROLL" && quads ? std::min(value, 4) : value;
-                    EXPECT_TRUE(mentions(result.builds.front().options,
-                                         "-D " + tunable + "=" + std::to_string(built)))
-                        << result.builds.front().options;
-                }
+    const tuning::ScopedTuning scoped(tuning::key("scope", strategy.name()), values);
+    for (const auto& [name, image] : images) {
+        PixelSource pixels(image);
+        for (const Params& params : {waveform(Channel::Luma), parade, vectorscope}) {
+            std::string tuned;
+            for (const auto& [tunable, value] : values) tuned += " " + tunable + "=" + std::to_string(value);
+            SCOPED_TRACE(name + " " + std::string(kindName(params.kind)) + tuned);
+            const Result result = computeScope(device, pixels, params, strategy);
+            ASSERT_EQ(result.counts, referenceScope(image.pixels.data(), image.width, image.height, params));
+            ASSERT_EQ(result.builds.size(), 1u);
+            for (const auto& [tunable, value] : values) {
+                if (params.kind != Kind::Vectorscope &&
+                    (tunable == "WINDOW" || tunable == "COUNTER_BITS" || tunable == "OUTSIDE_SLOTS"))
+                    continue;
+                if (params.kind == Kind::Vectorscope && tunable == "STRIP") continue;
+                if (tunable == "WIDE" && image.width % 4 != 0) continue;  // loads a pixel at a time
+                if (tunable == "GROUPS_PER_CU") continue;                 // a launch size, not a build option
+                // WIDE=4 (the default where a row holds whole quads) batches at most 4 rows.
+                const bool quads = mentions(result.builds.front().options, "-D WIDE=4");
+                const int built = tunable == "UNROLL" && quads ? std::min(value, 4) : value;
+                EXPECT_TRUE(
+                    mentions(result.builds.front().options, "-D " + tunable + "=" + std::to_string(built)))
+                    << result.builds.front().options;
             }
         }
     }
@@ -319,20 +320,26 @@ TEST(LocalAtomicTunings, EveryTuningEqualsTheReferenceBitForBit) {
     EXPECT_EQ(computeScope(device, pixels, vectorscope, strategy).counts.at(0, 128, 128), grey.pixelCount());
 }
 
+INSTANTIATE_TEST_SUITE_P(Every, LocalAtomicTunings, ::testing::Range<std::size_t>(0, kTunings.size()));
+
 // local-atomic's WIDE=4 (4 adjacent pixels a load) against the reference: rectangles whose quads hold
 // pixels outside them (an odd x, widths not a multiple of 4, one pixel wide, the right border), column bins
 // that do not divide the width or outnumber its pixels (strips sharing a bin at their edges, or falling back
 // to a pixel a load), rows counted in batches of 1 to 4, groups narrower than a strip, the vectorscope's
 // 16-bit window that caps a group's pixels. An image whose pitch is not a multiple of 4 falls back to WIDE=1.
-TEST(LocalAtomicTunings, WideLoadsEqualTheReferenceBitForBit) {
+const std::vector<tuning::Values> kWideTunings{
+    {{"WIDE", 4}},
+    {{"WIDE", 4}, {"UNROLL", 2}, {"GROUPS_PER_CU", 2}},
+    {{"WIDE", 4}, {"UNROLL", 16}, {"WG", 8}, {"GROUPS_PER_CU", 1}, {"WINDOW", 8}, {"OUTSIDE_SLOTS", 1}},
+    {{"WIDE", 4}, {"UNROLL", 4}, {"STRIP", 4}, {"COUNTER_BITS", 32}},
+};
+
+class LocalAtomicTuningsWide : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(LocalAtomicTuningsWide, EqualTheReferenceBitForBit) {
     const Strategy& strategy = findStrategy("local-atomic");
     DeviceContext* device = deviceFor(strategy);
-    const std::vector<tuning::Values> tunings{
-        {{"WIDE", 4}},
-        {{"WIDE", 4}, {"UNROLL", 2}, {"GROUPS_PER_CU", 2}},
-        {{"WIDE", 4}, {"UNROLL", 16}, {"WG", 8}, {"GROUPS_PER_CU", 1}, {"WINDOW", 8}, {"OUTSIDE_SLOTS", 1}},
-        {{"WIDE", 4}, {"UNROLL", 4}, {"STRIP", 4}, {"COUNTER_BITS", 32}},
-    };
+    const tuning::Values& values = kWideTunings.at(GetParam());
     struct WideCase {
         int width, height;
         std::optional<Region> roi;
@@ -346,40 +353,42 @@ TEST(LocalAtomicTunings, WideLoadsEqualTheReferenceBitForBit) {
     parade.kind = Kind::Parade;
     Params vectorscope;
     vectorscope.kind = Kind::Vectorscope;
-    unsigned seed = 40;
-    bool ignoreTransparent = false;  // every other tuning (a build each way is enough)
-    for (const auto& values : tunings) {
-        ignoreTransparent = !ignoreTransparent;
-        const tuning::ScopedTuning scoped(tuning::key("scope", strategy.name()), values);
-        std::string tuned;
-        for (const auto& [tunable, value] : values) tuned += " " + tunable + "=" + std::to_string(value);
-        for (const auto& [width, height, roi] : cases) {
-            const ImageRGBA8 image = patchyImage(width, height, ++seed);
-            PixelSource pixels(image);
-            for (Params params : {waveform(Channel::Luma), waveform(Channel::G, 7),
-                                  waveform(Channel::R, 2000), parade, vectorscope}) {
-                params.roi = roi;
-                params.ignoreTransparent = ignoreTransparent;
-                SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + " " +
-                             std::string(kindName(params.kind)) + " columns " +
-                             std::to_string(params.columns) + (roi ? " roi " + roi->text() : "") +
-                             (params.ignoreTransparent ? " ignoring alpha 0" : "") + tuned);
-                const Result result = computeScope(device, pixels, params, strategy);
-                ASSERT_EQ(result.counts, referenceScope(image.pixels.data(), width, height, params));
-                const std::string& options = result.builds.front().options;
-                // A pitch not a multiple of 4 loads a pixel at a time; so does a strip too narrow for a quad.
-                if (width % 4 != 0) {
-                    EXPECT_TRUE(mentions(options, "-D WIDE=1")) << options;
-                } else if (params.kind == Kind::Vectorscope || (params.columns == 0 && values.size() < 4)) {
-                    EXPECT_TRUE(mentions(options, "-D WIDE=4")) << options;
-                }
-                if (mentions(options, "-D WIDE=4")) {
-                    EXPECT_FALSE(mentions(options, "-D UNROLL=16")) << options;
-                }
+    // Every other tuning ignores transparent pixels (a build each way is enough); the images differ by
+    // tuning.
+    const bool ignoreTransparent = GetParam() % 2 == 0;
+    unsigned seed = 40 + static_cast<unsigned>(GetParam() * std::size(cases));
+    const tuning::ScopedTuning scoped(tuning::key("scope", strategy.name()), values);
+    std::string tuned;
+    for (const auto& [tunable, value] : values) tuned += " " + tunable + "=" + std::to_string(value);
+    for (const auto& [width, height, roi] : cases) {
+        const ImageRGBA8 image = patchyImage(width, height, ++seed);
+        PixelSource pixels(image);
+        for (Params params : {waveform(Channel::Luma), waveform(Channel::G, 7), waveform(Channel::R, 2000),
+                              parade, vectorscope}) {
+            params.roi = roi;
+            params.ignoreTransparent = ignoreTransparent;
+            SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + " " +
+                         std::string(kindName(params.kind)) + " columns " + std::to_string(params.columns) +
+                         (roi ? " roi " + roi->text() : "") +
+                         (params.ignoreTransparent ? " ignoring alpha 0" : "") + tuned);
+            const Result result = computeScope(device, pixels, params, strategy);
+            ASSERT_EQ(result.counts, referenceScope(image.pixels.data(), width, height, params));
+            const std::string& options = result.builds.front().options;
+            // A pitch not a multiple of 4 loads a pixel at a time; so does a strip too narrow for a quad.
+            if (width % 4 != 0) {
+                EXPECT_TRUE(mentions(options, "-D WIDE=1")) << options;
+            } else if (params.kind == Kind::Vectorscope || (params.columns == 0 && values.size() < 4)) {
+                EXPECT_TRUE(mentions(options, "-D WIDE=4")) << options;
+            }
+            if (mentions(options, "-D WIDE=4")) {
+                EXPECT_FALSE(mentions(options, "-D UNROLL=16")) << options;
             }
         }
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(Every, LocalAtomicTuningsWide,
+                         ::testing::Range<std::size_t>(0, kWideTunings.size()));
 
 TEST(ScopeRegion, TheDefaultColumnsAreTheRegionsWidthUpTo1024) {
     Params params;
