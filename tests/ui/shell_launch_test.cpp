@@ -83,8 +83,8 @@ class LaunchTest : public QObject {
 
     void parsesTheScriptedMode() {
         const QString strategy = QString::fromUtf8(histogram::strategies().back()->name());
-        const auto options = parseLaunch({"--open", "a.png", "--device", "0:1", "--strategy", strategy, "--bins",
-                                    "64", "--screenshot", "out.png", "--quit"});
+        const auto options = parseLaunch({"--open", "a.png", "--device", "0:1", "--strategy", strategy,
+                                          "--bins", "64", "--screenshot", "out.png", "--quit"});
         QCOMPARE(options.image, QStringLiteral("a.png"));
         QCOMPARE(options.device, QStringLiteral("0:1"));
         QCOMPARE(options.strategy, strategy);

@@ -26,15 +26,6 @@ namespace {
 
 constexpr int kResultTimeoutMs = 120000;
 
-// Delivers every posted event: a label whose size hint grew posts a layout request to its parent, which
-// posts one to its own, up to the main window's dock layout; a few rounds carry it to the top.
-void settleLayout() {
-    for (int round = 0; round < 8; ++round) {
-        QCoreApplication::sendPostedEvents();
-        QCoreApplication::processEvents();
-    }
-}
-
 // Where everything that moved on hover sits, in window coordinates.
 struct Layout {
     QRect histogramDock;
@@ -98,7 +89,7 @@ class LayoutTest : public QObject {
         HistogramView& histogram = *test::part<HistogramView>(window);
         // Every channel shown: the longest read-out.
         for (const auto channel : histogram::kChannels) histogram.setChannelVisible(channel, true);
-        settleLayout();
+        test::settleLayout();
         const Layout before = layoutOf(window);
         const int hintBefore = histogram.minimumSizeHint().width();
 
@@ -107,7 +98,7 @@ class LayoutTest : public QObject {
         QString longest;
         for (int step = 0; step <= 16; ++step) {
             hover(plot, QPoint(axes.left() + 1 + (axes.width() - 3) * step / 16, axes.center().y()));
-            settleLayout();
+            test::settleLayout();
             QVERIFY2(!histogram.readout().isEmpty(), "pointing at the plot shows the read-out");
             if (histogram.readout().size() > longest.size()) longest = histogram.readout();
             const Layout during = layoutOf(window);
@@ -123,7 +114,7 @@ class LayoutTest : public QObject {
 
         QEvent leave(QEvent::Leave);
         QApplication::sendEvent(plot, &leave);
-        settleLayout();
+        test::settleLayout();
         QVERIFY(histogram.readout().isEmpty());
         QCOMPARE(describe(layoutOf(window)), describe(before));
         QVERIFY2(problems.isEmpty(), test::messagesOf(problems).constData());

@@ -29,13 +29,6 @@ namespace {
 
 constexpr int kResultTimeoutMs = 120000;
 
-void settleLayout() {
-    for (int round = 0; round < 8; ++round) {
-        QCoreApplication::sendPostedEvents();
-        QCoreApplication::processEvents();
-    }
-}
-
 // Edit ▸ Preferences opened as a user opens it: the dialog it shows (window-modal).
 PreferencesDialog* openPreferences(MainWindow& window) {
     window.action(MainWindow::Command::Preferences)->trigger();
@@ -259,7 +252,7 @@ class PreferencesTest : public QObject {
         QList<ErrorReport> problems;
         QVERIFY(test::showWithDevices(app.window, problems, kResultTimeoutMs));
         app.window.setFilter(QStringLiteral("box:3"));
-        settleLayout();
+        test::settleLayout();
         auto* filterKind =
             test::part<TransformPanel>(app.window)->findChild<QComboBox*>(QStringLiteral("filterKind"));
         QVERIFY(filterKind);
@@ -277,7 +270,7 @@ class PreferencesTest : public QObject {
         for (int round = 0; round < 2; ++round) {
             for (int kind = 0; kind < filterKind->count(); ++kind) {
                 filterKind->setCurrentIndex(kind);
-                settleLayout();
+                test::settleLayout();
                 QCOMPARE(heights(), first);
             }
         }

@@ -96,9 +96,9 @@ class ScopeLaunchTest : public QObject {
         test::PrivateWindow scripted;
         MainWindow& window = scripted.window;
         const Region region{90, 50, 30, 30};
-        const LaunchOptions options =
-            parseLaunch({"--scopes", "parade,vectorscope", "--roi", QString::fromStdString(region.text()),
-                   "--screenshot", test::artifactPath(QStringLiteral("shell_scope_launch.png")), "--quit"});
+        const LaunchOptions options = parseLaunch(
+            {"--scopes", "parade,vectorscope", "--roi", QString::fromStdString(region.text()), "--screenshot",
+             test::artifactPath(QStringLiteral("shell_scope_launch.png")), "--quit"});
         auto* launcher = new Launcher(window, options, &window);
         QSignalSpy finished(launcher, &Launcher::finished);
         window.show();

@@ -31,13 +31,6 @@ constexpr int kResultTimeoutMs = 120000;
 // The small screens of issue 23.
 const QList<QSize> kSmallScreens{{1280, 800}, {1366, 768}};
 
-void settleLayout() {
-    for (int round = 0; round < 8; ++round) {
-        QCoreApplication::sendPostedEvents();
-        QCoreApplication::processEvents();
-    }
-}
-
 QString sizeText(QSize size) {
     return QStringLiteral("%1×%2").arg(size.width()).arg(size.height());
 }
@@ -105,7 +98,7 @@ class ScreenFitTest : public QObject {
         window.setRotation(30, rotate::FilterMode::Linear, false);
         window.setFilter(QStringLiteral("box:3"));
         QTRY_VERIFY_WITH_TIMEOUT(!window.controller().busy() && window.lastOutcome(), kResultTimeoutMs);
-        settleLayout();
+        test::settleLayout();
         const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
         for (const QSize screen : kSmallScreens)
             QVERIFY2(
@@ -123,13 +116,13 @@ class ScreenFitTest : public QObject {
         QList<ErrorReport> problems;
         QVERIFY(test::showWithDevices(window, problems, kResultTimeoutMs));
         window.resize(1280, 800);
-        settleLayout();
+        test::settleLayout();
         TimingView& timings = *test::part<TimingView>(window);
         window.findChild<QDockWidget*>(QStringLiteral("timingDock"))->raise();
         window.model().setMaxKeptRuns(100);
         window.model().keep(test::oneDeviceRun(kernelRun("histogram", 1), QStringLiteral("serial"),
                                                QStringLiteral("dev A (0:0)")));
-        settleLayout();
+        test::settleLayout();
         QCustomPlot* plot = timings.plot();
         plot->replot(QCustomPlot::rpImmediateRefresh);
         const QSize minimumBefore = window.minimumSizeHint();
@@ -147,10 +140,11 @@ class ScreenFitTest : public QObject {
                     window.model().keep(
                         test::oneDeviceRun(kernelRun(kernel, 1 + ++run % 5),
                                            QStringLiteral("%1 with a long pipeline").arg(strategy), device));
-        settleLayout();
+        test::settleLayout();
         plot->replot(QCustomPlot::rpImmediateRefresh);
         const auto* legend = timings.findChild<QListWidget*>(QStringLiteral("timingLegend"));
-        QCOMPARE(legend->count(), 2 + 1 + 14);  // the kernels by colour, the device × strategy groups by shape
+        QCOMPARE(legend->count(),
+                 2 + 1 + 14);  // the kernels by colour, the device × strategy groups by shape
         QCOMPARE(window.minimumSizeHint(), minimumBefore);
         QCOMPARE(window.size(), sizeBefore);
         QCOMPARE(plot->axisRect()->height(), axisHeightBefore);
@@ -179,7 +173,7 @@ class ScreenFitTest : public QObject {
                 if (item->text().remove(QLatin1Char('&')) == QStringLiteral("Reset Layout")) reset = item;
         QVERIFY(reset);
         reset->trigger();
-        settleLayout();
+        test::settleLayout();
         QVERIFY(histogram->isVisible() && !histogram->isFloating());
         QVERIFY(!timeline->isFloating());
         QCOMPARE(window.dockWidgetArea(histogram), Qt::RightDockWidgetArea);

@@ -290,6 +290,15 @@ class WorkerProbe {
     std::shared_ptr<State> state_;
 };
 
+// Delivers every posted event: a label whose size hint grew posts a layout request to its parent, which
+// posts one to its own, up to the main window's dock layout; a few rounds carry it to the top.
+inline void settleLayout() {
+    for (int round = 0; round < 8; ++round) {
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
+    }
+}
+
 // QTest::qWait sleeps between event batches, which would count as stalls where the event loop is measured:
 // this runs one.
 inline void runEventLoopFor(int ms) {
