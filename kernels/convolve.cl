@@ -9,6 +9,9 @@
 //   -D MAGNITUDE=1 two tap sets a and b (KW * KH each, a first); result sqrt(a^2 + b^2), e.g. Sobel
 //   -D TILE_X=.. -D TILE_Y=.. -D ROWS=..  the tiled kernels' output block per work-group (TILE_Y a multiple
 //                 of ROWS) and the output rows per work-item
+//   -D SEPARABLE   with TILE_X: convolve_separable instead of convolve_local
+// A program holds only the kernels its options select (convolve_buffer and convolve_image without TILE_X):
+// PoCL compiles every kernel of a program once more when its binary is read for the program cache.
 
 #if !defined(KW) || !defined(KH) || !defined(INTEGER) || !defined(MAGNITUDE)
 #error "build with -D KW=.. -D KH=.. -D INTEGER=0|1 -D MAGNITUDE=0|1"
@@ -96,6 +99,7 @@ inline uchar4 finish(sums_t s, int divisor, uchar alpha) {
     return out;
 }
 
+#ifndef TILE_X
 // buffer-naive: every tap read from global memory.
 __kernel void convolve_buffer(__global const uchar4* src, __global uchar4* dst, int width, int height,
                               __constant const weight_t* taps, int divisor) {
@@ -126,7 +130,7 @@ __kernel void convolve_image(__read_only image2d_t src, sampler_t sampler, __glo
     dst[y * width + x] = finish(s, divisor, convert_uchar4(read_imageui(src, sampler, (int2)(x, y))).w);
 }
 
-#ifdef TILE_X
+#else
 // The tiled kernels: a work-group of TILE_X x (TILE_Y / ROWS) work-items makes a TILE_X x TILE_Y block of the
 // output; work-item (lx, ly) makes the ROWS pixels of column lx from row ly * ROWS down, so every tile row it
 // reads serves up to ROWS outputs (kept in registers), and the 32 work-items of a warp read 32 neighbouring
@@ -248,6 +252,7 @@ inline void load_tile(__local uchar4 (*tile)[TILE_PITCH], __global const uchar4*
 #define load_tile load_tile_by_pixel
 #endif
 
+#ifndef SEPARABLE
 // local-tiled: the work-group loads its tile plus the filter's halo into local memory once, then every
 // work-item reads its taps from there.
 __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve_local(
@@ -281,6 +286,7 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve
         if (y + o < height) dst[(y + o) * width + x] = finish(s[o], divisor, tile[first + o + AY][lx + AX].w);
     }
 }
+#else
 
 #if INTEGER
 typedef int sum_t_plane;
@@ -361,4 +367,5 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, GROUP_Y, 1))) void convolve
         dst[(y + o) * width + x] = finish(s, divisor, tile[first + o + AY][lx + AX].w);
     }
 }
+#endif
 #endif

@@ -15,6 +15,10 @@
 //                    to rows (x, y, z, w) modulo LANES, so a run of equal pixels does not chain increments of
 //                    one counter (on a CPU each would wait for the previous store). A row then takes
 //                    4 / LANES counts per uint4, so ITEM_QUADS may be up to 255 * LANES / 4.
+//   PARTIALS         with COPIES: partial_reduce (and reduce_partials) instead of local_atomic
+// A program holds only the kernels its options select (global_atomic without WG; local_atomic, or
+// partial_reduce and reduce_partials, with COPIES; private_uchar and reduce_partials with ITEM_QUADS): PoCL
+// compiles every kernel of a program once more when its binary is read for the program cache.
 // Histograms are channel-major: hist[channel * BINS + bin], channels r, g, b, a, luma.
 //
 // The work-group kernels read the pixels as uint4s in chunks that work-groups take from a ticket counter in
@@ -96,6 +100,7 @@ inline uint take_chunk(volatile __global uint* ticket, volatile __local uint* ch
         }                                                                                      \
     } while (0)
 
+#ifndef WG
 // One work-item per pixel, every count an atomic on global memory.
 __kernel void global_atomic(__global const uint* pixels, uint pixel_count, __global uint* hist) {
     const uint i = get_global_id(0);
@@ -104,12 +109,14 @@ __kernel void global_atomic(__global const uint* pixels, uint pixel_count, __glo
     COUNT_PIXEL(pixels[i], GLOBAL_INCREMENT);
 #undef GLOBAL_INCREMENT
 }
+#endif
 
 // Sums `partial_count` partial histograms into `hist`. A work-group of REDUCE_WG work-items takes
 // REDUCE_COUNTERS neighbouring counters; its work-items split the partials into REDUCE_WG / REDUCE_COUNTERS
 // stripes (neighbouring work-items read neighbouring counters), and the stripes' sums meet in local memory.
 #define REDUCE_WG 256
 #define REDUCE_COUNTERS 32
+#if defined(PARTIALS) || defined(ITEM_QUADS)
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void reduce_partials(
     __global const uint* partials, uint partial_count, __global uint* hist) {
     __local uint stripe_sums[REDUCE_WG];
@@ -128,6 +135,7 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void reduce_part
         hist[i] = sum;
     }
 }
+#endif
 
 #ifdef COPIES
 #if COPIES & (COPIES - 1)
@@ -172,6 +180,7 @@ inline uint copies_sum(__local const uint* copies, uint i) {
     return sum;
 }
 
+#ifndef PARTIALS
 // Counts into sub-histograms (count_chunks) and adds them to the global histogram with one global atomic per
 // non-empty counter. `hist` holds HIST_SIZE counters and the ticket after them, all cleared by the host.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void local_atomic(__global const uint4* quads,
@@ -185,7 +194,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void local_atomic(__glo
         if (sum != 0) atomic_add(&hist[i], sum);
     }
 }
-
+#else
 // The book's partial histograms: counts like local_atomic, but writes the group's sums with plain stores as
 // its partial histogram, partials[group * HIST_SIZE ..]; reduce_partials adds the partials up. The ticket
 // follows the last partial.
@@ -198,6 +207,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void partial_reduce(__g
     __global uint* partial = partials + get_group_id(0) * HIST_SIZE;
     for (uint i = get_local_id(0); i < HIST_SIZE; i += WG) partial[i] = copies_sum(copies, i);
 }
+#endif
 #endif
 
 #ifdef ITEM_QUADS

@@ -15,6 +15,10 @@
 //                        16-byte uint4 of 4 adjacent pixels; the image's pitch must be a multiple of 4);
 //                        with WIDE=4 scope_strips takes one more argument, stripQuads
 //
+// A program holds only the kernel its options select (scope_global_atomic without WG, scope_strips with STRIP,
+// scope_window with WINDOW): PoCL compiles every kernel of a program once more when its binary is read for
+// the program cache, which doubled the cost of a first build.
+//
 // Every kernel reads the counted rectangle (rx, ry, rw, rh) of an image `pitch` pixels wide in place, one
 // uint per RGBA pixel (memory byte order: as_uchar4 keeps it on either endianness), and adds to `counts`
 // (planes x 256 x columns, cleared by the host): waveform and parade [plane][value][column bin], vectorscope
@@ -72,6 +76,7 @@ inline uint column_bin(uint x, uint columns, uint rw) {
     return (uint)(((ulong)x * columns) / rw);
 }
 
+#ifndef WG
 // global-atomic: one work-item per pixel of the rectangle (a 2-D range rounded up), atomic_inc on `counts`.
 __kernel void scope_global_atomic(__global const uint* pixels, uint pitch, uint rx, uint ry, uint rw, uint rh,
                                   uint columns, __global uint* counts) {
@@ -87,6 +92,7 @@ __kernel void scope_global_atomic(__global const uint* pixels, uint pitch, uint 
         atomic_inc(&counts[(plane * 256u + plane_value(px, plane)) * columns + bin]);
 #endif
 }
+#endif
 
 // Adds a run of `n` equal keys to a counter (none when n is 0). A work-item walks down a column, where
 // neighbours are often equal (flat regions, a one-colour frame): a run costs one atomic instead of n, which

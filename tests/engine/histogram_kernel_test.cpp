@@ -106,7 +106,8 @@ TEST(ReducePartialsKernel, SumsEveryPartialOfEveryCounterByHand) {
     constexpr int kBins = 7;
     constexpr std::size_t kPartials = 20;
     constexpr std::size_t kCounters = kChannelCount * kBins;
-    const cl::Program program = device.program("histogram", "-D BINS=" + std::to_string(kBins));
+    const cl::Program program =
+        device.program("histogram", "-D BINS=" + std::to_string(kBins) + " -D PARTIALS");
     std::vector<cl_uint> filled(kPartials * kCounters);
     for (std::size_t p = 0; p < kPartials; ++p) {
         for (std::size_t i = 0; i < kCounters; ++i)

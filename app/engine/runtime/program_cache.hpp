@@ -49,6 +49,10 @@ class ProgramCache {
     // write is ignored: the next process builds from source again. Then evicts least recently used entries
     // until the cache is within its cap.
     void store(const std::string& key, const std::vector<unsigned char>& binary);
+    // Enabled, and nothing found that is not to be trusted; checks the folders at the first call. A caller
+    // asks before it reads a program's binary for store(): that read makes PoCL compile every kernel of the
+    // program once more.
+    bool usable();
     // Counts only lookups made while the cache is enabled.
     Stats stats() const { return {hits_.load(), misses_.load()}; }
     // Records that the driver rejected a binary load() returned; that lookup then counts as both.
@@ -66,8 +70,6 @@ class ProgramCache {
   private:
     std::filesystem::path entriesDirectory() const;
     std::filesystem::path entryPath(const std::string& key) const;
-    // Enabled, and nothing found that is not to be trusted; checks the folders at the first call.
-    bool usable();
     // Creates the folders (owner-only) that `store` and `writeState` write into; false when that failed or
     // they are not to be trusted.
     bool makeFolders(bool entries);

@@ -141,7 +141,7 @@ cl::Program DeviceContext::build(std::string_view label, std::string_view text, 
             throw OpenClError("clBuildProgram", status, where + " with options '" + options + "'", log);
         }
         ++sourceBuilds_;
-        cache_.store(key, binaryFor(program, device_));
+        if (cache_.usable()) cache_.store(key, binaryFor(program, device_));
         return program;
     });
 }

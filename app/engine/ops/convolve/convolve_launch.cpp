@@ -150,9 +150,10 @@ Support tileSupport(const DeviceInfo& device, const Filter& filter, bool rowSums
                        " bytes of local memory, the device has " + std::to_string(device.localMemBytes));
 }
 
-KernelBuild tiledBuild(const Filter& filter, const Tile& tile) {
+KernelBuild tiledBuild(const Filter& filter, const Tile& tile, bool rowSums) {
     return {"convolve", filterOptions(filter) + " -D TILE_X=" + std::to_string(tile.x) +
-                            " -D TILE_Y=" + std::to_string(tile.y) + " -D ROWS=" + std::to_string(tile.rows)};
+                            " -D TILE_Y=" + std::to_string(tile.y) + " -D ROWS=" + std::to_string(tile.rows) +
+                            (rowSums ? " -D SEPARABLE" : "")};
 }
 
 Tile runnableTile(DeviceContext& device, std::string_view strategy, const Filter& filter, bool rowSums,
@@ -163,7 +164,7 @@ Tile runnableTile(DeviceContext& device, std::string_view strategy, const Filter
         const auto tile = tunedTile(device.info(), strategy, filter, limit, rowSums);
         if (!tile)
             throw OpenClError("running " + kernelName, 0, "device " + device.info().name + ": no tile fits");
-        const KernelBuild build = tiledBuild(filter, *tile);
+        const KernelBuild build = tiledBuild(filter, *tile, rowSums);
         const auto accepted = withClErrors("device " + device.info().name + ": querying " + kernelName, [&] {
             cl::Kernel probe(device.program(build.source, build.options), kernelName.c_str());
             return probe.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device.device());

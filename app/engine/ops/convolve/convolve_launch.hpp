@@ -58,8 +58,9 @@ std::vector<Tunable> tileTunables();
 // Why no tile fits the device's local memory; yes when one does.
 Support tileSupport(const DeviceInfo& device, const Filter& filter, bool rowSums);
 
-// The filter's options plus the tile's (-D TILE_X, TILE_Y, ROWS).
-KernelBuild tiledBuild(const Filter& filter, const Tile& tile);
+// The filter's options plus the tile's (-D TILE_X, TILE_Y, ROWS), and -D SEPARABLE for the separable kernel
+// (rowSums) rather than the local-tiled one.
+KernelBuild tiledBuild(const Filter& filter, const Tile& tile, bool rowSums);
 
 // The largest tile `kernelName` accepts on this device: a kernel may take fewer work-items than the device
 // (registers, local memory), so the tile shrinks until its work-group fits.

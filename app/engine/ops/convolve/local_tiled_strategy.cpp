@@ -22,14 +22,14 @@ class LocalTiled final : public Strategy {
     }
     std::optional<KernelBuild> kernelBuild(const DeviceInfo& device, const Filter& filter,
                                            ImageShape) const override {
-        return tiledBuild(filter, *tunedTile(device, name(), filter, device.maxWorkGroupSize, false));
+        return tiledBuild(filter, *tunedTile(device, name(), filter, device.maxWorkGroupSize, false), false);
     }
     std::vector<Tunable> tunables() const override { return tileTunables(); }
     Result run(DeviceContext* context, PixelSource& pixels, const Filter& filter) const override {
         DeviceContext& device = *context;
         const Tile tile = runnableTile(device, name(), filter, false, "convolve_local");
-        return runTwoDimensional(device, pixels, filter, *this, tiledBuild(filter, tile), "convolve_local",
-                                 bufferInput(device, pixels), tile);
+        return runTwoDimensional(device, pixels, filter, *this, tiledBuild(filter, tile, false),
+                                 "convolve_local", bufferInput(device, pixels), tile);
     }
 };
 

@@ -27,7 +27,7 @@ class Separable final : public Strategy {
     }
     std::optional<KernelBuild> kernelBuild(const DeviceInfo& device, const Filter& filter,
                                            ImageShape) const override {
-        return tiledBuild(filter, *tunedTile(device, name(), filter, device.maxWorkGroupSize, true));
+        return tiledBuild(filter, *tunedTile(device, name(), filter, device.maxWorkGroupSize, true), true);
     }
     std::vector<Tunable> tunables() const override { return tileTunables(); }
     Result run(DeviceContext* context, PixelSource& pixels, const Filter& filter) const override {
@@ -37,7 +37,7 @@ class Separable final : public Strategy {
         const auto separation = *separate(filter);
         const bool integer = filter.isInteger();
         const Tile tile = runnableTile(device, name(), filter, true, "convolve_separable");
-        const KernelBuild build = tiledBuild(filter, tile);
+        const KernelBuild build = tiledBuild(filter, tile, true);
 
         TimingLog log;
         cl::Buffer output = hs::launch::newPixelBuffer(device, width, height);

@@ -284,7 +284,8 @@ std::string SubHistogramStrategy::options(const DeviceInfo& device, const Params
                                           std::size_t workGroup) const {
     return countingOptions(params) + " -D WG=" + std::to_string(workGroup) +
            " -D COPIES=" + std::to_string(copies(device)) +
-           " -D CHUNK_QUADS=" + std::to_string(quadsPerItem(device));
+           " -D CHUNK_QUADS=" + std::to_string(quadsPerItem(device)) +
+           (mergesWithAtomics() ? "" : " -D PARTIALS");
 }
 
 }  // namespace hs::histogram::device
