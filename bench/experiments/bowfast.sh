@@ -13,6 +13,7 @@
 #    .json.
 # BOWFAST_COUNT, BOWFAST_REPS and BOWFAST_MIB (the bench's --sizes) shrink the run for a CPU device (PoCL).
 set -uo pipefail
+source "$(dirname "$0")/../gpu_lib.sh"
 out=${1:?usage: bowfast.sh OUT}
 mkdir -p "$out/ptx"
 count=${BOWFAST_COUNT:-65536}
@@ -46,7 +47,7 @@ mkdir -p $build && g++ -O2 -std=c++17 -o $build/bowfast_variants bench/experimen
 echo "variants: exit $?" >>"$out/variants.txt"
 cat "$out/variants.txt"
 
-ptxas=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
+ptxas=$(find_ptxas)
 for file in "$out"/ptx/*.bin; do
     [ -e "$file" ] || continue
     echo "== $(basename "$file" .bin)"
