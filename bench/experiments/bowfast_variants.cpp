@@ -24,23 +24,11 @@
 #include <thread>
 #include <vector>
 
+#include "experiment_support.hpp"
+
 namespace {
 
 constexpr int kDim = 64;
-
-void check(cl_int status, const char* what) {
-    if (status != CL_SUCCESS) {
-        std::fprintf(stderr, "OpenCL error %d at %s\n", status, what);
-        std::exit(4);
-    }
-}
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 struct Variant {
     std::string name;

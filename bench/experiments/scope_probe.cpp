@@ -17,12 +17,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "engine/image/image.hpp"
+#include "experiment_support.hpp"
 
 namespace hs::bench {
 // bench/inputs.hpp's (compiled in from app/bench/inputs.cpp; its header brings the bench's options along).
@@ -32,24 +32,6 @@ ImageRGBA8 makePattern(const std::string& name, int width, int height);
 namespace {
 
 constexpr int kWidth = 3840, kHeight = 2160, kColumns = 1024, kWorkGroup = 256;
-
-void check(cl_int status, const char* what) {
-    if (status != CL_SUCCESS) {
-        std::fprintf(stderr, "OpenCL error %d at %s\n", status, what);
-        std::exit(4);
-    }
-}
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) {
-        std::fprintf(stderr, "cannot read %s\n", path.c_str());
-        std::exit(2);
-    }
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 struct Gpu {
     cl_context context = nullptr;
