@@ -10,9 +10,10 @@
 
 // The xor of everything read, stored only where it equals a value it almost never takes, so the compiler
 // can drop neither a load nor the store.
-#define SINK(acc)                                                 \
+#define SINK(acc) \
     if ((acc) == 0x9e3779b9u) sink[get_global_id(0) + get_global_id(1) * get_global_size(0)] = (acc)
-#define XOR_ITEM { acc ^= item.s0 ^ item.s1 ^ item.s2 ^ item.s3; }
+#define XOR_ITEM \
+    { acc ^= item.s0 ^ item.s1 ^ item.s2 ^ item.s3; }
 
 // scope_window's geometry: work-items over the region's quads, each down the band of rowsPerBand rows.
 __kernel void probe_walk_window(__global const uint* pixels, uint pitch, uint rx, uint ry, uint rw, uint rh,

@@ -20,6 +20,6 @@ mkdir -p $build
 g++ -O2 -std=c++20 -DCL_HPP_MINIMUM_OPENCL_VERSION=200 -DCL_HPP_TARGET_OPENCL_VERSION=300 \
     -DCL_HPP_ENABLE_EXCEPTIONS -I app -o $build/scope_probe bench/experiments/scope_probe.cpp app/bench/inputs.cpp \
     -lOpenCL >"$out/probe.txt" 2>&1 &&
-    timeout 300 $build/scope_probe "$reps" "$PWD/$before" "$PWD/kernels" "$PWD/bench/experiments" >>"$out/probe.txt" 2>&1
+    timeout 300 $build/scope_probe "$reps" "$(cd "$before" && pwd)" "$PWD/kernels" "$PWD/bench/experiments" >>"$out/probe.txt" 2>&1
 echo "probe: exit $?" >>"$out/probe.txt"
 cat "$out/probe.txt"
