@@ -9,8 +9,11 @@
 //     change), each checked against a CPU reference;
 //   - the same walks with nothing counted (scope_probe.cl), in the product's geometry and in others.
 //   scope_probe REPS KERNELS_BEFORE KERNELS_AFTER PROBE_DIR
-// PROBE_GROUPS (default "4": a list such as "4,6,8") runs the product's kernels once per groups per compute
-// unit; PROBE_WALKS=0 leaves the walks out.
+// It writes out the strategy's launch geometry (bands, strips) and the scopes' definitions for its reference
+// instead of linking the engine (scope::referenceScope, local_atomic_strategy.cpp), so that it builds from
+// one g++ line in seconds on the GPU machine, where the engine takes minutes; the engine's own scope tests
+// check the product's geometry and reference. PROBE_GROUPS (default "4": a list such as "4,6,8") runs the
+// product's kernels once per groups per compute unit; PROBE_WALKS=0 leaves the walks out.
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
