@@ -9,7 +9,7 @@ source scripts/dependencies.sh
 install_missing_packages
 
 build=${HISTOSCOPE_BUILD_DIR:-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$histoscope_compiler"
 # Only what runs here: the tests are built by ./test.sh, in the same folder, from what this builds.
 # Two jobs more than cores, as test.sh builds (a larger share of cores that other processes keep busy).
 cmake --build "$build" -j"$(($(nproc) + 2))" --target histoscope histoscope-cli histoscope_sample

@@ -19,10 +19,12 @@ if [ "${1:-}" = "--sanitize" ]; then
     export ASAN_OPTIONS=suppressions=$sanitizers/asan.supp:use_sigaltstack=0:abort_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1
     export LSAN_OPTIONS=suppressions=$sanitizers/lsan.supp:print_suppressions=0
     export UBSAN_OPTIONS=suppressions=$sanitizers/ubsan.supp:print_stacktrace=1:halt_on_error=1:abort_on_error=1
-    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHISTOSCOPE_WERROR=ON -DHISTOSCOPE_SANITIZE=ON
+    # GCC, as the suppressions and the options above are written for GCC's runtimes.
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHISTOSCOPE_WERROR=ON -DHISTOSCOPE_SANITIZE=ON \
+        -DCMAKE_CXX_COMPILER=g++
 else
     build=${HISTOSCOPE_BUILD_DIR:-build}
-    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_WERROR=ON
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_WERROR=ON -DCMAKE_CXX_COMPILER="$histoscope_compiler"
 fi
 # Two compile jobs more than cores (ninja's own default): on an idle machine no slower, and on a machine whose
 # cores other processes also keep busy (CI's, two busy loops beside it) the build gets a larger share of them.

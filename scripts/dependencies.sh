@@ -2,7 +2,9 @@
 # qt6-svg-dev is the real package behind the name libqt6svg6-dev (a virtual one that dpkg never lists as
 # installed, so the check below would run apt-get on every call).
 histoscope_packages=(
-    cmake ninja-build g++ ccache pkg-config
+    # clang-15 is the compiler the scripts build with (histoscope_compiler below); g++ brings the C++ library it
+    # uses, and builds the engine alone on machines without Clang (the GPU machine's).
+    cmake ninja-build clang-15 g++ ccache pkg-config
     qt6-base-dev libqt6opengl6-dev qt6-svg-dev qt6-image-formats-plugins libgl-dev
     ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd clinfo
     libqcustomplot-dev libqcustomplot2.1-qt6 libglew-dev
@@ -24,6 +26,12 @@ histoscope_packages=(
     # the fixed-pitch font of the kernel view (fontconfig's "monospace"), also under Xvfb.
     fontconfig fonts-dejavu-core
 )
+
+# The C++ compiler run.sh, test.sh and scripts/package.sh configure their builds with: Clang 15 builds the whole
+# tree in about half the time GCC 12 takes (docs/ARCHITECTURE.md, "Build time"), and pocl-opencl-icd depends on
+# clang-15 anyway. A build folder configured with another compiler is configured anew (CMake clears its cache)
+# and built again, once.
+histoscope_compiler=clang++-15
 
 install_missing_packages() {
     local missing=()

@@ -10,7 +10,8 @@ source scripts/dependencies.sh
 install_missing_packages
 
 build=${HISTOSCOPE_BUILD_DIR:-build-package}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_BUILD_TESTS=OFF
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_BUILD_TESTS=OFF \
+    -DCMAKE_CXX_COMPILER="$histoscope_compiler"
 cmake --build "$build" -j"$(nproc)"
 (cd "$build" && cpack -G DEB)
 version=$(sed -n 's/^set(CPACK_PACKAGE_VERSION "\(.*\)")$/\1/p' "$build/CPackConfig.cmake")

@@ -5,10 +5,12 @@
 //   - the local-atomic waveform (luma), parade and vectorscope as the product launches them on a GPU (its
 //     defaults: WG 256, UNROLL 1, WIDE 4, strips of 18 and 10 bins, a 128 x 128 window of 16-bit counters and
 //     256 slots, 4 groups per compute unit; the geometry mirrors
-//     app/engine/ops/scope/local_atomic_strategy.cpp), built from two kernel folders (before and after a
-//     change), each checked against a CPU reference;
-//   - the same walks with nothing counted (scope_probe.cl), in the product's geometry and in others.
-//   scope_probe REPS KERNELS_BEFORE KERNELS_AFTER PROBE_DIR
+//     app/engine/ops/scope/local_atomic_strategy.cpp), once per VARIANT, each checked against a CPU
+//     reference. A VARIANT is LABEL:DIR[:NAME=V,NAME=V...]: DIR's scope.cl, built with the product's -D
+//     options, NAME=V replacing or adding one (WG stays 256: the launch is built for it);
+//   - the same walks with nothing counted (scope_probe.cl, including KERNELS/scope.cl), in the product's
+//     geometry and in others.
+//   scope_probe REPS KERNELS PROBE_DIR VARIANT...
 // It writes out the strategy's launch geometry (bands, strips) and the scopes' definitions for its reference
 // instead of linking the engine (scope::referenceScope, local_atomic_strategy.cpp), so that it builds from
 // one g++ line in seconds on the GPU machine, where the engine takes minutes; the engine's own scope tests
@@ -20,6 +22,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -173,15 +176,50 @@ size_t stripQuadsFor(size_t strip) {
     return std::min<size_t>(pixels / 4, kWorkGroup);
 }
 
+// A kernel folder and the -D options that differ from the product's.
+struct Variant {
+    std::string label, dir;
+    std::map<std::string, std::string> options;
+};
+
+Variant variantOf(const std::string& spec) {
+    std::stringstream parts(spec);
+    Variant variant;
+    std::string overrides;
+    std::getline(parts, variant.label, ':');
+    std::getline(parts, variant.dir, ':');
+    std::getline(parts, overrides);
+    std::stringstream list(overrides);
+    for (std::string item; std::getline(list, item, ',');) {
+        const size_t equals = item.find('=');
+        if (equals == std::string::npos) {
+            std::fprintf(stderr, "variant %s: %s is not NAME=VALUE\n", spec.c_str(), item.c_str());
+            std::exit(2);
+        }
+        variant.options[item.substr(0, equals)] = item.substr(equals + 1);
+    }
+    return variant;
+}
+
+// -D NAME=V for each of `defaults`, the variant's values replacing them, its other names added.
+std::string optionsOf(std::map<std::string, std::string> defaults, const Variant& variant) {
+    for (const auto& [name, value] : variant.options) defaults[name] = value;
+    std::string options;
+    for (const auto& [name, value] : defaults) options += " -D " + name + "=" + value;
+    return options;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 5) {
-        std::fprintf(stderr, "usage: scope_probe REPS KERNELS_BEFORE KERNELS_AFTER PROBE_DIR\n");
+    if (argc < 5) {
+        std::fprintf(stderr, "usage: scope_probe REPS KERNELS PROBE_DIR LABEL:DIR[:NAME=V,...]...\n");
         return 2;
     }
     const int reps = std::max(1, std::atoi(argv[1]));
-    const std::string before = argv[2], after = argv[3], probeDir = argv[4];
+    const std::string kernels = argv[2], probeDir = argv[3];
+    std::vector<Variant> variants;
+    for (int i = 4; i < argc; ++i) variants.push_back(variantOf(argv[i]));
     const Gpu gpu = openDevice();
     std::vector<size_t> groupsPerUnit;
     {
@@ -205,8 +243,7 @@ int main(int argc, char** argv) {
     };
     const auto noop = [] {};
 
-    cl_kernel read = kernelOf(gpu, after, "bench.cl", "", "stream_read");
-    const std::string product = " -D WG=256 -D UNROLL=1 -D WIDE=4";
+    cl_kernel read = kernelOf(gpu, kernels, "bench.cl", "", "stream_read");
     int failures = 0;
     for (const std::string frameName : {"natural", "all-equal", "uniform"}) {
         const hs::ImageRGBA8 image = hs::bench::makePattern(frameName, kWidth, kHeight);
@@ -226,37 +263,43 @@ int main(int argc, char** argv) {
         const double readMs = readBest.median;
         report(frameName, "stream_read", readBest, readMs);
 
-        // The product's kernels, before and after.
+        // The product's kernels, once per variant.
         struct Scope {
             const char* name;
             int kind;
-            size_t strip;  // 0: the vectorscope
+            const char* strip;  // nullptr: the vectorscope
         };
         for (const Scope scope :
-             {Scope{"waveform luma", 0, 18}, Scope{"parade", 1, 10}, Scope{"vectorscope", 2, 0}}) {
+             {Scope{"waveform luma", 0, "18"}, Scope{"parade", 1, "10"}, Scope{"vectorscope", 2, nullptr}}) {
             const std::vector<cl_uint> expected = reference(image, scope.kind);
+            std::map<std::string, std::string> defaults{
+                {"SCOPE", std::to_string(scope.kind)}, {"WG", "256"}, {"UNROLL", "1"}, {"WIDE", "4"}};
+            if (scope.kind == 0) defaults["CHANNEL"] = "4";
+            if (scope.strip)
+                defaults["STRIP"] = scope.strip;
+            else
+                defaults.insert({{"WINDOW", "128"}, {"COUNTER_BITS", "16"}, {"OUTSIDE_SLOTS", "256"}});
             for (const size_t groups : groupsPerUnit)
-                for (const auto& [label, dir] : {std::pair{"before", before}, std::pair{"after", after}}) {
+                for (const Variant& variant : variants) {
                     const size_t groupTarget = static_cast<size_t>(gpu.units) * groups;
-                    std::string options = "-D SCOPE=" + std::to_string(scope.kind) + product;
+                    const std::string options = optionsOf(defaults, variant);
                     size_t across = 0, maxRows = kHeight, stripQuads = 0;
-                    if (scope.kind == 0) options += " -D CHANNEL=4";
-                    if (scope.strip != 0) {
-                        options += " -D STRIP=" + std::to_string(scope.strip);
-                        stripQuads = stripQuadsFor(scope.strip);
+                    if (scope.strip) {
+                        const auto strip = variant.options.find("STRIP");
+                        stripQuads = stripQuadsFor(
+                            std::stoul(strip == variant.options.end() ? scope.strip : strip->second));
                         across = ceilDiv(quads, stripQuads);
                     } else {
-                        options += " -D WINDOW=128 -D COUNTER_BITS=16 -D OUTSIDE_SLOTS=256";
                         across = std::min(ceilDiv(quads, kWorkGroup), groupTarget);
                         across = std::max(across, ceilDiv(quads, kWorkGroup * (65535 / (kWorkGroup * 4))));
                         maxRows = 65535 / (kWorkGroup * 4 * ceilDiv(quads, across * kWorkGroup));
                     }
                     const auto [bandCount, rowsPerBand] = bands(groupTarget, across, kHeight, maxRows);
-                    cl_kernel kernel = kernelOf(gpu, dir, "scope.cl", options,
-                                                scope.strip != 0 ? "scope_strips" : "scope_window");
+                    cl_kernel kernel = kernelOf(gpu, variant.dir, "scope.cl", options,
+                                                scope.strip ? "scope_strips" : "scope_window");
                     setArgs(kernel, 0, pixels, pitch, zero, zero, width, height, columns, counts,
                             rowsPerBand);
-                    if (scope.strip != 0) setArgs(kernel, 9, static_cast<cl_uint>(stripQuads));
+                    if (scope.strip) setArgs(kernel, 9, static_cast<cl_uint>(stripQuads));
                     const Summary s = timeKernel(gpu, kernel, across * kWorkGroup, bandCount, kWorkGroup,
                                                  reps, clearCounts);
                     // The last run's counts, against the reference.
@@ -272,8 +315,8 @@ int main(int argc, char** argv) {
                     const bool same = got == expected;
                     failures += same ? 0 : 1;
                     char what[128];
-                    std::snprintf(what, sizeof what, "%s %s G%zu %zux%zu%s", scope.name, label, groups,
-                                  across, bandCount, same ? "" : " WRONG");
+                    std::snprintf(what, sizeof what, "%s %s G%zu %zux%zu%s", scope.name,
+                                  variant.label.c_str(), groups, across, bandCount, same ? "" : " WRONG");
                     report(frameName, what, s, readMs);
                     clReleaseKernel(kernel);
                 }
@@ -283,9 +326,9 @@ int main(int argc, char** argv) {
         // waveform's with strips of several widths, about `target` groups each.
         for (int unroll : {1, 4}) {
             if (!walks) break;
-            // The probes include the "after" folder's scope.cl.
+            // The probes include KERNELS/scope.cl.
             const std::string options =
-                "-D SCOPE=2 -D WG=256 -D WIDE=4 -D UNROLL=" + std::to_string(unroll) + " -I " + after;
+                "-D SCOPE=2 -D WG=256 -D WIDE=4 -D UNROLL=" + std::to_string(unroll) + " -I " + kernels;
             cl_kernel window = kernelOf(gpu, probeDir, "scope_probe.cl", options, "probe_walk_window");
             for (cl_uint rows : {9u, 17u, 34u, 68u}) {
                 const size_t across = ceilDiv(quads, kWorkGroup), bandCount = ceilDiv(kHeight, rows);

@@ -99,7 +99,7 @@ void DiffView::changeEvent(QEvent* event) {
 
 QString DiffView::sidesText() const {
     if (!diff_) return {};
-    const auto side = [this](const std::vector<std::int64_t>& ids) {
+    const auto side = [](const std::vector<std::int64_t>& ids) {
         return (ids.size() == 1 ? tr("run %1") : tr("runs %1")).arg(idsText(ids));
     };
     return tr("A: %1 vs B: %2").arg(side(diff_->idsA), side(diff_->idsB));
