@@ -253,5 +253,5 @@ class HistoryArchiveTest : public QObject {
     }
 };
 
-QTEST_MAIN(HistoryArchiveTest)
+HISTOSCOPE_UI_TEST(HistoryArchiveTest)
 #include "history_archive_test.moc"

@@ -270,5 +270,5 @@ class HistorySessionTest : public QObject {
     }
 };
 
-QTEST_MAIN(HistorySessionTest)
+HISTOSCOPE_UI_TEST(HistorySessionTest)
 #include "history_session_test.moc"

@@ -93,5 +93,5 @@ class RunModelTest : public QObject {
     }
 };
 
-QTEST_MAIN(RunModelTest)
+HISTOSCOPE_UI_TEST(RunModelTest)
 #include "model_run_test.moc"

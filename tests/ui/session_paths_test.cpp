@@ -197,5 +197,5 @@ class SessionPathsTest : public QObject {
     }
 };
 
-QTEST_MAIN(SessionPathsTest)
+HISTOSCOPE_UI_TEST(SessionPathsTest)
 #include "session_paths_test.moc"

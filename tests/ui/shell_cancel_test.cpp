@@ -152,5 +152,5 @@ class CancelTest : public QObject {
     }
 };
 
-QTEST_MAIN(CancelTest)
+HISTOSCOPE_UI_TEST(CancelTest)
 #include "shell_cancel_test.moc"

@@ -280,5 +280,5 @@ class ShellFaultInjectionTest : public QObject {
     }
 };
 
-QTEST_MAIN(ShellFaultInjectionTest)
+HISTOSCOPE_UI_TEST(ShellFaultInjectionTest)
 #include "shell_fault_injection_test.moc"

@@ -194,5 +194,5 @@ class ImageViewTest : public QObject {
     }
 };
 
-QTEST_MAIN(ImageViewTest)
+HISTOSCOPE_UI_TEST(ImageViewTest)
 #include "shell_image_view_test.moc"

@@ -518,5 +518,5 @@ class LaunchTest : public QObject {
     }
 };
 
-QTEST_MAIN(LaunchTest)
+HISTOSCOPE_UI_TEST(LaunchTest)
 #include "shell_launch_test.moc"

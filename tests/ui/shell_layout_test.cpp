@@ -158,5 +158,5 @@ class LayoutTest : public QObject {
     }
 };
 
-QTEST_MAIN(LayoutTest)
+HISTOSCOPE_UI_TEST(LayoutTest)
 #include "shell_layout_test.moc"

@@ -656,5 +656,5 @@ class MainWindowTest : public QObject {
     void cleanupTestCase() { window_.reset(); }
 };
 
-QTEST_MAIN(MainWindowTest)
+HISTOSCOPE_UI_TEST(MainWindowTest)
 #include "shell_main_window_test.moc"

@@ -223,5 +223,5 @@ class PolishTest : public QObject {
     }
 };
 
-QTEST_MAIN(PolishTest)
+HISTOSCOPE_UI_TEST(PolishTest)
 #include "shell_polish_test.moc"

@@ -279,5 +279,5 @@ class PreferencesTest : public QObject {
     }
 };
 
-QTEST_MAIN(PreferencesTest)
+HISTOSCOPE_UI_TEST(PreferencesTest)
 #include "shell_preferences_test.moc"

@@ -109,5 +109,5 @@ class ResponsivenessTest : public QObject {
     }
 };
 
-QTEST_MAIN(ResponsivenessTest)
+HISTOSCOPE_UI_TEST(ResponsivenessTest)
 #include "shell_responsiveness_test.moc"

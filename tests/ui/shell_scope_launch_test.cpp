@@ -140,5 +140,5 @@ class ScopeLaunchTest : public QObject {
     }
 };
 
-QTEST_MAIN(ScopeLaunchTest)
+HISTOSCOPE_UI_TEST(ScopeLaunchTest)
 #include "shell_scope_launch_test.moc"

@@ -185,5 +185,5 @@ class ScreenFitTest : public QObject {
     }
 };
 
-QTEST_MAIN(ScreenFitTest)
+HISTOSCOPE_UI_TEST(ScreenFitTest)
 #include "shell_screen_fit_test.moc"

@@ -131,5 +131,5 @@ class SoakTest : public QObject {
     }
 };
 
-QTEST_MAIN(SoakTest)
+HISTOSCOPE_UI_TEST(SoakTest)
 #include "shell_soak_test.moc"

@@ -180,5 +180,5 @@ class TypedValuesTest : public QObject {
     }
 };
 
-QTEST_MAIN(TypedValuesTest)
+HISTOSCOPE_UI_TEST(TypedValuesTest)
 #include "shell_typed_values_test.moc"

@@ -148,5 +148,5 @@ class UserGuideTest : public QObject {
     }
 };
 
-QTEST_MAIN(UserGuideTest)
+HISTOSCOPE_UI_TEST(UserGuideTest)
 #include "shell_user_guide_test.moc"

@@ -186,5 +186,5 @@ class FilterPagesTest : public QObject {
     }
 };
 
-QTEST_MAIN(FilterPagesTest)
+HISTOSCOPE_UI_TEST(FilterPagesTest)
 #include "transform_filter_pages_test.moc"

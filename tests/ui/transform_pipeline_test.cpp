@@ -648,5 +648,5 @@ class TransformPipelineTest : public QObject {
     void cleanupTestCase() { window_.reset(); }
 };
 
-QTEST_MAIN(TransformPipelineTest)
+HISTOSCOPE_UI_TEST(TransformPipelineTest)
 #include "transform_pipeline_test.moc"

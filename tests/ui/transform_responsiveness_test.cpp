@@ -99,5 +99,5 @@ class TransformResponsivenessTest : public QObject {
     }
 };
 
-QTEST_MAIN(TransformResponsivenessTest)
+HISTOSCOPE_UI_TEST(TransformResponsivenessTest)
 #include "transform_responsiveness_test.moc"

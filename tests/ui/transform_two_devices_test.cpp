@@ -208,5 +208,5 @@ class TransformTwoDevicesTest : public QObject {
     }
 };
 
-QTEST_MAIN(TransformTwoDevicesTest)
+HISTOSCOPE_UI_TEST(TransformTwoDevicesTest)
 #include "transform_two_devices_test.moc"

@@ -101,5 +101,5 @@ class WidgetViewTest : public QObject {
     }
 };
 
-QTEST_MAIN(WidgetViewTest)
+HISTOSCOPE_UI_TEST(WidgetViewTest)
 #include "transform_widget_view_test.moc"

@@ -163,5 +163,5 @@ class CompareViewTest : public QObject {
     }
 };
 
-QTEST_MAIN(CompareViewTest)
+HISTOSCOPE_UI_TEST(CompareViewTest)
 #include "views_compare_test.moc"

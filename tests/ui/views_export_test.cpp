@@ -700,5 +700,5 @@ class ExportTest : public QObject {
     std::unique_ptr<ExportActions> exports_;
 };
 
-QTEST_MAIN(ExportTest)
+HISTOSCOPE_UI_TEST(ExportTest)
 #include "views_export_test.moc"

@@ -400,5 +400,5 @@ class HistogramViewTest : public QObject {
     }
 };
 
-QTEST_MAIN(HistogramViewTest)
+HISTOSCOPE_UI_TEST(HistogramViewTest)
 #include "views_histogram_test.moc"

@@ -267,5 +267,5 @@ class KernelLabCheckTest : public QObject {
     }
 };
 
-QTEST_MAIN(KernelLabCheckTest)
+HISTOSCOPE_UI_TEST(KernelLabCheckTest)
 #include "views_kernel_lab_check_test.moc"

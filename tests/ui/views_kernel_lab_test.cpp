@@ -262,5 +262,5 @@ class KernelLabTest : public QObject {
     }
 };
 
-QTEST_MAIN(KernelLabTest)
+HISTOSCOPE_UI_TEST(KernelLabTest)
 #include "views_kernel_lab_test.moc"

@@ -180,5 +180,5 @@ class KernelViewTest : public QObject {
     }
 };
 
-QTEST_MAIN(KernelViewTest)
+HISTOSCOPE_UI_TEST(KernelViewTest)
 #include "views_kernel_test.moc"

@@ -529,5 +529,5 @@ class ScopeViewTest : public QObject {
     ImageView* imageView_ = nullptr;
 };
 
-QTEST_MAIN(ScopeViewTest)
+HISTOSCOPE_UI_TEST(ScopeViewTest)
 #include "views_scope_test.moc"

@@ -155,5 +155,5 @@ class SweepViewTest : public QObject {
     }
 };
 
-QTEST_MAIN(SweepViewTest)
+HISTOSCOPE_UI_TEST(SweepViewTest)
 #include "views_sweep_test.moc"

@@ -405,5 +405,5 @@ class TimelineViewTest : public QObject {
     }
 };
 
-QTEST_MAIN(TimelineViewTest)
+HISTOSCOPE_UI_TEST(TimelineViewTest)
 #include "views_timeline_test.moc"

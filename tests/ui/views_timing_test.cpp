@@ -367,5 +367,5 @@ class TimingViewTest : public QObject {
     }
 };
 
-QTEST_MAIN(TimingViewTest)
+HISTOSCOPE_UI_TEST(TimingViewTest)
 #include "views_timing_test.moc"

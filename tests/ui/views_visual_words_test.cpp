@@ -558,5 +558,5 @@ class VisualWordsViewTest : public QObject {
     QString vocabularyPath_;
 };
 
-QTEST_MAIN(VisualWordsViewTest)
+HISTOSCOPE_UI_TEST(VisualWordsViewTest)
 #include "views_visual_words_test.moc"
