@@ -253,5 +253,5 @@ class HistoryArchiveTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(HistoryArchiveTest)
+QTEST_MAIN(HistoryArchiveTest)
 #include "history_archive_test.moc"

@@ -270,5 +270,5 @@ class HistorySessionTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(HistorySessionTest)
+QTEST_MAIN(HistorySessionTest)
 #include "history_session_test.moc"

@@ -93,5 +93,5 @@ class RunModelTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(RunModelTest)
+QTEST_MAIN(RunModelTest)
 #include "model_run_test.moc"

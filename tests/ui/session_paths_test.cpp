@@ -197,5 +197,5 @@ class SessionPathsTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(SessionPathsTest)
+QTEST_MAIN(SessionPathsTest)
 #include "session_paths_test.moc"

@@ -152,5 +152,5 @@ class CancelTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(CancelTest)
+QTEST_MAIN(CancelTest)
 #include "shell_cancel_test.moc"

@@ -280,5 +280,5 @@ class ShellFaultInjectionTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(ShellFaultInjectionTest)
+QTEST_MAIN(ShellFaultInjectionTest)
 #include "shell_fault_injection_test.moc"

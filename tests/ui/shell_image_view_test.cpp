@@ -194,5 +194,5 @@ class ImageViewTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(ImageViewTest)
+QTEST_MAIN(ImageViewTest)
 #include "shell_image_view_test.moc"

@@ -518,5 +518,5 @@ class LaunchTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(LaunchTest)
+QTEST_MAIN(LaunchTest)
 #include "shell_launch_test.moc"

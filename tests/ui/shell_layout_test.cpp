@@ -158,5 +158,5 @@ class LayoutTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(LayoutTest)
+QTEST_MAIN(LayoutTest)
 #include "shell_layout_test.moc"

@@ -656,5 +656,5 @@ class MainWindowTest : public QObject {
     void cleanupTestCase() { window_.reset(); }
 };
 
-HISTOSCOPE_UI_TEST(MainWindowTest)
+QTEST_MAIN(MainWindowTest)
 #include "shell_main_window_test.moc"

@@ -223,5 +223,5 @@ class PolishTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(PolishTest)
+QTEST_MAIN(PolishTest)
 #include "shell_polish_test.moc"

@@ -279,5 +279,5 @@ class PreferencesTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(PreferencesTest)
+QTEST_MAIN(PreferencesTest)
 #include "shell_preferences_test.moc"

@@ -109,5 +109,5 @@ class ResponsivenessTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(ResponsivenessTest)
+QTEST_MAIN(ResponsivenessTest)
 #include "shell_responsiveness_test.moc"

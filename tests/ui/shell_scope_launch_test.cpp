@@ -140,5 +140,5 @@ class ScopeLaunchTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(ScopeLaunchTest)
+QTEST_MAIN(ScopeLaunchTest)
 #include "shell_scope_launch_test.moc"

@@ -185,5 +185,5 @@ class ScreenFitTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(ScreenFitTest)
+QTEST_MAIN(ScreenFitTest)
 #include "shell_screen_fit_test.moc"

@@ -131,5 +131,5 @@ class SoakTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(SoakTest)
+QTEST_MAIN(SoakTest)
 #include "shell_soak_test.moc"

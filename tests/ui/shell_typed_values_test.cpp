@@ -180,5 +180,5 @@ class TypedValuesTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(TypedValuesTest)
+QTEST_MAIN(TypedValuesTest)
 #include "shell_typed_values_test.moc"

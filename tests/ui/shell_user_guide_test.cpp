@@ -148,5 +148,5 @@ class UserGuideTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(UserGuideTest)
+QTEST_MAIN(UserGuideTest)
 #include "shell_user_guide_test.moc"

@@ -186,5 +186,5 @@ class FilterPagesTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(FilterPagesTest)
+QTEST_MAIN(FilterPagesTest)
 #include "transform_filter_pages_test.moc"

@@ -648,5 +648,5 @@ class TransformPipelineTest : public QObject {
     void cleanupTestCase() { window_.reset(); }
 };
 
-HISTOSCOPE_UI_TEST(TransformPipelineTest)
+QTEST_MAIN(TransformPipelineTest)
 #include "transform_pipeline_test.moc"

@@ -99,5 +99,5 @@ class TransformResponsivenessTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(TransformResponsivenessTest)
+QTEST_MAIN(TransformResponsivenessTest)
 #include "transform_responsiveness_test.moc"

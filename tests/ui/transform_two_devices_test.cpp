@@ -208,5 +208,5 @@ class TransformTwoDevicesTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(TransformTwoDevicesTest)
+QTEST_MAIN(TransformTwoDevicesTest)
 #include "transform_two_devices_test.moc"

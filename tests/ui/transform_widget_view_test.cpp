@@ -101,5 +101,5 @@ class WidgetViewTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(WidgetViewTest)
+QTEST_MAIN(WidgetViewTest)
 #include "transform_widget_view_test.moc"

@@ -42,7 +42,6 @@
 #include "ui/shell/main_window.hpp"
 #include "ui/views/histogram_view.hpp"
 #include "ui/work/controller.hpp"
-#include "ui_test_main.hpp"
 
 namespace hs::ui::test {
 

@@ -163,5 +163,5 @@ class CompareViewTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(CompareViewTest)
+QTEST_MAIN(CompareViewTest)
 #include "views_compare_test.moc"

@@ -700,5 +700,5 @@ class ExportTest : public QObject {
     std::unique_ptr<ExportActions> exports_;
 };
 
-HISTOSCOPE_UI_TEST(ExportTest)
+QTEST_MAIN(ExportTest)
 #include "views_export_test.moc"

@@ -400,5 +400,5 @@ class HistogramViewTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(HistogramViewTest)
+QTEST_MAIN(HistogramViewTest)
 #include "views_histogram_test.moc"

@@ -267,5 +267,5 @@ class KernelLabCheckTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(KernelLabCheckTest)
+QTEST_MAIN(KernelLabCheckTest)
 #include "views_kernel_lab_check_test.moc"

@@ -262,5 +262,5 @@ class KernelLabTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(KernelLabTest)
+QTEST_MAIN(KernelLabTest)
 #include "views_kernel_lab_test.moc"

@@ -180,5 +180,5 @@ class KernelViewTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(KernelViewTest)
+QTEST_MAIN(KernelViewTest)
 #include "views_kernel_test.moc"

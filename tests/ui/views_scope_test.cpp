@@ -529,5 +529,5 @@ class ScopeViewTest : public QObject {
     ImageView* imageView_ = nullptr;
 };
 
-HISTOSCOPE_UI_TEST(ScopeViewTest)
+QTEST_MAIN(ScopeViewTest)
 #include "views_scope_test.moc"

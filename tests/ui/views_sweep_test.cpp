@@ -155,5 +155,5 @@ class SweepViewTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(SweepViewTest)
+QTEST_MAIN(SweepViewTest)
 #include "views_sweep_test.moc"

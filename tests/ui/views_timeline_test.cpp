@@ -405,5 +405,5 @@ class TimelineViewTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(TimelineViewTest)
+QTEST_MAIN(TimelineViewTest)
 #include "views_timeline_test.moc"

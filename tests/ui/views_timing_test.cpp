@@ -367,5 +367,5 @@ class TimingViewTest : public QObject {
     }
 };
 
-HISTOSCOPE_UI_TEST(TimingViewTest)
+QTEST_MAIN(TimingViewTest)
 #include "views_timing_test.moc"

@@ -558,5 +558,5 @@ class VisualWordsViewTest : public QObject {
     QString vocabularyPath_;
 };
 
-HISTOSCOPE_UI_TEST(VisualWordsViewTest)
+QTEST_MAIN(VisualWordsViewTest)
 #include "views_visual_words_test.moc"
