@@ -10,6 +10,7 @@
 #include <string>
 
 #include "engine/image/image.hpp"
+#include "engine/ops/scope/scope.hpp"
 
 namespace hs::bench {
 // bench/inputs.hpp's (compiled in from app/bench/inputs.cpp).
@@ -20,16 +21,13 @@ namespace {
 
 constexpr int kWidth = 3840, kHeight = 2160;
 
-// The definitions of engine/ops/scope/scope.hpp.
+// Cr * 256 + Cb and the luma, by the engine's header-only definitions (engine/ops/scope/scope.hpp).
 int chromaOf(const std::uint8_t* p) {
-    const int r = p[0], g = p[1], b = p[2];
-    const int cb = (-11059 * r - 21709 * g + 32768 * b + 8421375) >> 16;
-    const int cr = (32768 * r - 27439 * g - 5329 * b + 8421375) >> 16;
-    return cr * 256 + cb;
+    return hs::scope::cr(p[0], p[1], p[2]) * 256 + hs::scope::cb(p[0], p[1], p[2]);
 }
 
 int lumaOf(const std::uint8_t* p) {
-    return (299 * p[0] + 587 * p[1] + 114 * p[2] + 500) / 1000;
+    return hs::histogram::luma(p[0], p[1], p[2]);
 }
 
 }  // namespace
