@@ -14,6 +14,10 @@
 //   WIDE=1|4             scope_strips, scope_window: pixels a work-item loads from a row at once (4: one
 //                        16-byte uint4 of 4 adjacent pixels; the image's pitch must be a multiple of 4);
 //                        with WIDE=4 scope_strips takes one more argument, stripQuads
+//   RUNS=0|1             scope_strips, scope_window: 1 counts a run of equal values down a column with one
+//                        atomic, 0 every pixel with its own
+//   SPREAD=0|1           scope_window: 1 gives a warp's 32 work-items columns WG / 32 apart (WG a multiple
+//                        of 32), 0 adjacent ones
 //
 // A program holds only the kernel its options select (scope_global_atomic without WG, scope_strips with STRIP,
 // scope_window with WINDOW): PoCL compiles every kernel of a program once more when its binary is read for
@@ -94,9 +98,16 @@ __kernel void scope_global_atomic(__global const uint* pixels, uint pitch, uint 
 }
 #endif
 
-// Adds a run of `n` equal keys to a counter (none when n is 0). A work-item walks down a column, where
+// RUNS=1: adds a run of `n` equal keys to a counter (none when n is 0). A work-item walks down a column, where
 // neighbours are often equal (flat regions, a one-colour frame): a run costs one atomic instead of n, which
-// keeps equal values from queueing on one counter.
+// keeps equal values from queueing on one counter. RUNS=0: every pixel its own atomic, no compare and no
+// divergent flush; where a warp's work-items count different counters (the waveform's columns) and few pixels
+// equal the one above (a natural frame), that is the faster (bench/README.md, "Where the scope kernels' time
+// goes").
+#ifndef RUNS
+#define RUNS 1
+#endif
+#if RUNS
 #define FLUSH_RUN(ADD, key, n)         \
     do {                               \
         if ((n) != 0) ADD((key), (n)); \
@@ -112,6 +123,12 @@ __kernel void scope_global_atomic(__global const uint* pixels, uint pitch, uint 
             (run) = 1;                     \
         }                                  \
     } while (0)
+#else
+#define FLUSH_RUN(ADD, key, n) \
+    do {                       \
+    } while (0)
+#define COUNT_RUN(ADD, key, last, run) ADD((key), 1u)
+#endif
 
 #ifndef UNROLL
 #define UNROLL 1
@@ -205,6 +222,9 @@ __kernel void scope_global_atomic(__global const uint* pixels, uint pitch, uint 
         }                                                                    \
     }
 
+// LANE(component, lane) for each component of a uint4: a quad's 4 pixels, a local table's 4 words.
+#define EACH_LANE(LANE) LANE(s0, 0u) LANE(s1, 1u) LANE(s2, 2u) LANE(s3, 3u)
+
 #if WIDE == 4
 // A work-item's ITEMs are quads: quad q holds pixels 4q .. 4q + 3 (its lanes 0..3) of a row, 16-byte aligned
 // as the host builds WIDE=4 only for a pitch that is a multiple of 4. The quads a rectangle touches, from
@@ -214,13 +234,17 @@ __kernel void scope_global_atomic(__global const uint* pixels, uint pitch, uint 
 #define QUAD_END(rx, rw) (((rx) + (rw) + 3u) / 4u)
 // Quad q of the rectangle's first row.
 #define FIRST_QUAD(q) ((__global const uint4*)(pixels + (size_t)ry * pitch) + (q))
-// LANE(component, lane) for each lane of a quad.
-#define EACH_LANE(LANE) LANE(s0, 0u) LANE(s1, 1u) LANE(s2, 2u) LANE(s3, 3u)
 #define LANE_INSIDE_(c, lane) inside.c = q * 4u + (lane) >= rx && q * 4u + (lane) < rx + rw;
 #endif
 
 // The local-atomic kernels exist in the builds that size them (global-atomic's has neither STRIP nor WINDOW).
 #if SCOPE != 2 && defined(STRIP)
+
+// The local tables (scope_strips', scope_window's) are read back 16 bytes at a time, a uint4 of 4 words:
+// their flush tests four words at once, most of them zero. So that a work-group's global atomics still go to
+// adjacent counters (which the memory merges) the words are laid out in four quarters: counter c of a
+// table of 4 Q words lies in component c / Q of uint4 c % Q, and work-item j's uint4 holds counters j,
+// Q + j, 2Q + j and 3Q + j.
 
 // local-atomic for the waveform and the parade: a work-group per strip of columns and band of rowsPerBand
 // rows (group ids (strip, band)). It counts its pixels into a local table of PLANES x 256 x STRIP column bins
@@ -228,7 +252,11 @@ __kernel void scope_global_atomic(__global const uint* pixels, uint pitch, uint 
 // other band's only there). WIDE=1: a strip is STRIP column bins. WIDE=4: a strip is stripQuads quads of the
 // rectangle's aligned span, whose pixels' bins the host keeps within STRIP of the first; a bin at a strip's
 // edge may be shared with the neighbour strip, both adding to it.
-#define ADD_LOCAL(key, n) atomic_add(&table[(key)*STRIP + s], (n))
+// Counter key * STRIP + s of the table's PLANES * 256 * STRIP, in quarters of Q = PLANES * 64 * STRIP words:
+// quarter key / (PLANES * 64), word (key % (PLANES * 64)) * STRIP + s of it.
+#define QUARTER_KEYS (PLANES * 64u)
+#define ADD_LOCAL(key, n) \
+    atomic_add(&table[4u * (((key) % QUARTER_KEYS) * STRIP + s) + (key) / QUARTER_KEYS], (n))
 #if WIDE == 4
 // Counts lane `c` of `item` (its table column `bins.c`) into the lane's runs.
 #define COUNT_LANE_(c, lane)                                                              \
@@ -253,9 +281,10 @@ __kernel void scope_strips(__global const uint* pixels, uint pitch, uint rx, uin
                            uint stripQuads
 #endif
 ) {
-    __local uint table[PLANES * 256 * STRIP];
+    __local uint4 table4[PLANES * 64 * STRIP];
+    __local uint* const table = (__local uint*)table4;
     const uint lid = get_local_id(0);
-    for (uint i = lid; i < PLANES * 256 * STRIP; i += WG) table[i] = 0;
+    for (uint i = lid; i < PLANES * 64 * STRIP; i += WG) table4[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 
     const uint y0 = get_group_id(1) * rowsPerBand;
@@ -304,13 +333,20 @@ __kernel void scope_strips(__global const uint* pixels, uint pitch, uint rx, uin
     }
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = lid; i < PLANES * 256 * STRIP; i += WG) {
-        const uint n = table[i];
-        const uint bin = b0 + i % STRIP;
-        if (n != 0 && bin < columns) atomic_add(&counts[(i / STRIP) * columns + bin], n);
+    for (uint j = lid; j < PLANES * 64 * STRIP; j += WG) {
+        const uint4 quad = table4[j];
+        const uint bin = b0 + j % STRIP;
+        if (!any(quad != 0) || bin >= columns) continue;
+        // Component k holds the counter of key k * QUARTER_KEYS + j / STRIP.
+        __global uint* const first = counts + (j / STRIP) * columns + bin;
+#define FLUSH_QUARTER_(c, k) \
+    if (quad.c != 0) atomic_add(first + (k)*QUARTER_KEYS * columns, quad.c);
+        EACH_LANE(FLUSH_QUARTER_)
+#undef FLUSH_QUARTER_
     }
 }
 #undef ADD_LOCAL
+#undef QUARTER_KEYS
 
 #elif SCOPE == 2 && defined(WINDOW)
 
@@ -322,6 +358,17 @@ __kernel void scope_strips(__global const uint* pixels, uint pitch, uint rx, uin
 #define OUTSIDE_SLOTS 0
 #endif
 #define EMPTY_SLOT 0xffffffffu
+#ifndef SPREAD
+#define SPREAD 0
+#endif
+// The column (of pixels or quads) a work-item starts from, counted across the launch. SPREAD=1 (WG a multiple
+// of 32): the 32 work-items of a warp take columns WG / 32 apart instead of adjacent ones. Neighbouring pixels
+// often share their chroma, and a warp's atomics on one local counter run one after another.
+#if SPREAD
+#define FIRST_COLUMN() (get_group_id(0) * WG + get_local_id(0) % 32u * (WG / 32u) + get_local_id(0) / 32u)
+#else
+#define FIRST_COLUMN() get_global_id(0)
+#endif
 
 // local-atomic for the vectorscope: the 256 x 256 counters do not fit local memory, but the chroma of most
 // pixels lies near the grey point, so each work-group keeps a private WINDOW x WINDOW copy of the counters
@@ -334,22 +381,26 @@ __kernel void scope_strips(__global const uint* pixels, uint pitch, uint rx, uin
 __kernel void scope_window(__global const uint* pixels, uint pitch, uint rx, uint ry, uint rw, uint rh,
                            uint columns, __global uint* counts, uint rowsPerBand) {
 #define WINDOW_WORDS (WINDOW * WINDOW * COUNTER_BITS / 32)
-    __local uint window[WINDOW_WORDS];
+#define COUNTERS_PER_WORD (32 / COUNTER_BITS)
+#define WINDOW_QUADS (WINDOW_WORDS / 4)
+    // In quarters, as scope_strips' table; with 16-bit counters each quarter holds two runs of WINDOW_QUADS
+    // counters, one in the words' low halves, one in their high halves: counter i lies in component
+    // i / (2 WINDOW_QUADS), half (i / WINDOW_QUADS) % 2 of uint4 i % WINDOW_QUADS.
+    __local uint4 window4[WINDOW_QUADS];
+    __local uint* const window = (__local uint*)window4;
 #if OUTSIDE_SLOTS > 0
     __local uint slotKey[OUTSIDE_SLOTS], slotCount[OUTSIDE_SLOTS];
     for (uint i = get_local_id(0); i < OUTSIDE_SLOTS; i += WG) slotKey[i] = EMPTY_SLOT, slotCount[i] = 0;
 #endif
     const uint lid = get_local_id(0);
-    for (uint i = lid; i < WINDOW_WORDS; i += WG) window[i] = 0;
+    for (uint i = lid; i < WINDOW_QUADS; i += WG) window4[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 
     const uint y0 = get_group_id(1) * rowsPerBand;
     const uint y1 = min(rh, y0 + rowsPerBand);
-#if COUNTER_BITS == 16
-#define ADD_WINDOW(i, n) atomic_add(&window[(i) >> 1], (n) << (((i)&1u) * 16u))
-#else
-#define ADD_WINDOW(i, n) atomic_add(&window[(i)], (n))
-#endif
+#define ADD_WINDOW(i, n)                                                                    \
+    atomic_add(&window[4u * ((i) % WINDOW_QUADS) + (i) / (WINDOW_QUADS * COUNTERS_PER_WORD)], \
+               (n) << ((i) / WINDOW_QUADS % COUNTERS_PER_WORD * COUNTER_BITS))
 #if OUTSIDE_SLOTS > 0
     // A slot's key changes once, from EMPTY_SLOT to the first chroma that asks for it; the exchange tells
     // whoever asks (an atomic, as the first asker's claim may be under way).
@@ -374,7 +425,7 @@ __kernel void scope_window(__global const uint* pixels, uint pitch, uint rx, uin
             ADD_OUTSIDE((key), (n));                                                   \
     } while (0)
 #if WIDE == 1
-    for (uint x = get_global_id(0); x < rw; x += get_global_size(0)) {
+    for (uint x = FIRST_COLUMN(); x < rw; x += get_global_size(0)) {
         uint last = 0, run = 0;
         WALK_COLUMN(pixels + (size_t)ry * pitch + rx + x, y0, y1, 1u, {
             const uchar4 px = as_uchar4(item);
@@ -389,7 +440,7 @@ __kernel void scope_window(__global const uint* pixels, uint pitch, uint rx, uin
         if (COUNTS(px)) COUNT_RUN(ADD_CHROMA, chroma_key(px), last.c, run.c); \
     }
 #define FLUSH_CHROMA_(c, lane) FLUSH_RUN(ADD_CHROMA, last.c, run.c);
-    for (uint q = QUAD_OF(rx) + get_global_id(0); q < QUAD_END(rx, rw); q += get_global_size(0)) {
+    for (uint q = QUAD_OF(rx) + FIRST_COLUMN(); q < QUAD_END(rx, rw); q += get_global_size(0)) {
         uint4 inside;
         EACH_LANE(LANE_INSIDE_)
         uint4 last = 0, run = 0;
@@ -399,13 +450,18 @@ __kernel void scope_window(__global const uint* pixels, uint pitch, uint rx, uin
 #endif
 #undef ADD_CHROMA
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint i = lid; i < WINDOW * WINDOW; i += WG) {
-#if COUNTER_BITS == 16
-        const uint n = (window[i >> 1] >> ((i & 1u) * 16u)) & 0xffffu;
-#else
-        const uint n = window[i];
-#endif
-        if (n != 0) atomic_add(&counts[(WINDOW_LOW + i / WINDOW) * 256u + WINDOW_LOW + i % WINDOW], n);
+    for (uint j = lid; j < WINDOW_QUADS; j += WG) {
+        const uint4 quad = window4[j];
+        if (!any(quad != 0)) continue;
+        // Counter i = (k * COUNTERS_PER_WORD + h) * WINDOW_QUADS + j: component k, half h.
+#define FLUSH_WINDOW_(c, k)                                                                               \
+    for (uint h = 0; h < COUNTERS_PER_WORD; ++h) {                                                        \
+        const uint n = COUNTER_BITS == 32 ? quad.c : (quad.c >> (h * 16u)) & 0xffffu;                     \
+        const uint i = ((k)*COUNTERS_PER_WORD + h) * WINDOW_QUADS + j;                                    \
+        if (n != 0) atomic_add(&counts[(WINDOW_LOW + i / WINDOW) * 256u + WINDOW_LOW + i % WINDOW], n); \
+    }
+        EACH_LANE(FLUSH_WINDOW_)
+#undef FLUSH_WINDOW_
     }
 #if OUTSIDE_SLOTS > 0
     for (uint i = lid; i < OUTSIDE_SLOTS; i += WG)

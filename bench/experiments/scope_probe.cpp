@@ -3,19 +3,20 @@
 // events (an untimed warm-up, then min / median / max of REPS):
 //   - the streaming read of the frame (kernels/bench.cl stream_read, its fastest shape, as the bench does);
 //   - the local-atomic waveform (luma), parade and vectorscope as the product launches them on a GPU (its
-//     defaults: WG 256, UNROLL 1, WIDE 4, strips of 18 and 10 bins, a 128 x 128 window of 16-bit counters and
-//     256 slots, 4 groups per compute unit; the geometry mirrors
+//     defaults: WG 256, UNROLL 1, WIDE 4, strips of 18 and 10 bins without runs, a 128 x 128 window of 16-bit
+//     counters, 256 slots and runs, 4 groups per compute unit; the geometry mirrors
 //     app/engine/ops/scope/local_atomic_strategy.cpp), once per VARIANT, each checked against a CPU
 //     reference. A VARIANT is LABEL:DIR[:NAME=V,NAME=V...]: DIR's scope.cl, built with the product's -D
-//     options, NAME=V replacing or adding one (WG stays 256: the launch is built for it);
+//     options, NAME=V replacing or adding one (WG comes from the shape below: the launch is built for it);
 //   - the same walks with nothing counted (scope_probe.cl, including KERNELS/scope.cl), in the product's
 //     geometry and in others.
 //   scope_probe REPS KERNELS PROBE_DIR VARIANT...
 // It writes out the strategy's launch geometry (bands, strips) and the scopes' definitions for its reference
 // instead of linking the engine (scope::referenceScope, local_atomic_strategy.cpp), so that it builds from
 // one g++ line in seconds on the GPU machine, where the engine takes minutes; the engine's own scope tests
-// check the product's geometry and reference. PROBE_GROUPS (default "4": a list such as "4,6,8") runs the
-// product's kernels once per groups per compute unit; PROBE_WALKS=0 leaves the walks out.
+// check the product's geometry and reference. PROBE_SHAPES (default "256/4": a list such as "256/6,1024/2")
+// runs the product's kernels once per shape WG/G: work-groups of WG items, about G of them per compute unit;
+// PROBE_WALKS=0 leaves the walks out.
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
@@ -37,7 +38,7 @@ ImageRGBA8 makePattern(const std::string& name, int width, int height);
 
 namespace {
 
-constexpr int kWidth = 3840, kHeight = 2160, kColumns = 1024, kWorkGroup = 256;
+constexpr int kWidth = 3840, kHeight = 2160, kColumns = 1024, kWalkGroup = 256;
 
 struct Gpu {
     cl_context context = nullptr;
@@ -170,10 +171,10 @@ std::pair<size_t, cl_uint> bands(size_t target, size_t across, size_t rows, size
     return {ceilDiv(rows, perBand), static_cast<cl_uint>(perBand)};
 }
 
-// WIDE=4 strip of `strip` bins: local_atomic_strategy.cpp's stripQuads().
-size_t stripQuadsFor(size_t strip) {
+// WIDE=4 strip of `strip` bins for work-groups of `workGroup`: local_atomic_strategy.cpp's stripQuads().
+size_t stripQuadsFor(size_t strip, size_t workGroup) {
     const size_t pixels = ((strip - 1) * kWidth - 1) / kColumns + 1;
-    return std::min<size_t>(pixels / 4, kWorkGroup);
+    return std::min<size_t>(pixels / 4, workGroup);
 }
 
 // A kernel folder and the -D options that differ from the product's.
@@ -221,10 +222,20 @@ int main(int argc, char** argv) {
     std::vector<Variant> variants;
     for (int i = 4; i < argc; ++i) variants.push_back(variantOf(argv[i]));
     const Gpu gpu = openDevice();
-    std::vector<size_t> groupsPerUnit;
+    struct Shape {
+        size_t workGroup, groupsPerUnit;
+    };
+    std::vector<Shape> shapes;
     {
-        std::stringstream list(std::getenv("PROBE_GROUPS") ? std::getenv("PROBE_GROUPS") : "4");
-        for (std::string item; std::getline(list, item, ',');) groupsPerUnit.push_back(std::stoul(item));
+        std::stringstream list(std::getenv("PROBE_SHAPES") ? std::getenv("PROBE_SHAPES") : "256/4");
+        for (std::string item; std::getline(list, item, ',');) {
+            const size_t slash = item.find('/');
+            if (slash == std::string::npos) {
+                std::fprintf(stderr, "PROBE_SHAPES: %s is not WG/G\n", item.c_str());
+                return 2;
+            }
+            shapes.push_back({std::stoul(item.substr(0, slash)), std::stoul(item.substr(slash + 1))});
+        }
     }
     const bool walks = !std::getenv("PROBE_WALKS") || std::string(std::getenv("PROBE_WALKS")) != "0";
     const size_t target = static_cast<size_t>(gpu.units) * 4;
@@ -273,26 +284,30 @@ int main(int argc, char** argv) {
              {Scope{"waveform luma", 0, "18"}, Scope{"parade", 1, "10"}, Scope{"vectorscope", 2, nullptr}}) {
             const std::vector<cl_uint> expected = reference(image, scope.kind);
             std::map<std::string, std::string> defaults{
-                {"SCOPE", std::to_string(scope.kind)}, {"WG", "256"}, {"UNROLL", "1"}, {"WIDE", "4"}};
+                {"SCOPE", std::to_string(scope.kind)}, {"UNROLL", "1"}, {"WIDE", "4"}};
             if (scope.kind == 0) defaults["CHANNEL"] = "4";
             if (scope.strip)
-                defaults["STRIP"] = scope.strip;
+                defaults.insert({{"STRIP", scope.strip}, {"RUNS", "0"}});
             else
-                defaults.insert({{"WINDOW", "128"}, {"COUNTER_BITS", "16"}, {"OUTSIDE_SLOTS", "256"}});
-            for (const size_t groups : groupsPerUnit)
+                defaults.insert(
+                    {{"WINDOW", "128"}, {"COUNTER_BITS", "16"}, {"OUTSIDE_SLOTS", "256"}, {"RUNS", "1"}});
+            for (const Shape shape : shapes)
                 for (const Variant& variant : variants) {
-                    const size_t groupTarget = static_cast<size_t>(gpu.units) * groups;
+                    const size_t groupTarget = static_cast<size_t>(gpu.units) * shape.groupsPerUnit;
+                    const size_t workGroup = shape.workGroup;
+                    defaults["WG"] = std::to_string(workGroup);
                     const std::string options = optionsOf(defaults, variant);
                     size_t across = 0, maxRows = kHeight, stripQuads = 0;
                     if (scope.strip) {
                         const auto strip = variant.options.find("STRIP");
                         stripQuads = stripQuadsFor(
-                            std::stoul(strip == variant.options.end() ? scope.strip : strip->second));
+                            std::stoul(strip == variant.options.end() ? scope.strip : strip->second),
+                            workGroup);
                         across = ceilDiv(quads, stripQuads);
                     } else {
-                        across = std::min(ceilDiv(quads, kWorkGroup), groupTarget);
-                        across = std::max(across, ceilDiv(quads, kWorkGroup * (65535 / (kWorkGroup * 4))));
-                        maxRows = 65535 / (kWorkGroup * 4 * ceilDiv(quads, across * kWorkGroup));
+                        across = std::min(ceilDiv(quads, workGroup), groupTarget);
+                        across = std::max(across, ceilDiv(quads, workGroup * (65535 / (workGroup * 4))));
+                        maxRows = 65535 / (workGroup * 4 * ceilDiv(quads, across * workGroup));
                     }
                     const auto [bandCount, rowsPerBand] = bands(groupTarget, across, kHeight, maxRows);
                     cl_kernel kernel = kernelOf(gpu, variant.dir, "scope.cl", options,
@@ -300,11 +315,11 @@ int main(int argc, char** argv) {
                     setArgs(kernel, 0, pixels, pitch, zero, zero, width, height, columns, counts,
                             rowsPerBand);
                     if (scope.strip) setArgs(kernel, 9, static_cast<cl_uint>(stripQuads));
-                    const Summary s = timeKernel(gpu, kernel, across * kWorkGroup, bandCount, kWorkGroup,
-                                                 reps, clearCounts);
+                    const Summary s =
+                        timeKernel(gpu, kernel, across * workGroup, bandCount, workGroup, reps, clearCounts);
                     // The last run's counts, against the reference.
                     clearCounts();
-                    const size_t global[2] = {across * kWorkGroup, bandCount}, local[2] = {kWorkGroup, 1};
+                    const size_t global[2] = {across * workGroup, bandCount}, local[2] = {workGroup, 1};
                     check(clEnqueueNDRangeKernel(gpu.queue, kernel, 2, nullptr, global, local, 0, nullptr,
                                                  nullptr),
                           "check run");
@@ -315,8 +330,9 @@ int main(int argc, char** argv) {
                     const bool same = got == expected;
                     failures += same ? 0 : 1;
                     char what[128];
-                    std::snprintf(what, sizeof what, "%s %s G%zu %zux%zu%s", scope.name,
-                                  variant.label.c_str(), groups, across, bandCount, same ? "" : " WRONG");
+                    std::snprintf(what, sizeof what, "%s %s %zu/%zu %zux%zu%s", scope.name,
+                                  variant.label.c_str(), workGroup, shape.groupsPerUnit, across, bandCount,
+                                  same ? "" : " WRONG");
                     report(frameName, what, s, readMs);
                     clReleaseKernel(kernel);
                 }
@@ -331,13 +347,13 @@ int main(int argc, char** argv) {
                 "-D SCOPE=2 -D WG=256 -D WIDE=4 -D UNROLL=" + std::to_string(unroll) + " -I " + kernels;
             cl_kernel window = kernelOf(gpu, probeDir, "scope_probe.cl", options, "probe_walk_window");
             for (cl_uint rows : {9u, 17u, 34u, 68u}) {
-                const size_t across = ceilDiv(quads, kWorkGroup), bandCount = ceilDiv(kHeight, rows);
+                const size_t across = ceilDiv(quads, kWalkGroup), bandCount = ceilDiv(kHeight, rows);
                 setArgs(window, 0, pixels, pitch, zero, zero, width, height, sink, rows);
                 char what[128];
                 std::snprintf(what, sizeof what, "walk window U%d %zux%zu rows %u", unroll, across, bandCount,
                               rows);
                 report(frameName, what,
-                       timeKernel(gpu, window, across * kWorkGroup, bandCount, kWorkGroup, reps, noop),
+                       timeKernel(gpu, window, across * kWalkGroup, bandCount, kWalkGroup, reps, noop),
                        readMs);
             }
             clReleaseKernel(window);
@@ -350,7 +366,7 @@ int main(int argc, char** argv) {
                 std::snprintf(what, sizeof what, "walk strips U%d %u quads %zux%zu", unroll, stripQuads,
                               across, bandCount);
                 report(frameName, what,
-                       timeKernel(gpu, strips, across * kWorkGroup, bandCount, kWorkGroup, reps, noop),
+                       timeKernel(gpu, strips, across * kWalkGroup, bandCount, kWalkGroup, reps, noop),
                        readMs);
             }
             clReleaseKernel(strips);

@@ -4,12 +4,12 @@
 #   bash bench/experiments/scope_probe.sh OUT VARIANT...
 # A VARIANT is LABEL:DIR[:NAME=V,...]: the scope.cl in DIR (an untracked folder carried with the tree, or
 # kernels), built with the product's -D options and NAME=V replacing or adding one; for instance
-#   main:kernels  quarters:probe-quarters  no-runs:probe-quarters:RUNS=0
+#   main:kernels  no-runs:kernels:RUNS=0  before:probe-main (probe-main/scope.cl: git show REV:kernels/scope.cl)
 # Builds bench/experiments/scope_probe.cpp (with the bench's frames from app/bench/inputs.cpp) and runs it:
 # the streaming read, the product's local-atomic waveform, parade and vectorscope of each variant (each
 # checked against a CPU reference) and the walks alone (scope_probe.cl) on the 3840x2160 natural,
 # all-equal and uniform frames, min / median / max of PROBE_REPS (default 20): OUT/probe.txt; the card in
-# OUT/card.txt. PROBE_GROUPS and PROBE_WALKS: scope_probe.cpp.
+# OUT/card.txt. PROBE_SHAPES and PROBE_WALKS: scope_probe.cpp.
 set -uo pipefail
 out=${1:?usage: scope_probe.sh OUT VARIANT...}
 shift

@@ -150,9 +150,9 @@ INSTANTIATE_TEST_SUITE_P(Oclgrind, HistogramKernels,
 
 // --- scope.cl: every device strategy, each scope, with and without IGNORE_TRANSPARENT; local-atomic also
 // with its tunables at odd values (several rows a batch, the smallest 16-bit window, one slot for every
-// chroma outside it), so that its local slots' claims and packed counters run under the race detector, and
-// with WIDE=4 (16-byte loads of 4 pixels) on a region from an odd x to the right border, whose quads hold
-// pixels outside it.
+// chroma outside it, every pixel its own atomic), so that its local slots' claims and packed counters run
+// under the race detector, and with WIDE=4 (16-byte loads of 4 pixels) on a region from an odd x to the right
+// border, whose quads hold pixels outside it.
 
 class ScopeKernels : public ::testing::TestWithParam<std::string> {};
 
@@ -170,9 +170,14 @@ TEST_P(ScopeKernels, CountLikeTheReference) {
     }
     std::vector<tuning::Values> tunings{{}};
     if (strategy.name() == "local-atomic") {
-        tunings.push_back({{"UNROLL", 4}, {"WINDOW", 8}, {"COUNTER_BITS", 16}, {"OUTSIDE_SLOTS", 1}});
         tunings.push_back(
-            {{"WIDE", 4}, {"UNROLL", 2}, {"WINDOW", 8}, {"COUNTER_BITS", 16}, {"OUTSIDE_SLOTS", 1}});
+            {{"UNROLL", 4}, {"WINDOW", 8}, {"COUNTER_BITS", 16}, {"OUTSIDE_SLOTS", 1}, {"RUNS", 0}});
+        tunings.push_back({{"WIDE", 4},
+                           {"UNROLL", 2},
+                           {"WINDOW", 8},
+                           {"COUNTER_BITS", 16},
+                           {"OUTSIDE_SLOTS", 1},
+                           {"SPREAD", 1}});
     }
     for (const auto& values : tunings) {
         const tuning::ScopedTuning tuned(tuning::key("scope", strategy.name()), values);

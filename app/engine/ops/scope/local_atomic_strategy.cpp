@@ -48,6 +48,18 @@ constexpr int kLargestWindow = 128;
 constexpr int kSmallestWindow = 8;
 constexpr int kCounterBits = 16;
 constexpr int kOutsideSlots = 256;
+// Runs of equal values down a column counted with one atomic: kept by a CPU and by a GPU's vectorscope, off
+// for a GPU's waveform and parade. There a warp's work-items add to different columns' counters, so a pixel's
+// own atomic costs less than the compare and the divergent flush of runs: on the H100 (4 groups per compute
+// unit) the natural 4K frame's waveform took 0.0235 -> 0.0203 ms (0.47 -> 0.54 x the streaming read), its
+// parade 0.0365 -> 0.0317, the uniform frame's alike faster, the all-equal frame's waveform the same and its
+// parade 0.0259 -> 0.0308 (bench/results/h100-2026-12-07-session17). The vectorscope's work-items meet on one
+// counter wherever the chroma is flat: without runs its all-equal frame took twice as long.
+constexpr int kGpuStripRuns = 0;
+constexpr int kRuns = 1;
+// The vectorscope's warps take columns WG / 32 apart (1) or adjacent ones (0).
+constexpr int kSpread = 0;
+constexpr std::size_t kWarp = 32;
 // The most pixels one group may count into 16-bit counters: a counter can then never carry.
 constexpr std::size_t kSixteenBitPixels = 65535;
 constexpr std::uint64_t kBinBytes = kValues * sizeof(cl_uint);  // one column bin of one plane
@@ -74,6 +86,8 @@ struct Plan {
     int window = 0;                 // vectorscope: the window's side
     int counterBits = 32;           // vectorscope: of the window's counters
     int outsideSlots = 0;           // vectorscope: a power of two, or none
+    int runs = kRuns;               // 1: a run of equal values down a column is one atomic, 0: none
+    int spread = kSpread;           // vectorscope: 1, a warp's columns WG / 32 apart (WG a multiple of 32)
 
     std::uint64_t windowBytes() const {
         return static_cast<std::uint64_t>(window) * static_cast<std::uint64_t>(window) *
@@ -122,6 +136,8 @@ Plan plan(const DeviceInfo& device, const Params& params, const Launch& launch) 
     // A GPU runs several groups per compute unit at once, a CPU core one after another.
     p.groupsPerUnit = static_cast<std::size_t>(
         std::max(1, tuned(device, "GROUPS_PER_CU", device.type == DeviceType::Gpu ? 4 : 2)));
+    const bool gpuStrips = device.type == DeviceType::Gpu && params.kind != Kind::Vectorscope;
+    p.runs = tuned(device, "RUNS", gpuStrips ? kGpuStripRuns : kRuns) == 0 ? 0 : 1;
     if (params.kind != Kind::Vectorscope) {
         // As many column bins as the budget holds (a GPU's waveform: fewer), whatever the columns (one build
         // serves every column count; a table wider than the columns costs only its clearing); a tuned strip
@@ -140,6 +156,7 @@ Plan plan(const DeviceInfo& device, const Params& params, const Launch& launch) 
         }
     } else {
         fitWindow(device, p);
+        p.spread = tuned(device, "SPREAD", kSpread) != 0 && p.workGroup % kWarp == 0 ? 1 : 0;
     }
     if (p.wide == kQuad) p.unroll = std::min(p.unroll, kLargestWideUnroll);
     return p;
@@ -156,11 +173,12 @@ std::pair<std::size_t, cl_uint> bands(std::size_t target, std::size_t across, in
 
 KernelBuild build(const Params& params, const Plan& p) {
     std::string options = scopeOptions(params) + " -D WG=" + std::to_string(p.workGroup) +
-                          " -D UNROLL=" + std::to_string(p.unroll) + " -D WIDE=" + std::to_string(p.wide);
+                          " -D UNROLL=" + std::to_string(p.unroll) + " -D WIDE=" + std::to_string(p.wide) +
+                          " -D RUNS=" + std::to_string(p.runs);
     if (params.kind == Kind::Vectorscope)
-        options += " -D WINDOW=" + std::to_string(p.window) +
-                   " -D COUNTER_BITS=" + std::to_string(p.counterBits) +
-                   " -D OUTSIDE_SLOTS=" + std::to_string(p.outsideSlots);
+        options +=
+            " -D WINDOW=" + std::to_string(p.window) + " -D COUNTER_BITS=" + std::to_string(p.counterBits) +
+            " -D OUTSIDE_SLOTS=" + std::to_string(p.outsideSlots) + " -D SPREAD=" + std::to_string(p.spread);
     else
         options += " -D STRIP=" + std::to_string(p.strip);
     return {std::string(kSource), options};
@@ -171,7 +189,8 @@ class LocalAtomicStrategy final : public DeviceStrategy {
     std::string_view name() const override { return kName; }
     std::string_view description() const override {
         return "local counters per work-group (a strip of column bins; the vectorscope's window around "
-               "grey), runs of equal values counted once, merged with global atomics";
+               "grey), runs of equal values counted once (on a GPU the vectorscope's only), merged with "
+               "global atomics";
     }
     std::vector<Tunable> tunables() const override {
         return {
@@ -186,6 +205,14 @@ class LocalAtomicStrategy final : public DeviceStrategy {
              .min = 1,
              .max = kQuad,
              .powerOfTwo = true},
+            {.name = "RUNS",
+             .help = "1: a run of equal values down a column is one atomic; 0: every pixel its own",
+             .min = 0,
+             .max = 1},
+            {.name = "SPREAD",
+             .help = "the vectorscope's warps: 1, columns WG / 32 apart; 0, adjacent ones",
+             .min = 0,
+             .max = 1},
             {.name = "GROUPS_PER_CU", .help = "work-groups to aim for per compute unit", .min = 1, .max = 64},
             {.name = "WINDOW",
              .help = "the vectorscope's local window side around grey",
@@ -243,6 +270,7 @@ class LocalAtomicStrategy final : public DeviceStrategy {
             }
             p.workGroup = std::bit_floor(std::max<std::size_t>(limit, 1));
             p.stripQuads = std::min(p.stripQuads, p.workGroup);
+            if (p.workGroup % kWarp != 0) p.spread = 0;
         }
         const std::size_t local = p.workGroup;
         const std::size_t target = std::max<std::size_t>(1, info.computeUnits) * p.groupsPerUnit;
