@@ -16,8 +16,6 @@
 //                        with WIDE=4 scope_strips takes one more argument, stripQuads
 //   RUNS=0|1             scope_strips, scope_window: 1 counts a run of equal values down a column with one
 //                        atomic, 0 every pixel with its own
-//   SPREAD=0|1           scope_window: 1 gives a warp's 32 work-items columns WG / 32 apart (WG a multiple
-//                        of 32), 0 adjacent ones
 //
 // A program holds only the kernel its options select (scope_global_atomic without WG, scope_strips with STRIP,
 // scope_window with WINDOW): PoCL compiles every kernel of a program once more when its binary is read for
@@ -358,17 +356,6 @@ __kernel void scope_strips(__global const uint* pixels, uint pitch, uint rx, uin
 #define OUTSIDE_SLOTS 0
 #endif
 #define EMPTY_SLOT 0xffffffffu
-#ifndef SPREAD
-#define SPREAD 0
-#endif
-// The column (of pixels or quads) a work-item starts from, counted across the launch. SPREAD=1 (WG a multiple
-// of 32): the 32 work-items of a warp take columns WG / 32 apart instead of adjacent ones. Neighbouring pixels
-// often share their chroma, and a warp's atomics on one local counter run one after another.
-#if SPREAD
-#define FIRST_COLUMN() (get_group_id(0) * WG + get_local_id(0) % 32u * (WG / 32u) + get_local_id(0) / 32u)
-#else
-#define FIRST_COLUMN() get_global_id(0)
-#endif
 
 // local-atomic for the vectorscope: the 256 x 256 counters do not fit local memory, but the chroma of most
 // pixels lies near the grey point, so each work-group keeps a private WINDOW x WINDOW copy of the counters
@@ -425,7 +412,7 @@ __kernel void scope_window(__global const uint* pixels, uint pitch, uint rx, uin
             ADD_OUTSIDE((key), (n));                                                   \
     } while (0)
 #if WIDE == 1
-    for (uint x = FIRST_COLUMN(); x < rw; x += get_global_size(0)) {
+    for (uint x = get_global_id(0); x < rw; x += get_global_size(0)) {
         uint last = 0, run = 0;
         WALK_COLUMN(pixels + (size_t)ry * pitch + rx + x, y0, y1, 1u, {
             const uchar4 px = as_uchar4(item);
@@ -440,7 +427,7 @@ __kernel void scope_window(__global const uint* pixels, uint pitch, uint rx, uin
         if (COUNTS(px)) COUNT_RUN(ADD_CHROMA, chroma_key(px), last.c, run.c); \
     }
 #define FLUSH_CHROMA_(c, lane) FLUSH_RUN(ADD_CHROMA, last.c, run.c);
-    for (uint q = QUAD_OF(rx) + FIRST_COLUMN(); q < QUAD_END(rx, rw); q += get_global_size(0)) {
+    for (uint q = QUAD_OF(rx) + get_global_id(0); q < QUAD_END(rx, rw); q += get_global_size(0)) {
         uint4 inside;
         EACH_LANE(LANE_INSIDE_)
         uint4 last = 0, run = 0;

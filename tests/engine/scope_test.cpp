@@ -265,8 +265,7 @@ const std::vector<tuning::Values> kTunings{
      {"GROUPS_PER_CU", 1},
      {"WINDOW", 8},
      {"COUNTER_BITS", 16},
-     {"OUTSIDE_SLOTS", 1},
-     {"SPREAD", 1}},
+     {"OUTSIDE_SLOTS", 1}},
     {{"UNROLL", 16}, {"GROUPS_PER_CU", 16}, {"OUTSIDE_SLOTS", 16}, {"STRIP", 3}},
     {{"UNROLL", 8}, {"WINDOW", 32}, {"RUNS", 0}},
     {{"UNROLL", 2}, {"COUNTER_BITS", 32}},
@@ -300,8 +299,8 @@ TEST_P(LocalAtomicTunings, EqualTheReferenceBitForBit) {
             ASSERT_EQ(result.counts, referenceScope(image.pixels.data(), image.width, image.height, params));
             ASSERT_EQ(result.builds.size(), 1u);
             for (const auto& [tunable, value] : values) {
-                if (params.kind != Kind::Vectorscope && (tunable == "WINDOW" || tunable == "COUNTER_BITS" ||
-                                                         tunable == "OUTSIDE_SLOTS" || tunable == "SPREAD"))
+                if (params.kind != Kind::Vectorscope &&
+                    (tunable == "WINDOW" || tunable == "COUNTER_BITS" || tunable == "OUTSIDE_SLOTS"))
                     continue;
                 if (params.kind == Kind::Vectorscope && tunable == "STRIP") continue;
                 if (tunable == "WIDE" && image.width % 4 != 0) continue;  // loads a pixel at a time
@@ -330,7 +329,7 @@ INSTANTIATE_TEST_SUITE_P(Every, LocalAtomicTunings, ::testing::Range<std::size_t
 // 16-bit window that caps a group's pixels. An image whose pitch is not a multiple of 4 falls back to WIDE=1.
 const std::vector<tuning::Values> kWideTunings{
     {{"WIDE", 4}},
-    {{"WIDE", 4}, {"UNROLL", 2}, {"GROUPS_PER_CU", 2}, {"RUNS", 0}, {"SPREAD", 1}},
+    {{"WIDE", 4}, {"UNROLL", 2}, {"GROUPS_PER_CU", 2}, {"RUNS", 0}},
     {{"WIDE", 4}, {"UNROLL", 16}, {"WG", 8}, {"GROUPS_PER_CU", 1}, {"WINDOW", 8}, {"OUTSIDE_SLOTS", 1}},
     {{"WIDE", 4}, {"UNROLL", 4}, {"STRIP", 4}, {"COUNTER_BITS", 32}},
 };

@@ -172,12 +172,8 @@ TEST_P(ScopeKernels, CountLikeTheReference) {
     if (strategy.name() == "local-atomic") {
         tunings.push_back(
             {{"UNROLL", 4}, {"WINDOW", 8}, {"COUNTER_BITS", 16}, {"OUTSIDE_SLOTS", 1}, {"RUNS", 0}});
-        tunings.push_back({{"WIDE", 4},
-                           {"UNROLL", 2},
-                           {"WINDOW", 8},
-                           {"COUNTER_BITS", 16},
-                           {"OUTSIDE_SLOTS", 1},
-                           {"SPREAD", 1}});
+        tunings.push_back(
+            {{"WIDE", 4}, {"UNROLL", 2}, {"WINDOW", 8}, {"COUNTER_BITS", 16}, {"OUTSIDE_SLOTS", 1}});
     }
     for (const auto& values : tunings) {
         const tuning::ScopedTuning tuned(tuning::key("scope", strategy.name()), values);

@@ -57,9 +57,6 @@ constexpr int kOutsideSlots = 256;
 // counter wherever the chroma is flat: without runs its all-equal frame took twice as long.
 constexpr int kGpuStripRuns = 0;
 constexpr int kRuns = 1;
-// The vectorscope's warps take columns WG / 32 apart (1) or adjacent ones (0).
-constexpr int kSpread = 0;
-constexpr std::size_t kWarp = 32;
 // The most pixels one group may count into 16-bit counters: a counter can then never carry.
 constexpr std::size_t kSixteenBitPixels = 65535;
 constexpr std::uint64_t kBinBytes = kValues * sizeof(cl_uint);  // one column bin of one plane
@@ -87,7 +84,6 @@ struct Plan {
     int counterBits = 32;           // vectorscope: of the window's counters
     int outsideSlots = 0;           // vectorscope: a power of two, or none
     int runs = kRuns;               // 1: a run of equal values down a column is one atomic, 0: none
-    int spread = kSpread;           // vectorscope: 1, a warp's columns WG / 32 apart (WG a multiple of 32)
 
     std::uint64_t windowBytes() const {
         return static_cast<std::uint64_t>(window) * static_cast<std::uint64_t>(window) *
@@ -156,7 +152,6 @@ Plan plan(const DeviceInfo& device, const Params& params, const Launch& launch) 
         }
     } else {
         fitWindow(device, p);
-        p.spread = tuned(device, "SPREAD", kSpread) != 0 && p.workGroup % kWarp == 0 ? 1 : 0;
     }
     if (p.wide == kQuad) p.unroll = std::min(p.unroll, kLargestWideUnroll);
     return p;
@@ -176,9 +171,9 @@ KernelBuild build(const Params& params, const Plan& p) {
                           " -D UNROLL=" + std::to_string(p.unroll) + " -D WIDE=" + std::to_string(p.wide) +
                           " -D RUNS=" + std::to_string(p.runs);
     if (params.kind == Kind::Vectorscope)
-        options +=
-            " -D WINDOW=" + std::to_string(p.window) + " -D COUNTER_BITS=" + std::to_string(p.counterBits) +
-            " -D OUTSIDE_SLOTS=" + std::to_string(p.outsideSlots) + " -D SPREAD=" + std::to_string(p.spread);
+        options += " -D WINDOW=" + std::to_string(p.window) +
+                   " -D COUNTER_BITS=" + std::to_string(p.counterBits) +
+                   " -D OUTSIDE_SLOTS=" + std::to_string(p.outsideSlots);
     else
         options += " -D STRIP=" + std::to_string(p.strip);
     return {std::string(kSource), options};
@@ -207,10 +202,6 @@ class LocalAtomicStrategy final : public DeviceStrategy {
              .powerOfTwo = true},
             {.name = "RUNS",
              .help = "1: a run of equal values down a column is one atomic; 0: every pixel its own",
-             .min = 0,
-             .max = 1},
-            {.name = "SPREAD",
-             .help = "the vectorscope's warps: 1, columns WG / 32 apart; 0, adjacent ones",
              .min = 0,
              .max = 1},
             {.name = "GROUPS_PER_CU", .help = "work-groups to aim for per compute unit", .min = 1, .max = 64},
@@ -270,7 +261,6 @@ class LocalAtomicStrategy final : public DeviceStrategy {
             }
             p.workGroup = std::bit_floor(std::max<std::size_t>(limit, 1));
             p.stripQuads = std::min(p.stripQuads, p.workGroup);
-            if (p.workGroup % kWarp != 0) p.spread = 0;
         }
         const std::size_t local = p.workGroup;
         const std::size_t target = std::max<std::size_t>(1, info.computeUnits) * p.groupsPerUnit;
