@@ -26,9 +26,13 @@ else
     build=${HISTOSCOPE_BUILD_DIR:-build}
     cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHISTOSCOPE_WERROR=ON -DCMAKE_CXX_COMPILER="$histoscope_compiler"
 fi
-# Two compile jobs more than cores (ninja's own default): on an idle machine no slower, and on a machine whose
-# cores other processes also keep busy (CI's, two busy loops beside it) the build gets a larger share of them.
-cmake --build "$build" -j"$(($(nproc) + 2))"
+# Two jobs more than cores, for the build (ninja's own default) and the tests: on an idle machine no slower, and
+# on a machine whose cores other processes also keep busy (CI's, two busy loops beside it) they get a larger
+# share of them. Many tests also wait on a subprocess, a driver or an X server: on two busy cores the suite
+# took 555 s at -j2 and 439 s at -j4 (warm build; docs/ARCHITECTURE.md, "Test time"). A GUI test counts as two
+# (tests/ui/CMakeLists.txt), so as many GUI tests run at once as at -j2.
+jobs=$(($(nproc) + 2))
+cmake --build "$build" -j"$jobs"
 # Each ctest run writes its JUnit record (the tests' durations) here; the ten slowest are printed at the end, as
 # CI holds the suite to 20 minutes and every test to one minute on two busy cores.
 junit=$PWD/$build/Testing/junit
@@ -41,21 +45,18 @@ print_slowest() {
 }
 if [ "${1:-}" = "--sanitize" ]; then
     status=0
-    ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -E '^ui\.' --output-junit "$junit/main.xml" ||
+    ctest --test-dir "$build" --output-on-failure -j"$jobs" -E '^ui\.' --output-junit "$junit/main.xml" ||
         status=$?
     # The GUI tests without the leak check at exit: in each that opens the main window (its OpenGL view), two
     # blocks of 56 bytes stay from a library of the GL stack (Mesa's driver, Qt's GLX integration) that is
     # unloaded before the check, so no module is named to suppress. ASan and UBSan stay on; the normal build's
     # shell_soak_test bounds the GUI's memory over 500 switches.
-    ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 ctest --test-dir "$build" --output-on-failure -j"$(nproc)" -R '^ui\.' \
+    ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 ctest --test-dir "$build" --output-on-failure -j"$jobs" -R '^ui\.' \
         --output-junit "$junit/ui.xml" || status=$?
     print_slowest
     exit $status
 fi
 status=0
-# Two tests more than cores, as the build: many tests wait on a subprocess, a driver or an X server, and on two
-# busy cores the suite took 555 s at -j2 and 439 s at -j4 (warm build; docs/ARCHITECTURE.md, "Test time"). A
-# GUI test counts as two (tests/ui/CMakeLists.txt).
-ctest --test-dir "$build" --output-on-failure -j"$(($(nproc) + 2))" --output-junit "$junit/all.xml" || status=$?
+ctest --test-dir "$build" --output-on-failure -j"$jobs" --output-junit "$junit/all.xml" || status=$?
 print_slowest
 exit $status

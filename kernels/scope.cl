@@ -235,14 +235,14 @@ __kernel void scope_global_atomic(__global const uint* pixels, uint pitch, uint 
 #define LANE_INSIDE_(c, lane) inside.c = q * 4u + (lane) >= rx && q * 4u + (lane) < rx + rw;
 #endif
 
-// The local-atomic kernels exist in the builds that size them (global-atomic's has neither STRIP nor WINDOW).
-#if SCOPE != 2 && defined(STRIP)
-
 // The local tables (scope_strips', scope_window's) are read back 16 bytes at a time, a uint4 of 4 words:
 // their flush tests four words at once, most of them zero. So that a work-group's global atomics still go to
 // adjacent counters (which the memory merges) the words are laid out in four quarters: counter c of a
 // table of 4 Q words lies in component c / Q of uint4 c % Q, and work-item j's uint4 holds counters j,
 // Q + j, 2Q + j and 3Q + j.
+
+// The local-atomic kernels exist in the builds that size them (global-atomic's has neither STRIP nor WINDOW).
+#if SCOPE != 2 && defined(STRIP)
 
 // local-atomic for the waveform and the parade: a work-group per strip of columns and band of rowsPerBand
 // rows (group ids (strip, band)). It counts its pixels into a local table of PLANES x 256 x STRIP column bins
