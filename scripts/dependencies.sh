@@ -11,8 +11,9 @@ histoscope_packages=(
     libgtest-dev xvfb xauth
     # The OpenCL simulator the kernels are checked under (tests/oclgrind, ctest label oclgrind).
     oclgrind
-    # The tests' independent references: OpenCV (cv2.equalizeHist, ...) and numpy, for Debian's python3.
-    python3-opencv python3-numpy
+    # The tests' independent references in Debian's python3: numpy, and Pillow to write and read PNG files.
+    # OpenCV's results are recorded in tests/cli/data (python3-opencv would bring 181 packages, 119 MB).
+    python3-numpy python3-pil
     # The Debian package (cpack -G DEB, scripts/package.sh): man pages from the programs' --help, and
     # dpkg-shlibdeps, which finds the package's dependencies in the binaries; CPack's DEB generator asks
     # `file` which files are binaries (without it the package_deb test fails on a minimal Debian 12).

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """histoscope-cli scope --npy against numpy computations of the definitions (engine/ops/scope/scope.hpp).
 
-On the bundled sample and on photo-like images written here with OpenCV's PNG encoder (smooth shading,
+On the bundled sample and on photo-like images written here with Pillow's PNG encoder (smooth shading,
 texture, saturated and transparent areas), every scope, with default and uneven column counts, with a region
-on the border and with transparent pixels ignored, must equal what numpy counts from the pixels OpenCV decodes.
+on the border and with transparent pixels ignored, must equal what numpy counts from the pixels Pillow decodes.
 
 Usage: scope_numpy_test.py HISTOSCOPE_CLI SAMPLE_IMAGE SCRATCH_DIR
 """
@@ -11,19 +11,30 @@ import os
 import subprocess
 import sys
 
-import cv2
 import numpy as np
+from PIL import Image
+
+
+def blurred(noise, sigma):
+    """noise smoothed by a Gaussian of `sigma` pixels, rows then columns, edges repeated."""
+    radius = int(3 * sigma)
+    weights = np.exp(-0.5 * (np.arange(-radius, radius + 1) / sigma) ** 2)
+    weights /= weights.sum()
+    for axis in (0, 1):
+        padded = np.pad(noise, [(radius, radius) if a == axis else (0, 0) for a in (0, 1)], mode="edge")
+        noise = np.apply_along_axis(lambda line: np.convolve(line, weights, mode="valid"), axis, padded)
+    return noise
 
 
 def photo_like(rng, height, width, alpha):
     """Smooth light falling across the frame, a textured surface, a saturated object and (with alpha) a
-    transparent margin, as a BGR(A) image."""
+    transparent margin, as an RGB(A) image."""
     y, x = np.mgrid[0:height, 0:width].astype(np.float64)
     light = 0.35 + 0.65 * np.exp(-(((x - 0.3 * width) / width) ** 2 + ((y - 0.4 * height) / height) ** 2) * 3)
-    texture = cv2.GaussianBlur(rng.normal(0, 1, (height, width)), (0, 0), 2.0)
-    base = np.stack([110 + 40 * texture, 140 + 30 * texture, 170 + 20 * texture], axis=2) * light[..., None]
+    texture = blurred(rng.normal(0, 1, (height, width)), 2.0)
+    base = np.stack([170 + 20 * texture, 140 + 30 * texture, 110 + 40 * texture], axis=2) * light[..., None]
     ball = ((x - 0.7 * width) ** 2 + (y - 0.6 * height) ** 2) < (0.18 * min(width, height)) ** 2
-    base[ball] = [20, 40, 230]  # BGR: a red object
+    base[ball] = [230, 40, 20]  # a red object
     image = np.clip(np.rint(base + rng.normal(0, 3, base.shape)), 0, 255).astype(np.uint8)
     if not alpha:
         return image
@@ -34,13 +45,12 @@ def photo_like(rng, height, width, alpha):
 
 
 def rgba_of(path):
-    source = cv2.imread(path, cv2.IMREAD_UNCHANGED)
-    if source.ndim == 2:
-        source = cv2.cvtColor(source, cv2.COLOR_GRAY2BGR)
-    if source.dtype != np.uint8:
-        sys.exit(f"{path}: expected 8-bit pixels")
-    rgb = source[:, :, 2::-1].astype(np.int64)
-    alpha = source[:, :, 3].astype(np.int64) if source.shape[2] == 4 else np.full(source.shape[:2], 255)
+    with Image.open(path) as image:
+        if image.mode not in ("L", "RGB", "RGBA"):
+            sys.exit(f"{path}: expected 8-bit grey, RGB or RGBA pixels, not {image.mode}")
+        source = np.asarray(image.convert("RGBA"))
+    rgb = source[:, :, :3].astype(np.int64)
+    alpha = source[:, :, 3].astype(np.int64)
     return rgb, alpha
 
 
@@ -88,8 +98,7 @@ def main():
     for name, pixels in {"photo-rgba.png": photo_like(rng, 211, 1301, True),
                          "photo-rgb.png": photo_like(rng, 150, 640, False)}.items():
         path = os.path.join(scratch, name)
-        if not cv2.imwrite(path, pixels):
-            sys.exit(f"{path}: cannot write")
+        Image.fromarray(pixels).save(path)
         paths.append(path)
     failures = []
     checked = 0
