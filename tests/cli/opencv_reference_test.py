@@ -37,7 +37,7 @@ def main():
             failures.append(f"{path}: exit {run.returncode}: {run.stderr.strip()}")
             continue
         with Image.open(out) as image:
-            got = np.asarray(image.convert("RGBA")) if image.mode != "RGBA" else np.asarray(image)
+            got = np.asarray(image.convert("RGBA"))
         if got.shape != want.shape:
             failures.append(f"{path}: output {got.shape}, expected {want.shape}")
             continue
